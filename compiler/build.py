@@ -1,0 +1,303 @@
+"""The compiler's front door: a game folder (rules + cards + modules) → GameIR.
+
+Stages: load YAML with positions → validate against the JSON Schemas → declare names →
+lower cards and procedures (parsing every effect string) → GameIR. Every stage collects
+all of its diagnostics; the run stops with a CompileError listing them all.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..interpreter.ir import AttrDecl, CardDef, GameIR, KindDecl, Module, Node, SideDef, Span, ZoneDecl
+from .diagnostics import CompileError, Diagnostic, did_you_mean
+from .lower import Decls, Lowerer, LowerError, Scope
+from .parse import Source
+from .validate import validate
+from .yamlload import YamlError, load
+
+FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order")
+CARD_FIELDS = ("id", "name", "kind", "copies", "sides")
+
+
+class Document:
+    """One loaded, schema-checked YAML file."""
+
+    def __init__(self, path: Path, kind: str, diagnostics: list):
+        self.path, self.data, self.located = path, None, None
+        file = _display(path)
+        try:
+            self.data, self.located = load(path.read_text(encoding="utf-8"), file)
+        except OSError as error:
+            diagnostics.append(Diagnostic(file, 1, 1, "E0101", f"cannot read file: {error.strerror}"))
+            return
+        except UnicodeDecodeError:
+            diagnostics.append(Diagnostic(file, 1, 1, "E0101", "file is not UTF-8 text"))
+            return
+        except YamlError as error:
+            diagnostics.extend(error.diagnostics)
+            return
+        problems = validate(self.data, self.located, kind)
+        diagnostics.extend(problems)
+        if problems:
+            self.data = None
+
+    def source(self, path: tuple) -> Source:
+        node = self.located.scalars.get(path)
+        if node is None:
+            line, col = self.located.at(path)
+            return Source(self.located.file, line, col)
+        line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        if node.style in ("|", ">"):
+            return Source(self.located.file, line + 1, 1, single_line=False)
+        return Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
+
+    def error(self, path: tuple, code: str, message: str, hint: str = "") -> Diagnostic:
+        return self.located.error(path, code, message, hint)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def compile_game(game_path, extra_cards=()) -> GameIR:
+    """Compile a game; `game_path` is a game.yaml or its folder."""
+    path = Path(game_path)
+    path = path / "game.yaml" if path.is_dir() else path
+    diagnostics: list[Diagnostic] = []
+    game = Document(path, "game", diagnostics)
+    if game.data is None:
+        raise CompileError(diagnostics)
+    modules = [Document(p, "module", diagnostics) for p in sorted(path.parent.glob("modules/*.yaml"))]
+    card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
+    compiler = _GameCompiler(game, [m for m in modules if m.data], [c for c in card_docs if c.data], diagnostics)
+    result = compiler.run()
+    if diagnostics:
+        raise CompileError(diagnostics)
+    return result
+
+
+def _card_files(game: Document, extra, diagnostics) -> list[Path]:
+    files: list[Path] = []
+    for i, entry in enumerate(game.data.get("cards", [])):
+        target = (game.path.parent / entry)
+        if target.is_dir():
+            files.extend(sorted(target.glob("*.yaml")))
+        elif target.is_file():
+            files.append(target)
+        else:
+            diagnostics.append(game.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
+    for extra_path in map(Path, extra):
+        if all(extra_path.resolve() != f.resolve() for f in files):
+            files.append(extra_path)
+    return files
+
+
+class _GameCompiler:
+    def __init__(self, game: Document, modules, card_docs, diagnostics):
+        self.game, self.modules, self.card_docs, self.diagnostics = game, modules, card_docs, diagnostics
+        self.decls = self.declare()
+        self.lowerer = Lowerer(self.decls)
+
+    # ---- names ----
+    def declare(self) -> Decls:
+        data, decls = self.game.data, Decls()
+        decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"])
+                       for name, z in data["zones"].items()}
+        decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
+        self.kinds = {}
+        for kind, spec in data["kinds"].items():
+            attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name))
+                               for name, a in spec.get("attributes", {}).items())
+            self.kinds[kind] = KindDecl(kind, attributes, tuple(spec.get("sides", ("front",))))
+            for attribute in attributes:
+                known = decls.attributes.setdefault(attribute.name, attribute)
+                if known != attribute:
+                    self.diagnostics.append(self.game.error(("kinds", kind, "attributes", attribute.name), "E0402",
+                                                            f"attribute '{attribute.name}' is declared twice, differently"))
+        decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
+        decls.defines = {name: (text, self.game.source(("define", name))) for name, text in data.get("define", {}).items()}
+        decls.procedures = set(data["procedures"]) | {n for m in self.modules for n in m.data["procedures"]}
+        decls.sides = tuple(dict.fromkeys(s for k in self.kinds.values() for s in k.sides if len(k.sides) > 1))
+        decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
+        decls.words |= set(decls.sides) | set(self.kinds)
+        decls.words |= {card["id"] for doc in self.card_docs for card in doc.data["cards"]}
+        return decls
+
+    def attribute(self, name, spec, path) -> AttrDecl:
+        if spec["type"] in ("enum", "set") and not spec.get("values"):
+            self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
+        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())))
+
+    def run(self) -> GameIR:
+        cards = self.cards()
+        procedures = self.procedures(self.game, self.game.data["procedures"])
+        modules = {m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()),
+                                          self.procedures(m, m.data["procedures"]))
+                   for m in self.modules}
+        data = self.game.data
+        return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
+                      max_players=data["players"]["max"], zones=tuple(self.decls.zones.values()),
+                      kinds=tuple(self.kinds.values()), marks=tuple(self.decls.marks.values()),
+                      cards=cards, procedures=procedures, modules=modules)
+
+    def lowered(self, fn, *args):
+        try:
+            return fn(*args)
+        except LowerError as error:
+            self.diagnostics.append(error.diagnostic)
+            return None
+
+    # ---- cards ----
+    def cards(self) -> tuple[CardDef, ...]:
+        seen: dict[str, str] = {}
+        result: dict[str, CardDef] = {}
+        for doc in self.card_docs:
+            for i, card in enumerate(doc.data["cards"]):
+                path = ("cards", i)
+                if card["id"] in seen:
+                    self.diagnostics.append(doc.error(path + ("id",), "E0403", f"card id '{card['id']}' is used twice",
+                                                      f"first used at {seen[card['id']]}"))
+                    continue
+                seen[card["id"]] = "{}:{}:{}".format(doc.located.file, *doc.located.at(path))
+                compiled = self.card(doc, card, path)
+                if compiled:
+                    result[card["id"]] = compiled
+        return tuple(result.values())
+
+    def card(self, doc: Document, card: dict, path) -> CardDef | None:
+        kind_name = card.get("kind", doc.data["kind"])
+        kind = self.kinds.get(kind_name)
+        if kind is None:
+            where = path + ("kind",) if "kind" in card else ("kind",)
+            self.diagnostics.append(doc.error(where, "E0401", f"unknown card kind '{kind_name}'",
+                                              did_you_mean(kind_name, self.kinds)))
+            return None
+        if len(kind.sides) > 1:
+            faces = card.get("sides", {})
+            if set(faces) != set(kind.sides):
+                self.diagnostics.append(doc.error(path + ("sides",), "E0402",
+                                                  f"a {kind.name} card has the sides {', '.join(kind.sides)}",
+                                                  f"this one has: {', '.join(faces) or 'none'}"))
+                return None
+            sides = tuple(self.side(doc, kind, s, faces[s], path + ("sides", s)) for s in kind.sides)
+        else:
+            fields = {k: v for k, v in card.items() if k not in CARD_FIELDS}
+            sides = (self.side(doc, kind, kind.sides[0], {"name": card.get("name", card["id"]), **fields}, path),)
+        line, col = doc.located.at(path)
+        return CardDef(card["id"], kind.name, card.get("copies", 1), sides, Span(doc.located.file, line, col))
+
+    def side(self, doc, kind: KindDecl, side: str, face: dict, path) -> SideDef:
+        values, texts = {}, {}
+        declared = {a.name: a for a in kind.attributes}
+        for name, value in face.items():
+            if name == "name":
+                continue
+            if name not in declared:
+                self.diagnostics.append(doc.error(path + (name,), "E0401",
+                                                  f"a {kind.name} has no attribute '{name}'",
+                                                  did_you_mean(name, declared) or f"it has: {', '.join(declared)}"))
+                continue
+            checked = self.value(doc, declared[name], value, path + (name,))
+            if checked is not None:
+                values[name] = checked
+                if isinstance(checked, Node):
+                    texts[name] = value
+        for name in declared:
+            if name not in face:
+                self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
+                                                  f"every {kind.name} needs: {', '.join(declared)}"))
+        return SideDef(side, face.get("name", ""), values, texts)
+
+    def value(self, doc, attribute: AttrDecl, value, path):
+        kind, where = attribute.type, attribute.name
+        if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            return self.bad(doc, path, f"{where} must be a whole number, got {value!r}")
+        if kind == "enum":
+            if value not in attribute.values:
+                return self.bad(doc, path, f"{where} cannot be {value!r}",
+                                did_you_mean(value, attribute.values) or f"it can be: {', '.join(attribute.values)}")
+        if kind == "set":
+            if not isinstance(value, list):
+                return self.bad(doc, path, f"{where} must be a list, e.g. [{attribute.values[0]}]")
+            for i, item in enumerate(value):
+                if item not in attribute.values:
+                    return self.bad(doc, path + (i,), f"{where} cannot include {item!r}",
+                                    did_you_mean(item, attribute.values) or f"it can be: {', '.join(attribute.values)}")
+            return tuple(value)
+        if kind == "condition":
+            if not isinstance(value, str):
+                return self.bad(doc, path, f"{where} must be a condition in quotes, e.g. \"value >= 6\"")
+            scope = Scope({"it": "card"})
+            node = self.lowered(self.lowerer.typed_text, value, doc.source(path), scope, "bool")
+            return node
+        return value
+
+    def bad(self, doc, path, message, hint=""):
+        self.diagnostics.append(doc.error(path, "E0402", message, hint))
+        return None
+
+    # ---- procedures ----
+    def procedures(self, doc: Document, procedures: dict) -> dict:
+        return {name: self.block(doc, body, ("procedures", name), Scope()) for name, body in procedures.items()}
+
+    def block(self, doc, steps, path, scope: Scope) -> Node:
+        nodes = []
+        for i, step in enumerate(steps):
+            node, scope = self.step(doc, step, path + (i,), scope)
+            if node is not None:
+                nodes.append(node)
+        return Node("block", {"steps": tuple(nodes)}, Span(doc.located.file, *doc.located.at(path)))
+
+    def step(self, doc, step, path, scope):
+        if isinstance(step, str):
+            try:
+                return self.lowerer.statement(step, doc.source(path), scope)
+            except LowerError as error:
+                self.diagnostics.append(error.diagnostic)
+                words = step.split()
+                if len(words) > 1 and words[0] == "choose":   # keep the name bound to avoid knock-on errors
+                    scope = scope.bind(words[1], "card")
+                return None, scope
+        key = next(k for k in FLOW_KEYS if k in step)
+        span = Span(doc.located.file, *doc.located.at(path))
+        return getattr(self, "flow_" + key.replace(" ", "_"))(doc, step, path, scope, span), scope
+
+    def expr(self, doc, text, path, scope, want):
+        return self.lowered(self.lowerer.typed_text, text, doc.source(path), scope, want)
+
+    def flow_each_player(self, doc, step, path, scope, span):
+        body = self.block(doc, step["each player"], path + ("each player",), scope.bind("you", "player"))
+        return Node("each_player", {"body": body, "simultaneously": step.get("simultaneously", False)}, span)
+
+    def flow_repeat(self, doc, step, path, scope, span):
+        count = step["repeat"]
+        count = Node("const", {"value": count}, span) if isinstance(count, int) else \
+            self.expr(doc, count, path + ("repeat",), scope, "int")
+        inner = scope.bind(step["as"], "int") if "as" in step else scope
+        return Node("repeat", {"count": count, "as": step.get("as"), "body": self.block(doc, step["do"], path + ("do",), inner)}, span)
+
+    def flow_for(self, doc, step, path, scope, span):
+        header = self.lowered(self.lowerer.for_header, step["for"], doc.source(path + ("for",)), scope)
+        if header is None:
+            return None
+        var, coll = header
+        body = self.block(doc, step["do"], path + ("do",), scope.bind(var, "card"))
+        return Node("for_each", {"var": var, "coll": coll, "body": body}, span)
+
+    def flow_if(self, doc, step, path, scope, span):
+        cond = self.expr(doc, step["if"], path + ("if",), scope, "bool")
+        then = self.block(doc, step["then"], path + ("then",), scope)
+        other = self.block(doc, step["else"], path + ("else",), scope) if "else" in step else None
+        return Node("when", {"cond": cond, "then": then, "else": other}, span)
+
+    def flow_in_any_order(self, doc, step, path, scope, span):
+        names = step["in any order"]
+        for i, name in enumerate(names):
+            if name not in self.decls.procedures:
+                self.diagnostics.append(doc.error(path + ("in any order", i), "E0401", f"unknown procedure '{name}'",
+                                                  did_you_mean(name, self.decls.procedures)))
+        chooser = self.expr(doc, step["chooser"], path + ("chooser",), scope, "player")
+        return Node("any_order", {"steps": tuple(names), "chooser": chooser}, span)

@@ -1,0 +1,370 @@
+"""Lark trees → IR nodes: names resolved, types checked, every node with its span.
+
+Name lookup, in order: bindings in scope (choose, for, repeat, `you`, `it`), definitions
+(`define:`), attributes and marks of `it` and its attached zones (inside a condition),
+zones, player words, then plain words (enum values, sides, card ids, option words).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from lark import Token, Tree
+
+from ..interpreter.ir import Node, Span
+from ..interpreter.registry import REGISTRY
+from .diagnostics import Diagnostic, did_you_mean
+from .parse import EffectSyntaxError, Source, parse
+
+PLAYER_WORDS = ("you", "left", "right")
+BUILTIN_ATTRS = {"id": "value", "name": "value", "kind": "value", "side": "value"}
+ATTR_TYPES = {"int": "int", "enum": "value", "set": "list", "condition": "cond"}
+
+
+class LowerError(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass
+class Decls:
+    """What a game declares, for name resolution and type checks."""
+    zones: dict = field(default_factory=dict)        # name -> ZoneDecl
+    attributes: dict = field(default_factory=dict)   # name -> AttrDecl (any kind)
+    marks: dict = field(default_factory=dict)        # name -> AttrDecl
+    defines: dict = field(default_factory=dict)      # name -> (text, Source)
+    procedures: set = field(default_factory=set)
+    words: set = field(default_factory=set)          # enum values, side names, card ids, kinds
+    markers: tuple = ("first",)
+    sides: tuple = ()
+
+    @property
+    def categories(self) -> dict:
+        """Word lists a primitive's parameter may draw from (see Param.words)."""
+        return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",)}
+
+    def known(self) -> set:
+        return (set(self.zones) | set(self.attributes) | set(self.marks) | set(self.defines)
+                | self.procedures | self.words | set(self.markers) | set(PLAYER_WORDS) | set(BUILTIN_ATTRS))
+
+
+@dataclass(frozen=True)
+class Scope:
+    names: dict = field(default_factory=dict)        # binding -> type
+    expanding: tuple = ()                            # definitions being expanded (catches cycles)
+
+    def bind(self, name: str, kind: str) -> "Scope":
+        return replace(self, names={**self.names, name: kind})
+
+
+class Lowerer:
+    def __init__(self, decls: Decls):
+        self.decls = decls
+
+    # ---- front doors ----
+    def expression(self, text: str, source: Source, scope: Scope) -> tuple[Node, str]:
+        return self.expr(self._parse(text, source, "expr"), source, scope)
+
+    def statement(self, text: str, source: Source, scope: Scope) -> tuple[Node, Scope]:
+        return self.stmt(self._parse(text, source, "statement"), source, scope)
+
+    def typed_text(self, text: str, source: Source, scope: Scope, want: str) -> Node:
+        """Parse and lower an expression string, checking it gives `want`."""
+        return self.typed(self._parse(text, source, "expr"), source, scope, want)[0]
+
+    def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node]:
+        """`NAME in CARDS` of a for step → (name, collection node)."""
+        tree = self._parse(text, source, "expr")
+        if tree.data != "member" or tree.children[0].data != "name":
+            self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in creatures")
+        return str(tree.children[0].children[0]), self.typed(tree.children[1], source, scope, "cards")[0]
+
+    def _parse(self, text, source, start):
+        try:
+            return parse(str(text), source, start)
+        except EffectSyntaxError as error:
+            raise LowerError(error.diagnostic) from None
+
+    # ---- helpers ----
+    def fail(self, where, source: Source, code: str, message: str, hint: str = ""):
+        span = self.span(where, source)
+        raise LowerError(Diagnostic(span.file, span.line, span.col, code, message, hint))
+
+    @staticmethod
+    def span(where, source: Source) -> Span:
+        if isinstance(where, Token):
+            return source.span(where.line, where.column)
+        meta = getattr(where, "meta", None)
+        if meta is not None and not meta.empty:
+            return source.span(meta.line, meta.column)
+        return source.span(1, 1)
+
+    def node(self, primitive, where, source, **args) -> Node:
+        return Node(primitive, args, self.span(where, source))
+
+    # ---- expressions: each returns (Node, type) ----
+    def expr(self, tree, source: Source, scope: Scope) -> tuple[Node, str]:
+        handler = getattr(self, f"expr_{tree.data}", None)
+        if handler is None:
+            self.fail(tree, source, "E0301", f"'{tree.data}' cannot be used here")
+        return handler(tree, source, scope)
+
+    def expr_number(self, tree, source, scope):
+        return self.node("const", tree, source, value=int(tree.children[0])), "int"
+
+    def expr_string(self, tree, source, scope):
+        return self.node("const", tree, source, value=str(tree.children[0])[1:-1]), "value"
+
+    def expr_neg(self, tree, source, scope):
+        inner, kind = self.typed(tree.children[0], source, scope, "int")
+        if inner.op == "const":
+            return self.node("const", tree, source, value=-inner.args["value"]), "int"
+        return self.node("arith", tree, source, op="-", left=Node("const", {"value": 0}), right=inner), "int"
+
+    def expr_list(self, tree, source, scope):
+        items = tuple(self.expr(child, source, scope)[0] for child in tree.children if child is not None)
+        if all(item.op == "const" for item in items):
+            return self.node("const", tree, source, value=tuple(item.args["value"] for item in items)), "list"
+        return self.node("list", tree, source, items=items), "list"
+
+    def expr_name(self, tree, source, scope):
+        token = tree.children[0]
+        name = str(token)
+        decls = self.decls
+        if name in scope.names:
+            return self.node("var", token, source, name=name), scope.names[name]
+        if name in decls.defines:
+            return self.define(name, token, source, scope)
+        if "it" in scope.names:
+            found = self.field(self.node("var", token, source, name="it"), name, token, source)
+            if found:
+                return found
+        zone = decls.zones.get(name)
+        if zone and zone.per != "card":
+            if zone.per == "player" and "you" not in scope.names:
+                self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
+                          f"use it inside 'each player:', or write e.g. left.{name}")
+            return self.node("zone", token, source, name=name, per=zone.per), "cards"
+        if name in PLAYER_WORDS:
+            if "you" not in scope.names:
+                self.fail(token, source, "E0402", f"'{name}' needs an acting player", "use it inside 'each player:'")
+            return self.node("player", token, source, rel=name), "player"
+        if name in decls.markers:
+            return self.node("player", token, source, rel=name), "player"
+        if name in decls.words or name in decls.procedures or name == "all":
+            return self.node("const", token, source, value=name), "int" if name == "all" else "value"
+        hint = did_you_mean(name, decls.known() | set(scope.names))
+        if name in decls.attributes or name in decls.marks:
+            hint = hint or f"'{name}' belongs to a card: write card.{name}, or use it in a condition"
+        self.fail(token, source, "E0401", f"unknown name '{name}'", hint)
+
+    def define(self, name, token, source, scope):
+        if name in scope.expanding:
+            self.fail(token, source, "E0501", f"definition '{name}' refers to itself")
+        text, where = self.decls.defines[name]
+        return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+
+    def field(self, card: Node, name: str, token, source):
+        """`card.name`: an attribute, mark, attached zone or printed condition, or None."""
+        decls = self.decls
+        if name in BUILTIN_ATTRS:
+            return self.node("attr", token, source, of=card, name=name), BUILTIN_ATTRS[name]
+        if name in decls.attributes:
+            kind = ATTR_TYPES[decls.attributes[name].type]
+            if kind == "cond":
+                return self.node("meets", token, source, of=card, name=name), "bool"
+            return self.node("attr", token, source, of=card, name=name), kind
+        if name in decls.marks:
+            mark = decls.marks[name]
+            default = 0 if mark.type == "int" else None
+            return self.node("mark", token, source, of=card, name=name, default=default), ATTR_TYPES[mark.type]
+        zone = decls.zones.get(name)
+        if zone and zone.per == "card":
+            return self.node("zone", token, source, name=name, per="card", of=card), "cards"
+        return None
+
+    def expr_path(self, tree, source, scope):
+        base, token = tree.children
+        node, kind = self.expr(base, source, scope)
+        name = str(token)
+        if kind == "card":
+            found = self.field(node, name, token, source)
+        elif kind == "player":
+            zone = self.decls.zones.get(name)
+            found = (self.node("zone", token, source, name=name, per="player", of=node), "cards") \
+                if zone and zone.per == "player" else None
+        else:
+            self.fail(tree, source, "E0402", f"only a card or a player has parts, but this is a {kind}")
+        if found is None:
+            known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
+            self.fail(token, source, "E0401", f"a {kind} has no '{name}'", did_you_mean(name, known))
+        return found
+
+    def expr_where(self, tree, source, scope):
+        coll = self.typed(tree.children[0], source, scope, "cards")[0]
+        cond = self.typed(tree.children[1], source, scope.bind("it", "card"), "bool")[0]
+        return self.node("where", tree, source, coll=coll, cond=cond), "cards"
+
+    def _logic(self, op, tree, source, scope):
+        items = tuple(self.typed(child, source, scope, "bool")[0] for child in tree.children)
+        return self.node(op, tree, source, items=items), "bool"
+
+    def expr_and_(self, tree, source, scope):
+        return self._logic("all_of", tree, source, scope)
+
+    def expr_or_(self, tree, source, scope):
+        return self._logic("any_of", tree, source, scope)
+
+    def expr_not_(self, tree, source, scope):
+        return self.node("negate", tree, source, item=self.typed(tree.children[0], source, scope, "bool")[0]), "bool"
+
+    def expr_compare(self, tree, source, scope):
+        left, op, right = tree.children
+        lnode, lkind = self.expr(left, source, scope)
+        rnode, rkind = self.expr(right, source, scope)
+        if str(op) not in ("=", "!=") and "int" not in (lkind, rkind):
+            self.fail(op, source, "E0402", f"'{op}' compares numbers, but neither side is a number")
+        return self.node("compare", tree, source, op=str(op), left=lnode, right=rnode), "bool"
+
+    def expr_member(self, tree, source, scope):
+        item = self.expr(tree.children[0], source, scope)[0]
+        items = self.typed(tree.children[1], source, scope, "list")[0]
+        return self.node("member", tree, source, item=item, items=items), "bool"
+
+    def expr_has(self, tree, source, scope):
+        items = self.expr(tree.children[0], source, scope)[0]
+        item = self.expr(tree.children[1], source, scope)[0]
+        return self.node("has", tree, source, items=items, item=item), "bool"
+
+    def expr_arith(self, tree, source, scope):
+        left, op, right = tree.children
+        return self.node("arith", tree, source, op=str(op), left=self.typed(left, source, scope, "int")[0],
+                         right=self.typed(right, source, scope, "int")[0]), "int"
+
+    def expr_call(self, tree, source, scope):
+        name, *args = tree.children
+        args = [arg for arg in args if arg is not None]
+        if str(name) == "count" and len(args) == 1:
+            coll, kind = self.expr(args[0], source, scope)
+            if kind not in ("cards", "list"):
+                self.fail(args[0], source, "E0402", f"count needs cards or a list, got a {kind}")
+            return self.node("count", tree, source, coll=coll), "int"
+        if str(name) in ("min", "max") and len(args) >= 2:
+            items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
+            return self.node("extreme", tree, source, fn=str(name), items=items), "int"
+        self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
+                  "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards)")
+
+    def expr_comprehension(self, tree, source, scope):
+        fn, body, var, coll = tree.children
+        if str(fn) not in ("sum", "min", "max"):
+            self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), ["sum", "min", "max"]))
+        coll_node = self.typed(coll, source, scope, "cards")[0]
+        body_node = self.typed(body, source, scope.bind(str(var), "card"), "int")[0]
+        return self.node("aggregate", tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), "int"
+
+    def typed(self, tree, source, scope, want: str) -> tuple[Node, str]:
+        node, kind = self.expr(tree, source, scope)
+        if not _fits(kind, want):
+            self.fail(tree, source, "E0402", f"expected {_A[want]}, got {_A.get(kind, kind)}")
+        return node, kind
+
+    # ---- statements: each returns (Node, scope after it) ----
+    def stmt(self, tree, source: Source, scope: Scope) -> tuple[Node, Scope]:
+        verb, positional, *clauses = tree.children
+        name = str(verb)
+        parts = {str(clause.children[0]): clause for clause in clauses}
+        if name in self.decls.procedures and positional is None and not clauses:
+            return self.node("call", verb, source, name=name), scope
+        primitive = REGISTRY.get(name)
+        if primitive is None or primitive.kind == "expression" or (primitive.kind == "flow" and name != "choose"):
+            actions = [p.name for p in REGISTRY.values() if p.kind == "action"] + ["choose"]
+            self.fail(verb, source, "E0401", f"unknown action or procedure '{name}'",
+                      did_you_mean(name, actions + sorted(self.decls.procedures)))
+        if name == "choose":
+            return self.choose(tree, verb, positional, parts, source, scope)
+        return self.node(name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)), scope
+
+    def choose(self, tree, verb, positional, parts, source, scope):
+        if positional is None or positional.data != "name" or "from" not in parts or len(parts) > 1:
+            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST",
+                      "e.g. choose card from hand, or choose way from [for, against]")
+        var = str(positional.children[0])
+        origin, kind = self.expr(parts["from"].children[1], source, scope)
+        if kind not in ("cards", "list"):
+            self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got a {kind}")
+        node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin})
+        return node, scope.bind(var, "card" if kind == "cards" else "value")
+
+    def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:
+        if primitive.acting and "you" not in scope.names:
+            self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
+                      "use it inside 'each player:'")
+        args = {}
+        first = next((p for p in primitive.params if p.prep is None), None)
+        if positional is not None:
+            if first is None:
+                self.fail(positional, source, "E0404", f"'{primitive.name}' takes no value before its parts")
+            args.update(self.argument(first, positional, source, scope))
+        elif first is not None and first.required:
+            self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
+                      f"e.g. {primitive.example}")
+        preps = {p.prep: p for p in primitive.params if p.prep}
+        for prep, clause in parts.items():
+            if prep not in preps:
+                self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
+                          f"it takes: {', '.join(preps)}")
+            args.update(self.argument(preps[prep], clause.children[1], source, scope))
+        for param in primitive.params:
+            if param.prep and param.required and param.prep not in parts:
+                self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
+                          f"e.g. {primitive.example}")
+        return args
+
+    def argument(self, param, tree, source, scope) -> dict:
+        """Lower one parameter according to its declared type."""
+        kind = param.type
+        if param.per_card:
+            scope = scope.bind("it", "card")
+        if kind == "word":
+            return {param.name: self.word(param, tree, source)}
+        if kind == "list" and param.per_card:
+            items = tree.children if tree.data == "list" else [tree]
+            return {param.name: tuple(self.expr(item, source, scope)[0] for item in items)}
+        node, got = self.expr(tree, source, scope)
+        if kind == "target":
+            if node.op != "mark":
+                self.fail(tree, source, "E0402", "expected a card's mark, e.g. card.stance",
+                          f"marks: {', '.join(self.decls.marks) or 'none declared'}")
+            return {"of": node.args["of"], "name": node.args["name"]}
+        if kind == "amount":
+            if got not in ("int", "cards", "card"):
+                self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
+            return {"count" if got == "int" else param.name: node}
+        if kind == "zone" and node.op != "zone":
+            self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
+        if not _fits(got, kind):
+            self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
+        return {param.name: node}
+
+    def word(self, param, tree, source) -> str:
+        if tree.data != "name":
+            self.fail(tree, source, "E0402", f"'{param.name}' takes a single word")
+        word = str(tree.children[0])
+        allowed = param.words if isinstance(param.words, tuple) else self.decls.categories[param.words]
+        if allowed and word not in allowed:
+            self.fail(tree, source, "E0401", f"'{param.name}' cannot be '{word}'",
+                      did_you_mean(word, allowed) or f"it can be: {', '.join(allowed)}")
+        return word
+
+
+_A = {"int": "a number", "bool": "a condition", "value": "a value", "card": "a card", "cards": "cards",
+      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone"}
+
+
+def _fits(got: str, want: str) -> bool:
+    if want == "value" or got == want:
+        return True
+    return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("bool", "cond"), ("int", "value"),
+                           ("list", "value"), ("card", "value"), ("bool", "value"), ("value", "int")}
+

@@ -1,0 +1,102 @@
+"""Effect-language strings → Lark trees, with positions mapped back to the YAML file.
+
+The grammar lives in effects.lark; its PREP keywords are the registry's prepositions, so
+a new action parameter needs no grammar edit. The LALR parser is built once per process.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..interpreter.ir import Span
+from ..interpreter.registry import load_all, prepositions
+from .diagnostics import Diagnostic
+
+GRAMMAR = Path(__file__).with_name("effects.lark")
+
+# Bad inputs with the message each kind of mistake deserves (Lark's match_examples).
+EXAMPLES = {
+    "a comparison needs a value on both sides": ["value >=", "value = ", "count(hand) <"],
+    "unclosed bracket or parenthesis": ["count(hand", "[for, against", "(value > 3"],
+    "two values side by side: join them with and, or, or a comparison": ["value 6", "suit boreal"],
+    "a statement starts with an action word, e.g. 'move 1 from deck to hand'": ["4 from deck to hand"],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where an effect string sits in its file, to turn string positions into file positions."""
+    file: str
+    line: int
+    col: int          # column of the string's first character in the file
+    single_line: bool = True
+
+    def span(self, line: int, col: int) -> Span:
+        if line == 1 and self.single_line:
+            return Span(self.file, self.line, self.col + col - 1)
+        return Span(self.file, self.line + line - 1, col)
+
+
+@lru_cache(maxsize=None)
+def parser() -> Lark:
+    load_all()
+    words = " | ".join(f'"{word}"' for word in prepositions())
+    text = GRAMMAR.read_text(encoding="utf-8").replace("__PREPOSITIONS__", words)
+    return Lark(text, parser="lalr", start=["start_statement", "start_expr"], propagate_positions=True)
+
+
+class EffectSyntaxError(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def parse(text: str, source: Source, start: str) -> Tree:
+    """Parse a statement (`start="statement"`) or an expression (`start="expr"`)."""
+    try:
+        return parser().parse(text, start=f"start_{start}").children[0]
+    except UnexpectedInput as error:
+        raise EffectSyntaxError(_diagnostic(error, text, source, start)) from None
+
+
+def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -> Diagnostic:
+    line, col = (error.line, error.column) if error.line and error.line > 0 else _end(text)
+    span = source.span(line, col)
+    label = _label(error, start)
+    if isinstance(error, UnexpectedCharacters):
+        message = f"unexpected character {text[error.pos_in_stream]!r}"
+    elif isinstance(error, UnexpectedEOF) or getattr(error, "token", None) is None or error.token.type == "$END":
+        message = "the text ends too soon"
+    else:
+        message = f"unexpected {_describe(error.token)}"
+    expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+    hint = label or (f"expected one of: {', '.join(_name(e) for e in expected[:8])}" if expected else "")
+    return Diagnostic(span.file, span.line, span.col, "E0301", f"syntax error in effect: {message}", hint)
+
+
+def _label(error, start):
+    try:
+        return error.match_examples(lambda s: parser().parse(s, start=f"start_{start}"), EXAMPLES,
+                                    use_accepts=True)
+    except Exception:   # a label is a courtesy; never let it hide the real error
+        return None
+
+
+def _end(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _describe(token: Token) -> str:
+    return f"word '{token}'" if token.type in ("NAME", "PREP") else f"'{token}'"
+
+
+def _name(terminal: str) -> str:
+    names = {"NAME": "a name", "INT": "a number", "STRING": "a quoted word", "LPAR": "'('", "RPAR": "')'",
+             "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COMP": "a comparison", "PREP": "a part such as 'to'",
+             "$END": "the end"}
+    return names.get(terminal, terminal.lower().strip("_"))

@@ -1,0 +1,66 @@
+"""JSON Schema validation, with every error mapped to its YAML line and reworded."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+
+from .diagnostics import Diagnostic, did_you_mean
+from .yamlload import Located
+
+
+@lru_cache(maxsize=None)
+def _validators() -> dict:
+    from silvics.bundled import folder
+    schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
+               for path in folder("schemas").glob("*.schema.json")}
+    registry = Registry().with_resources(
+        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in schemas.items())
+    registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())
+    return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+
+
+def validate(data, located: Located, kind: str) -> list[Diagnostic]:
+    """All schema errors of one file (the most relevant one per place)."""
+    errors = list(_validators()[kind].iter_errors(data))
+    by_place: dict[tuple, list] = {}
+    for error in errors:
+        by_place.setdefault(tuple(error.absolute_path), []).append(error)
+    return [_diagnostic(best_match(group), located) for group in by_place.values()]
+
+
+def _diagnostic(error, located: Located) -> Diagnostic:
+    path = tuple(error.absolute_path)
+    where = ".".join(str(p) for p in path) or "the file"
+    message, hint = error.message, ""
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        known = list(error.schema.get("properties", {}))
+        path = path + (extra[0],) if extra else path
+        message = f"'{extra[0] if extra else '?'}' is not allowed in {where}"
+        hint = did_you_mean(extra[0], known) if extra else ""
+        hint = hint or (f"allowed here: {', '.join(known)}" if known else "")
+        line, col = located.marks.get(path + ("<key>",), located.at(path))
+        return Diagnostic(located.file, line, col, "E0201", message, hint)
+    if error.validator == "required":
+        message = f"{where} is missing {error.message.split(' is a required')[0]}"
+    elif error.validator == "type":
+        message = f"{where} must be {_types(error.validator_value)}, got {error.instance!r}"
+    elif error.validator == "enum":
+        message = f"{where} cannot be {error.instance!r}"
+        hint = did_you_mean(error.instance, error.validator_value) or \
+            f"it can be: {', '.join(map(str, error.validator_value))}"
+    elif error.validator == "pattern":
+        message = f"{where} {error.instance!r} must be lowercase letters, digits and hyphens"
+    elif error.validator == "oneOf":
+        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / in any order"
+    return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
+
+
+def _types(value) -> str:
+    names = {"integer": "a whole number", "string": "text", "array": "a list", "object": "a mapping",
+             "boolean": "true or false"}
+    return " or ".join(names.get(v, v) for v in ([value] if isinstance(value, str) else value))

@@ -1,0 +1,170 @@
+"""The engine: a game built from IR, advanced step by step, pausing at each Choice.
+
+    game = Game(ir, players=4, seed=1)
+    while not game.over:
+        game.apply(agent_for(game.pending.seat).choose(game, game.pending))
+
+The state is plain data (see state.py); `copy()` is cheap, so agents can look ahead.
+"""
+from __future__ import annotations
+
+from .ir import GameIR, Node
+from .primitives.actions import RuleError
+from .primitives.flow import Choice
+from .registry import REGISTRY, load_all
+from .state import Frame, State
+
+STEP_BUDGET = 200_000   # actions per game; a rule that loops forever stops with an error
+
+
+class GameError(Exception):
+    """A rule failed while running (names the rule's source)."""
+
+
+class Rules:
+    """The static half of a game: the card table and compiled procedures, shared by copies."""
+
+    def __init__(self, ir: GameIR):
+        load_all()
+        self.ir = ir
+        self.defs = [card for card in ir.cards for _ in range(card.copies)]
+        self.zones = {zone.name: zone for zone in ir.zones}
+        self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
+        compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
+                               if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
+        self.conditions = [compiled[card.id] for card in self.defs]
+        self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
+                                                            for name in ("setup", "play", "scoring"))}))
+
+    def build(self, node: Node):
+        primitive = REGISTRY.get(node.op)
+        if primitive is None:
+            raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
+        compiled = primitive.handler(node, self.build)
+        return _as_step(compiled, node) if primitive.kind == "action" else compiled
+
+
+def _as_step(act, node):
+    """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
+    def step(game, frame):
+        game.act(act, frame.env, node)
+    step.act = act
+    return step
+
+
+class Game:
+    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, _state=None):
+        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else Rules(ir_or_rules.with_modules(modules))
+        if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
+            raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
+        self.rules = rules
+        self.state = _state or State.new(players, len(rules.defs), seed)
+        self.on_step = None     # test hook: called after every action
+        if _state is None:
+            self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
+            self.advance()
+
+    # ---- driving the game ----
+    @property
+    def pending(self) -> Choice | None:
+        return self.state.pending
+
+    @property
+    def over(self) -> bool:
+        return not self.state.stack and self.state.pending is None
+
+    def apply(self, index: int):
+        choice = self.state.pending
+        if choice is None or not 0 <= index < len(choice.options):
+            raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
+        self.state.pending = None
+        self.state.stack[-1].env[choice.var] = choice.options[index]
+        self.note("choice", [], f"seat {choice.seat} {choice.prompt}: {choice.labels[index]}")
+        self.advance()
+
+    def advance(self):
+        state = self.state
+        while state.stack and state.pending is None:
+            top = state.stack[-1]
+            try:
+                top.run(self, top)
+            except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
+                raise GameError(f"rule failed: {error}") from error
+
+    def provisional_scores(self) -> list[int]:
+        """Scores if the game were scored now (on a copy; the game itself is untouched)."""
+        trial = self.copy()
+        state = trial.state
+        state.stack, state.pending = [], None
+        state.scores, state.score_items = [0] * state.players, []
+        trial.run_procedure("scoring")
+        return state.scores
+
+    def run_procedure(self, name: str):
+        """Run one procedure to its end (it must not ask for a choice)."""
+        self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, {}))
+        self.advance()
+        if self.state.pending is not None:
+            raise GameError(f"procedure {name!r} stopped for a choice: {self.state.pending.prompt}")
+
+    def copy(self) -> "Game":
+        return Game(self.rules, self.state.players, _state=self.state.copy())
+
+    # ---- used by primitives ----
+    def push(self, run, env, data=None):
+        self.state.stack.append(Frame(run, 0, dict(env), data))
+
+    def pop(self):
+        self.state.stack.pop()
+
+    def ask(self, choice: Choice):
+        self.state.pending = choice
+
+    def procedure(self, name: str):
+        return self.rules.procedures[name]
+
+    def act(self, act, env, node):
+        for frame in reversed(self.state.stack):
+            queue = getattr(frame.data, "queue", None)
+            if queue is not None:
+                queue.append((act, dict(env)))
+                return
+        self.state.steps += 1
+        if self.state.steps > STEP_BUDGET:
+            raise GameError(f"step budget of {STEP_BUDGET} actions exhausted at {node.span}: a rule loops")
+        act(self, env)
+        if self.on_step:
+            self.on_step(self)
+
+    def note(self, what: str, uids, detail: str):
+        names = ", ".join(self.card_id(uid) for uid in uids)
+        self.state.log.append(f"{what} {names} -> {detail}" if names else f"{what} {detail}")
+
+    # ---- the card table ----
+    def sides(self, uid: int):
+        return self.rules.defs[uid].sides
+
+    def card_id(self, uid: int) -> str:
+        return self.rules.defs[uid].id
+
+    def attribute(self, uid: int, name: str):
+        card = self.rules.defs[uid]
+        side = card.sides[self.state.side[uid]]
+        if name in side.attributes:
+            return side.attributes[name]
+        return {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name}.get(name)
+
+    def condition(self, uid: int, name: str):
+        """The compiled condition printed on the card's face-up side (never true if it has none)."""
+        return self.rules.conditions[uid][self.state.side[uid]].get(name, _never)
+
+
+def _never(game, env):
+    return False
+
+
+def _run_main(main):
+    def run(game, frame):
+        game.pop()
+        main(game, frame)
+    return run

@@ -1,0 +1,165 @@
+"""Actions: what happens. Each handler returns a closure `act(game, env)`.
+
+Actions are the only code that changes the state; `move` is the only way a card changes
+zone, so conservation holds by construction and is checked by the tests after every step.
+"""
+from __future__ import annotations
+
+from ..registry import Param, primitive
+from .expressions import cards
+
+
+class RuleError(Exception):
+    """A rule asked for something impossible (the message names the rule's source)."""
+
+
+def _span(node) -> str:
+    return f" ({node.span})" if node.span else ""
+
+
+@primitive("move", "action", template="move {what} from {from} to {to}, face {face}",
+           example="move 4 from deck to hand",
+           params=[Param("what", "amount", doc="a number or all (taken from the top of `from`), a card or a collection"),
+                   Param("from", "zone", prep="from", required=False),
+                   Param("to", "zone", prep="to"),
+                   Param("face", "word", prep="face", required=False, words=("up", "down")),
+                   Param("at", "word", prep="at", required=False, words=("top", "bottom"), doc="top is the default")])
+def move(node, build):
+    """Move cards to a zone; with a number, take that many from the top of `from` (fewer if it runs out)."""
+    to, count = build(node.args["to"]), node.args.get("count")
+    take = _top_cards(build(node.args["from"]), build(count)) if count else build(node.args["what"])
+    face = node.args.get("face")
+    facedown = None if face is None else face == "down"
+    bottom = node.args.get("at") == "bottom"
+
+    def act(game, env):
+        moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
+        for uid in moving:
+            game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom)
+        game.note("move", moving, destination)
+    return act
+
+
+def _top_cards(source, count):
+    """The top `count` cards of a zone (all of them for "all"), topmost first."""
+    def take(game, env):
+        pile, n = game.state.zones.get(source(game, env), []), count(game, env)
+        n = len(pile) if n == "all" else max(0, min(n, len(pile)))
+        return pile[len(pile) - n:][::-1]
+    return take
+
+
+@primitive("shuffle", "action", template="shuffle {zone}", example="shuffle deck",
+           params=[Param("zone", "zone")])
+def shuffle(node, build):
+    """Shuffle a zone with the game's seeded random generator."""
+    zone = build(node.args["zone"])
+
+    def act(game, env):
+        key = zone(game, env)
+        game.state.rng.shuffle(game.state.zones.setdefault(key, []))
+        game.note("shuffle", [], key)
+    return act
+
+
+@primitive("flip", "action", template="turn {what} to their {to} side", example="flip creature_pile to random",
+           params=[Param("what", "cards"), Param("to", "word", prep="to", words="sides", doc="a side name, or random")])
+def flip(node, build):
+    """Turn double-sided cards so the named side (or a random one) is face up."""
+    what, side = build(node.args["what"]), node.args["to"]
+
+    def act(game, env):
+        for uid in cards(game, what(game, env)):
+            sides = game.sides(uid)
+            index = (game.state.rng.randrange(len(sides)) if side == "random"
+                     else next((i for i, s in enumerate(sides) if s.side == side), None))
+            if index is None:
+                raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{_span(node)}")
+            game.state.side[uid] = index
+    return act
+
+
+@primitive("set", "action", template="set the {name} of {of} to {value}", example="set card.stance to way",
+           params=[Param("target", "target", doc="card.mark"), Param("value", "value", prep="to")])
+def set_(node, build):
+    """Set a mark on a card; marks are cleared when the card moves."""
+    of, name, value = build(node.args["of"]), node.args["name"], build(node.args["value"])
+
+    def act(game, env):
+        uid = of(game, env)
+        if uid is not None:
+            game.state.mark(uid, name, value(game, env))
+    return act
+
+
+@primitive("rank", "action", template="rank {what} by {by}, marking each with its {as} from {with} (ties share the {ties})",
+           example="rank creatures by [prestige, tiebreak] as token with [4, 3, 2, -1]",
+           params=[Param("what", "cards"), Param("by", "list", prep="by", per_card=True, doc="keys, most important first"),
+                   Param("as", "word", prep="as", words="marks", doc="the mark that receives the award"),
+                   Param("with", "list", prep="with", doc="awards from first place down"),
+                   Param("ties", "word", prep="ties", required=False, words=("lowest", "highest"),
+                         doc="lowest (default): tied cards share the lowest award of the places they span; "
+                             "highest: the highest")])
+def rank(node, build):
+    """Order cards by their keys (highest first; later keys only break ties) and mark each with its award."""
+    what, keys, awards = build(node.args["what"]), [build(k) for k in node.args["by"]], build(node.args["with"])
+    name, lowest = node.args["as"], node.args.get("ties", "lowest") == "lowest"
+
+    def act(game, env):
+        table = awards(game, env)
+        scored = []
+        for uid in cards(game, what(game, env)):
+            inner = {**env, "it": uid}
+            scored.append((tuple(key(game, inner) for key in keys), uid))
+        scored.sort(key=lambda pair: pair[0], reverse=True)
+        place = 0
+        while place < len(scored):
+            end = place
+            while end + 1 < len(scored) and scored[end + 1][0] == scored[place][0]:
+                end += 1
+            shared = end if lowest else place
+            award = table[shared] if shared < len(table) else 0
+            for _, uid in scored[place:end + 1]:
+                game.state.mark(uid, name, award)
+            game.note("rank", [uid for _, uid in scored[place:end + 1]], f"{name} {award}")
+            place = end + 1
+    return act
+
+
+@primitive("score", "action", template="score {amount} points{per}{by}", example="score c.token per forest where c.prefers by c",
+           acting=True,
+           params=[Param("amount", "int", per_card=True, doc="computed for each card of `per`, as it"),
+                   Param("per", "cards", prep="per", required=False),
+                   Param("by", "card", prep="by", required=False, doc="the card that awards the points")])
+def score(node, build):
+    """Add points to the acting player's score, itemised by card when `per` names the cards that earn them."""
+    amount = build(node.args["amount"])
+    per = build(node.args["per"]) if node.args.get("per") else None
+    source = build(node.args["by"]) if node.args.get("by") else None
+
+    def act(game, env):
+        seat, by = env["you"], source(game, env) if source else -1
+        earners = cards(game, per(game, env)) if per else [-1]
+        for uid in earners:
+            points = amount(game, {**env, "it": uid})
+            game.state.scores[seat] += points
+            game.state.score_items.append((seat, uid, points, by))
+        game.note("score", earners if per else [], f"seat {seat}")
+    return act
+
+
+@primitive("pass", "action", template="pass the {marker} marker to the {to}", example="pass first to left",
+           params=[Param("marker", "word", words="markers"),
+                   Param("to", "word", prep="to", words=("left", "right", "random"))])
+def pass_(node, build):
+    """Move a player marker (such as the first player) clockwise, anticlockwise or to a random seat."""
+    marker, to = node.args["marker"], node.args["to"]
+
+    def act(game, env):
+        state = game.state
+        if to == "random":
+            state.markers[marker] = state.rng.randrange(state.players)
+        else:
+            state.markers[marker] = (state.markers[marker] + (1 if to == "left" else -1)) % state.players
+        game.note("pass", [], f"{marker} to seat {state.markers[marker]}")
+    return act

@@ -1,0 +1,225 @@
+"""Expressions: values, card attributes, zones as collections, filters, counts and arithmetic.
+
+Each handler receives its IR node and `build` (which compiles a child node) and returns a
+closure `fn(game, env) -> value`. `env` holds the bindings in scope: `you` (the seat
+acting), `it` (the card a condition is testing) and every name bound by choose/for/repeat.
+"""
+from __future__ import annotations
+
+import operator
+
+from ..registry import Param, primitive
+from ..state import Zone, zone_key
+
+
+def cards(game, value) -> list[int]:
+    """A collection of card ids from a zone key, a list, or a single card."""
+    if isinstance(value, Zone):
+        return list(game.state.zones.get(value, ()))
+    if isinstance(value, int):
+        return [value]
+    return list(value) if value is not None else []
+
+
+@primitive("const", "expression", template="{value}", example="6", returns="value",
+           params=[Param("value", "value")])
+def const(node, build):
+    """A literal: a number, a word, or a list of them."""
+    value = node.args["value"]
+    return lambda game, env: value
+
+
+@primitive("var", "expression", template="{name}", example="card", returns="value",
+           params=[Param("name", "word")])
+def var(node, build):
+    """A name bound by `choose`, `for`, `repeat` or `each player` (`you`), or `it` in a condition."""
+    name = node.args["name"]
+    return lambda game, env: env[name]
+
+
+@primitive("zone", "expression", template="{of}'s {name}", example="hand", returns="cards",
+           params=[Param("name", "word"), Param("of", "value", required=False,
+                                                doc="the owning seat or card; defaults to you or it")])
+def zone(node, build):
+    """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
+    name, per = node.args["name"], node.args["per"]
+    if per == "shared":
+        key = Zone(name)
+        return lambda game, env: key
+    owner = build(node.args["of"]) if node.args.get("of") else None
+    default = "you" if per == "player" else "it"
+    if owner is None:
+        return lambda game, env: zone_key(name, env[default])
+    return lambda game, env: zone_key(name, owner(game, env))
+
+
+@primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
+           params=[Param("of", "card", doc="defaults to it"), Param("name", "word")])
+def attr(node, build):
+    """A printed attribute of a card's face-up side, or one of: id, name, kind, side."""
+    of, name = build(node.args["of"]), node.args["name"]
+    return lambda game, env: game.attribute(of(game, env), name)
+
+
+@primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value",
+           params=[Param("of", "card"), Param("name", "word"), Param("default", "value")])
+def mark(node, build):
+    """A mark set on a card by `set` or `rank` (cleared when the card moves)."""
+    of, name, default = build(node.args["of"]), node.args["name"], node.args["default"]
+
+    def value(game, env):
+        marks = game.state.marks[of(game, env)]
+        return marks.get(name, default) if marks else default
+    return value
+
+
+@primitive("meets", "expression", template="{of}'s {name}", example="c.prefers", returns="bool",
+           params=[Param("of", "card"), Param("name", "word")])
+def meets(node, build):
+    """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
+    of, name = build(node.args["of"]), node.args["name"]
+    return lambda game, env: game.condition(of(game, env), name)(game, env)
+
+
+@primitive("player", "expression", template="{rel}", example="left", returns="player",
+           params=[Param("rel", "word", doc="you, left, right or a player marker such as first")])
+def player(node, build):
+    """A seat relative to the acting player (left is the next seat clockwise) or a marker's holder."""
+    rel = node.args["rel"]
+    step = {"you": 0, "left": 1, "right": -1}.get(rel)
+    if step is None:
+        return lambda game, env: game.state.markers[rel]
+    return lambda game, env: (env["you"] + step) % game.state.players
+
+
+@primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
+           returns="cards", params=[Param("coll", "cards"), Param("cond", "bool", per_card=True)])
+def where(node, build):
+    """The cards of a collection that meet a condition (`it` is each card in turn)."""
+    coll, cond = build(node.args["coll"]), build(node.args["cond"])
+
+    def select(game, env):
+        saved, kept = env.get("it"), []
+        for uid in cards(game, coll(game, env)):
+            env["it"] = uid
+            if cond(game, env):
+                kept.append(uid)
+        env["it"] = saved
+        return kept
+    return select
+
+
+@primitive("count", "expression", template="the number of {coll}", example="count(hand)",
+           returns="int", params=[Param("coll", "cards")])
+def count(node, build):
+    """How many cards a collection holds, or how many items a list attribute has."""
+    coll = build(node.args["coll"])
+    return lambda game, env: len(cards(game, coll(game, env)))
+
+
+_AGGREGATES = {"sum": sum, "min": min, "max": max}
+
+
+@primitive("aggregate", "expression", template="the {fn} of {expr} for each {var} in {coll}",
+           example="sum(v.value for v in votes)", returns="int",
+           params=[Param("fn", "word", doc="sum, min or max"), Param("expr", "value"),
+                   Param("var", "binding"), Param("coll", "cards")])
+def aggregate(node, build):
+    """Sum, minimum or maximum of a value computed for each card of a collection (0 when empty)."""
+    fn, expr, name, coll = (_AGGREGATES[node.args["fn"]], build(node.args["expr"]),
+                            node.args["var"], build(node.args["coll"]))
+
+    def total(game, env):
+        inner = dict(env)
+        values = []
+        for uid in cards(game, coll(game, env)):
+            inner[name] = uid
+            values.append(expr(game, inner))
+        return fn(values) if values else 0
+    return total
+
+
+@primitive("extreme", "expression", template="the {fn} of {items}", example="min(25, 5 * count(hand))",
+           returns="int", params=[Param("fn", "word", doc="min or max"), Param("items", "list")])
+def extreme(node, build):
+    """The smaller or larger of several numbers."""
+    fn, items = _AGGREGATES[node.args["fn"]], [build(item) for item in node.args["items"]]
+    return lambda game, env: fn(item(game, env) for item in items)
+
+
+@primitive("list", "expression", template="[{items}]", example="[for, against]", returns="list",
+           params=[Param("items", "list")])
+def list_(node, build):
+    """A list of values, e.g. the options of a choice or the awards of a ranking."""
+    items = [build(item) for item in node.args["items"]]
+    return lambda game, env: [item(game, env) for item in items]
+
+
+_COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+@primitive("compare", "expression", template="{left} {op} {right}", example="value >= 6", returns="bool",
+           params=[Param("op", "word"), Param("left", "value"), Param("right", "value")])
+def compare(node, build):
+    """Compare two values with =, !=, <, <=, > or >= (a card without the attribute is never < or >)."""
+    op, left, right = node.args["op"], build(node.args["left"]), build(node.args["right"])
+    fn = _COMPARE[op]
+    if op in ("=", "!="):
+        return lambda game, env: fn(left(game, env), right(game, env))
+
+    def ordered(game, env):
+        a, b = left(game, env), right(game, env)
+        return a is not None and b is not None and fn(a, b)
+    return ordered
+
+
+@primitive("member", "expression", template="{item} is one of {items}", example="suit in [boreal, mangrove]",
+           returns="bool", params=[Param("item", "value"), Param("items", "list")])
+def member(node, build):
+    """Whether a value is one of a list."""
+    item, items = build(node.args["item"]), build(node.args["items"])
+    return lambda game, env: item(game, env) in items(game, env)
+
+
+@primitive("has", "expression", template="{items} include {item}", example="icons has leaf",
+           returns="bool", params=[Param("items", "value"), Param("item", "value")])
+def has(node, build):
+    """Whether a list attribute (such as icons) or a collection includes a value."""
+    items, item = build(node.args["items"]), build(node.args["item"])
+    return lambda game, env: item(game, env) in (items(game, env) or ())
+
+
+@primitive("all_of", "expression", template="{items}", example="value > 3 and icons has leaf",
+           returns="bool", params=[Param("items", "list")])
+def all_of(node, build):
+    """True when every part is true (`and`)."""
+    items = [build(item) for item in node.args["items"]]
+    return lambda game, env: all(item(game, env) for item in items)
+
+
+@primitive("any_of", "expression", template="{items}", example="suit = boreal or value = 1",
+           returns="bool", params=[Param("items", "list")])
+def any_of(node, build):
+    """True when at least one part is true (`or`)."""
+    items = [build(item) for item in node.args["items"]]
+    return lambda game, env: any(item(game, env) for item in items)
+
+
+@primitive("negate", "expression", template="not {item}", example="not icons has water", returns="bool",
+           params=[Param("item", "bool")])
+def negate(node, build):
+    """True when the part is false (`not`)."""
+    item = build(node.args["item"])
+    return lambda game, env: not item(game, env)
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+
+
+@primitive("arith", "expression", template="{left} {op} {right}", example="count(hand) - 1", returns="int",
+           params=[Param("op", "word"), Param("left", "int"), Param("right", "int")])
+def arith(node, build):
+    """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do)."""
+    fn, left, right = _ARITH[node.args["op"]], build(node.args["left"]), build(node.args["right"])
+    return lambda game, env: fn(left(game, env), right(game, env))

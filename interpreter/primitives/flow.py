@@ -1,0 +1,171 @@
+"""Flow: blocks, loops, turns, choices. Each handler returns `enter(game, frame)`.
+
+Flow runs on an explicit stack of frames kept in the state (not on Python's stack), so a
+game paused at a choice can be copied and resumed: search agents and replays rely on it.
+A compound node pushes a frame whose `run(game, frame)` makes one step of progress each
+time it is on top; leaves (actions and choices) run inside their parent's step.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..registry import Param, primitive
+from .expressions import cards
+
+
+@dataclass(slots=True)
+class Choice:
+    """A decision put to one seat: pick one of `options` (labels say them in words)."""
+    seat: int
+    prompt: str
+    options: tuple
+    labels: tuple[str, ...]
+    var: str
+
+
+def _enter_block(run):
+    return lambda game, frame: game.push(run, frame.env)
+
+
+@primitive("block", "flow", template="{steps}", example="[cultivate, vote]",
+           params=[Param("steps", "block")])
+def block(node, build):
+    """Steps run in order; names bound inside stay inside."""
+    steps = [build(step) for step in node.args["steps"]]
+
+    def run(game, frame):
+        if frame.i == len(steps):
+            return game.pop()
+        frame.i += 1
+        steps[frame.i - 1](game, frame)
+    return _enter_block(run)
+
+
+@primitive("call", "flow", template="{name}", example="cultivate", params=[Param("name", "word")])
+def call(node, build):
+    """Run a named procedure of the rules (each module may replace procedures by name)."""
+    name = node.args["name"]
+    return lambda game, frame: game.procedure(name)(game, frame)
+
+
+@dataclass(slots=True)
+class _Turns:
+    order: list
+    queue: list | None    # actions held back until every seat has chosen (simultaneous)
+
+    def copy(self):
+        return _Turns(list(self.order), None if self.queue is None else list(self.queue))
+
+
+@primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: {body}",
+           example="each player: [choose card from hand, move card to forest face up]",
+           params=[Param("body", "block"), Param("simultaneously", "bool", required=False,
+                                                 doc="every seat chooses before any action takes effect")])
+def each_player(node, build):
+    """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
+    seat makes its choices against the same state and the actions then take effect in seat order."""
+    body, simultaneous = build(node.args["body"]), bool(node.args.get("simultaneously"))
+
+    def run(game, frame):
+        turns = frame.data
+        if not turns.order:
+            game.pop()
+            for act, env in turns.queue or ():
+                act(game, env)
+            return
+        body(game, _with(frame, you=turns.order.pop(0)))
+
+    def enter(game, frame):
+        n, first = game.state.players, game.state.markers["first"]
+        order = [(first + i) % n for i in range(n)]
+        game.push(run, frame.env, _Turns(order, [] if simultaneous else None))
+    return enter
+
+
+def _with(frame, **names):
+    """A stand-in parent frame whose bindings add `names` (children copy env on push)."""
+    return type(frame)(frame.run, frame.i, {**frame.env, **names}, None)
+
+
+@primitive("repeat", "flow", template="{count} times ({as} counts them from 1): {body}",
+           example="repeat: 4, as: round", params=[Param("count", "int"), Param("as", "binding", required=False),
+                                                   Param("body", "block")])
+def repeat(node, build):
+    """Run the body a fixed number of times, binding the pass number (1, 2, …)."""
+    count, name, body = build(node.args["count"]), node.args.get("as") or "_pass", build(node.args["body"])
+
+    def run(game, frame):
+        if frame.data == count(game, frame.env):
+            return game.pop()
+        frame.data += 1
+        body(game, _with(frame, **{name: frame.data}))
+    return lambda game, frame: game.push(run, frame.env, 0)
+
+
+@primitive("for_each", "flow", template="for each {var} in {coll}: {body}",
+           example="for: c in creatures", params=[Param("var", "binding"), Param("coll", "cards"),
+                                                  Param("body", "block")])
+def for_each(node, build):
+    """Run the body once per card of a collection, as it stood when the loop began."""
+    name, coll, body = node.args["var"], build(node.args["coll"]), build(node.args["body"])
+
+    def run(game, frame):
+        if not frame.data:
+            return game.pop()
+        body(game, _with(frame, **{name: frame.data.pop(0)}))
+    return lambda game, frame: game.push(run, frame.env, cards(game, coll(game, frame.env)))
+
+
+@primitive("when", "flow", template="if {cond}: {then}; otherwise: {else}", example="if: round < 4",
+           params=[Param("cond", "bool"), Param("then", "block"), Param("else", "block", required=False)])
+def when(node, build):
+    """Run one block or the other."""
+    cond, then = build(node.args["cond"]), build(node.args["then"])
+    other = build(node.args["else"]) if node.args.get("else") else None
+
+    def enter(game, frame):
+        if cond(game, frame.env):
+            then(game, frame)
+        elif other:
+            other(game, frame)
+    return enter
+
+
+@primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
+           example="in any order: [cultivate, vote, pollinate, prune]",
+           params=[Param("steps", "list"), Param("chooser", "player")])
+def any_order(node, build):
+    """Run every named procedure once, the chooser picking the next one each time."""
+    names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
+
+    def run(game, frame):
+        remaining = frame.data
+        if not remaining:
+            return game.pop()
+        picked = frame.env.pop("_next", None)
+        if picked is None and len(remaining) > 1:
+            seat = chooser(game, frame.env)
+            return game.ask(Choice(seat, "next step", tuple(remaining), tuple(remaining), "_next"))
+        picked = picked or remaining[0]
+        remaining.remove(picked)
+        game.procedure(picked)(game, frame)
+    return lambda game, frame: game.push(run, frame.env, list(names))
+
+
+@primitive("choose", "flow", template="{you} chooses {var} from {from}", example="choose card from hand",
+           params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values")])
+def choose(node, build):
+    """Ask the acting seat to pick one card or value; a single option is taken without asking,
+    and no option binds nothing (actions on it do nothing)."""
+    name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
+    prompt = f"choose {name}"
+
+    def enter(game, frame):
+        options = source(game, frame.env)
+        options = tuple(cards(game, options) if of_cards else options)
+        if len(options) <= 1:
+            frame.env[name] = options[0] if options else None
+            return
+        labels = tuple(game.card_id(option) if of_cards else str(option) for option in options)
+        game.ask(Choice(frame.env["you"], prompt, options, labels, name))
+    return enter

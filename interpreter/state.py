@@ -1,0 +1,100 @@
+"""Game state as plain data: zones of card ids, per-card placement, marks, counters, RNG.
+
+Every physical card is an integer id (`uid`) into the static card table; it is always in
+exactly one zone (the box is a zone), and only `move` changes where it is.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+BOX = "box"
+
+
+class Zone(str):
+    """A zone's key, e.g. "deck", "hand/2" (seat 2's) or "votes/17" (attached to card 17)."""
+    __slots__ = ()
+
+
+def zone_key(name: str, owner: int | None = None) -> Zone:
+    return Zone(name if owner is None else f"{name}/{owner}")
+
+
+@dataclass(slots=True)
+class Frame:
+    """One running flow node: its compiled runner, progress counter, bindings and scratch data."""
+    run: object
+    i: int
+    env: dict
+    data: object = None
+
+    def copy(self) -> "Frame":
+        data = self.data.copy() if hasattr(self.data, "copy") else self.data
+        return Frame(self.run, self.i, dict(self.env), data)
+
+
+@dataclass(slots=True)
+class State:
+    players: int
+    zones: dict[str, list[int]]
+    location: list[str]            # uid -> zone key
+    side: list[int]                # uid -> index of the side face up on the table
+    facedown: list[bool]
+    placer: list[int]              # uid -> seat that put it where it is, or -1
+    marks: list[dict | None]       # uid -> marks set on it since it last moved
+    markers: dict[str, int]        # player markers, e.g. the first player
+    scores: list[int]
+    score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1)
+    rng: random.Random
+    log: list[str] = field(default_factory=list)
+    stack: list[Frame] = field(default_factory=list)
+    pending: object = None         # the Choice the game waits for, if any
+    steps: int = 0                 # actions run so far (bounded by the step budget)
+
+    @classmethod
+    def new(cls, players: int, ncards: int, seed: int) -> "State":
+        return cls(players=players, zones={BOX: list(range(ncards))}, location=[BOX] * ncards,
+                   side=[0] * ncards, facedown=[True] * ncards, placer=[-1] * ncards,
+                   marks=[None] * ncards, markers={"first": 0}, scores=[0] * players,
+                   score_items=[], rng=random.Random(seed))
+
+    def copy(self) -> "State":
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State(self.players, {k: list(v) for k, v in self.zones.items()}, list(self.location),
+                     list(self.side), list(self.facedown), list(self.placer),
+                     [dict(m) if m else None for m in self.marks], dict(self.markers),
+                     list(self.scores), list(self.score_items), rng, list(self.log),
+                     [f.copy() for f in self.stack], self.pending, self.steps)
+
+    # ---- the one way cards change place ----
+    def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False):
+        self.zones[self.location[uid]].remove(uid)
+        pile = self.zones.setdefault(to, [])
+        pile.insert(0, uid) if bottom else pile.append(uid)
+        self.location[uid] = to
+        self.marks[uid] = None
+        self.placer[uid] = placer
+        if facedown is not None:
+            self.facedown[uid] = facedown
+
+    def mark(self, uid: int, name: str, value):
+        if self.marks[uid] is None:
+            self.marks[uid] = {}
+        self.marks[uid][name] = value
+
+    def conservation_errors(self) -> list[str]:
+        """Every card in exactly one zone, and where `location` says it is."""
+        seen: dict[int, str] = {}
+        errors = []
+        for key, pile in self.zones.items():
+            for uid in pile:
+                if uid in seen:
+                    errors.append(f"card {uid} is in both {seen[uid]} and {key}")
+                seen[uid] = key
+                if self.location[uid] != key:
+                    errors.append(f"card {uid} is in {key} but recorded in {self.location[uid]}")
+        missing = set(range(len(self.location))) - seen.keys()
+        if missing:
+            errors.append(f"cards lost: {sorted(missing)}")
+        return errors

@@ -1,0 +1,46 @@
+"""What each seat may see: zone visibility, face-down cards, and guesses at the rest.
+
+public zones: face-up cards are seen by all, face-down ones only by whoever placed them;
+owner zones: seen by their player; hidden zones (decks, the box): by no one.
+"""
+from __future__ import annotations
+
+
+def _decl(game, key: str):
+    return game.rules.zones[key.split("/", 1)[0]]
+
+
+def visible(game, seat: int, uid: int) -> bool:
+    state = game.state
+    key = state.location[uid]
+    decl = _decl(game, key)
+    if decl.visibility == "hidden":
+        return False
+    if decl.visibility == "owner":
+        return decl.per == "player" and key.split("/")[1] == str(seat)
+    return not state.facedown[uid] or state.placer[uid] == seat
+
+
+def view(game, seat: int) -> dict[str, list[str]]:
+    """Every non-empty zone as this seat sees it: card ids, or '?' for a card it cannot see."""
+    return {key: [game.card_id(uid) if visible(game, seat, uid) else "?" for uid in pile]
+            for key, pile in game.state.zones.items() if pile and key != "box"}
+
+
+def determinize(game, seat: int, rng):
+    """A copy of the game in which every card this seat cannot see has been swapped at random
+    with the other unseen cards of its kind (card backs tell kinds apart), so an agent that
+    searches the copy learns nothing it could not know."""
+    world = game.copy()
+    state = world.state
+    by_kind: dict[str, list[int]] = {}
+    for uid in range(len(state.location)):
+        if not visible(game, seat, uid):
+            by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
+    for hidden in by_kind.values():
+        places = [(state.location[uid], state.zones[state.location[uid]].index(uid)) for uid in hidden]
+        rng.shuffle(hidden)
+        for (key, index), uid in zip(places, hidden):
+            state.zones[key][index] = uid
+            state.location[uid] = key
+    return world
