@@ -79,6 +79,37 @@ def compile_game(game_path, extra_cards=()) -> GameIR:
     return result
 
 
+def compile_pack(pack_path, find_game) -> GameIR:
+    """Compile a pack's base game with the pack's cards added; `find_game(spec, base)` locates the base."""
+    path = Path(pack_path)
+    path = path / "pack.yaml" if path.is_dir() else path
+    diagnostics: list[Diagnostic] = []
+    pack = Document(path, "pack", diagnostics)
+    if pack.data is None:
+        raise CompileError(diagnostics)
+    files = []
+    for i, entry in enumerate(pack.data["cards"]):
+        target = path.parent / entry
+        if not target.exists():
+            diagnostics.append(pack.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
+        files.extend(sorted(target.glob("*.yaml")) if target.is_dir() else [target])
+    try:
+        base = find_game(pack.data["extends"], path.parent)
+    except LookupError as error:
+        diagnostics.append(pack.error(("extends",), "E0401", str(error)))
+    if diagnostics:
+        raise CompileError(diagnostics)
+    return compile_game(base, extra_cards=files)
+
+
+def check_card_file(path) -> None:
+    """Check a card file on its own: YAML and schema only (no game to check names against)."""
+    diagnostics: list[Diagnostic] = []
+    Document(Path(path), "cards", diagnostics)
+    if diagnostics:
+        raise CompileError(diagnostics)
+
+
 def _card_files(game: Document, extra, diagnostics) -> list[Path]:
     files: list[Path] = []
     for i, entry in enumerate(game.data.get("cards", [])):

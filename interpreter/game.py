@@ -53,14 +53,15 @@ def _as_step(act, node):
 
 
 class Game:
-    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, _state=None):
+    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, start: bool = True, _state=None):
+        """A new game; with start=False every card waits in the box and nothing runs yet."""
         rules = ir_or_rules if isinstance(ir_or_rules, Rules) else Rules(ir_or_rules.with_modules(modules))
         if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
             raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
         self.rules = rules
         self.state = _state or State.new(players, len(rules.defs), seed)
         self.on_step = None     # test hook: called after every action
-        if _state is None:
+        if _state is None and start:
             self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
             self.advance()
 
@@ -79,7 +80,7 @@ class Game:
             raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
         self.state.pending = None
         self.state.stack[-1].env[choice.var] = choice.options[index]
-        self.note("choice", [], f"seat {choice.seat} {choice.prompt}: {choice.labels[index]}")
+        self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.labels[index]}")
         self.advance()
 
     def advance(self):
@@ -100,10 +101,16 @@ class Game:
         trial.run_procedure("scoring")
         return state.scores
 
-    def run_procedure(self, name: str):
-        """Run one procedure to its end (it must not ask for a choice)."""
+    def start_procedure(self, name: str):
+        """Run a procedure from here until it ends or asks for a choice."""
+        if name not in self.rules.procedures:
+            raise KeyError(f"no procedure {name!r}; this game has: {', '.join(self.rules.procedures)}")
         self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, {}))
         self.advance()
+
+    def run_procedure(self, name: str):
+        """Run one procedure to its end (it must not ask for a choice)."""
+        self.start_procedure(name)
         if self.state.pending is not None:
             raise GameError(f"procedure {name!r} stopped for a choice: {self.state.pending.prompt}")
 
@@ -137,8 +144,17 @@ class Game:
             self.on_step(self)
 
     def note(self, what: str, uids, detail: str):
+        """Append a line to the game log (the full record: it shows hidden cards too)."""
         names = ", ".join(self.card_id(uid) for uid in uids)
         self.state.log.append(f"{what} {names} -> {detail}" if names else f"{what} {detail}")
+
+    def zone_label(self, key: str) -> str:
+        """A zone key as files and logs spell it: deck, hand@2 (seat 2's), votes@dragons."""
+        name, _, owner = key.partition("/")
+        if not owner:
+            return name
+        per = self.rules.zones[name].per
+        return f"{name}@{int(owner) + 1}" if per == "player" else f"{name}@{self.card_id(int(owner))}"
 
     # ---- the card table ----
     def sides(self, uid: int):

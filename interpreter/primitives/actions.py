@@ -17,7 +17,7 @@ def _span(node) -> str:
     return f" ({node.span})" if node.span else ""
 
 
-@primitive("move", "action", template="move {what} from {from} to {to}, face {face}",
+@primitive("move", "action", template="move {count}{what}[ from {from}] to {to}[, face {face}][, at the {at}]",
            example="move 4 from deck to hand",
            params=[Param("what", "amount", doc="a number or all (taken from the top of `from`), a card or a collection"),
                    Param("from", "zone", prep="from", required=False),
@@ -36,7 +36,7 @@ def move(node, build):
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
         for uid in moving:
             game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom)
-        game.note("move", moving, destination)
+        game.note("move", moving, game.zone_label(destination))
     return act
 
 
@@ -58,7 +58,7 @@ def shuffle(node, build):
     def act(game, env):
         key = zone(game, env)
         game.state.rng.shuffle(game.state.zones.setdefault(key, []))
-        game.note("shuffle", [], key)
+        game.note("shuffle", [], game.zone_label(key))
     return act
 
 
@@ -92,7 +92,7 @@ def set_(node, build):
     return act
 
 
-@primitive("rank", "action", template="rank {what} by {by}, marking each with its {as} from {with} (ties share the {ties})",
+@primitive("rank", "action", template="rank {what} by {by}, marking each with its {as} from {with}[ (tied cards share the {ties} award)]",
            example="rank creatures by [prestige, tiebreak] as token with [4, 3, 2, -1]",
            params=[Param("what", "cards"), Param("by", "list", prep="by", per_card=True, doc="keys, most important first"),
                    Param("as", "word", prep="as", words="marks", doc="the mark that receives the award"),
@@ -126,7 +126,7 @@ def rank(node, build):
     return act
 
 
-@primitive("score", "action", template="score {amount} points{per}{by}", example="score c.token per forest where c.prefers by c",
+@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}]", example="score c.token per forest where c.prefers by c",
            acting=True,
            params=[Param("amount", "int", per_card=True, doc="computed for each card of `per`, as it"),
                    Param("per", "cards", prep="per", required=False),
@@ -139,16 +139,18 @@ def score(node, build):
 
     def act(game, env):
         seat, by = env["you"], source(game, env) if source else -1
+        before = game.state.scores[seat]
         earners = cards(game, per(game, env)) if per else [-1]
         for uid in earners:
             points = amount(game, {**env, "it": uid})
             game.state.scores[seat] += points
             game.state.score_items.append((seat, uid, points, by))
-        game.note("score", earners if per else [], f"seat {seat}")
+        game.note("score", [uid for uid in earners if uid >= 0],
+                  f"P{seat + 1} +{game.state.scores[seat] - before}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act
 
 
-@primitive("pass", "action", template="pass the {marker} marker to the {to}", example="pass first to left",
+@primitive("pass", "action", template="pass the {marker} player marker to the {to}", example="pass first to left",
            params=[Param("marker", "word", words="markers"),
                    Param("to", "word", prep="to", words=("left", "right", "random"))])
 def pass_(node, build):
@@ -161,5 +163,5 @@ def pass_(node, build):
             state.markers[marker] = state.rng.randrange(state.players)
         else:
             state.markers[marker] = (state.markers[marker] + (1 if to == "left" else -1)) % state.players
-        game.note("pass", [], f"{marker} to seat {state.markers[marker]}")
+        game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")
     return act

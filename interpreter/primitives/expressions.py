@@ -37,7 +37,7 @@ def var(node, build):
     return lambda game, env: env[name]
 
 
-@primitive("zone", "expression", template="{of}'s {name}", example="hand", returns="cards",
+@primitive("zone", "expression", template="the {name} of {of}", example="hand", returns="cards",
            params=[Param("name", "word"), Param("of", "value", required=False,
                                                 doc="the owning seat or card; defaults to you or it")])
 def zone(node, build):
@@ -73,7 +73,7 @@ def mark(node, build):
     return value
 
 
-@primitive("meets", "expression", template="{of}'s {name}", example="c.prefers", returns="bool",
+@primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.prefers", returns="bool",
            params=[Param("of", "card"), Param("name", "word")])
 def meets(node, build):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""

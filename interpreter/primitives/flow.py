@@ -57,7 +57,7 @@ class _Turns:
         return _Turns(list(self.order), None if self.queue is None else list(self.queue))
 
 
-@primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: {body}",
+@primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
            example="each player: [choose card from hand, move card to forest face up]",
            params=[Param("body", "block"), Param("simultaneously", "bool", required=False,
                                                  doc="every seat chooses before any action takes effect")])
@@ -87,7 +87,7 @@ def _with(frame, **names):
     return type(frame)(frame.run, frame.i, {**frame.env, **names}, None)
 
 
-@primitive("repeat", "flow", template="{count} times ({as} counts them from 1): {body}",
+@primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
            example="repeat: 4, as: round", params=[Param("count", "int"), Param("as", "binding", required=False),
                                                    Param("body", "block")])
 def repeat(node, build):
@@ -102,7 +102,7 @@ def repeat(node, build):
     return lambda game, frame: game.push(run, frame.env, 0)
 
 
-@primitive("for_each", "flow", template="for each {var} in {coll}: {body}",
+@primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
            example="for: c in creatures", params=[Param("var", "binding"), Param("coll", "cards"),
                                                   Param("body", "block")])
 def for_each(node, build):
@@ -116,7 +116,7 @@ def for_each(node, build):
     return lambda game, frame: game.push(run, frame.env, cards(game, coll(game, frame.env)))
 
 
-@primitive("when", "flow", template="if {cond}: {then}; otherwise: {else}", example="if: round < 4",
+@primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
            params=[Param("cond", "bool"), Param("then", "block"), Param("else", "block", required=False)])
 def when(node, build):
     """Run one block or the other."""
@@ -152,7 +152,7 @@ def any_order(node, build):
     return lambda game, frame: game.push(run, frame.env, list(names))
 
 
-@primitive("choose", "flow", template="{you} chooses {var} from {from}", example="choose card from hand",
+@primitive("choose", "flow", template="choose {var} from {from}", example="choose card from hand",
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values")])
 def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,

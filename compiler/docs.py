@@ -1,0 +1,74 @@
+"""The docs backend: Markdown reference pages generated from the registry and the games' IR.
+
+`silvics docs` writes them under docs/reference/; a test fails when the committed pages
+differ from what the current code and data generate.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..interpreter.ir import GameIR
+from ..interpreter.registry import REGISTRY, load_all
+from .english import describe_card, english
+
+KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
+
+
+def primitives_page() -> str:
+    load_all()
+    lines = ["# Primitives", "",
+             "Generated from the primitive registry by `silvics docs`; do not edit by hand.", "",
+             "Every action, expression and flow step the interpreter knows, with its parameters.",
+             "Parameters introduced by a keyword (`from`, `to`, …) may come in any order after",
+             "the action word and its first value.", ""]
+    for kind, title in KIND_TITLES.items():
+        lines += [f"## {title}", ""]
+        for primitive in sorted((p for p in REGISTRY.values() if p.kind == kind), key=lambda p: p.name):
+            lines += [f"### `{primitive.name}`", "", primitive.doc, "",
+                      f"Example: `{primitive.example}`  ", f"Reads as: *{primitive.template}*", ""]
+            if primitive.params:
+                lines += ["| part | keyword | type | required | notes |", "|---|---|---|---|---|"]
+                for param in primitive.params:
+                    words = param.words if isinstance(param.words, str) else ", ".join(param.words)
+                    notes = "; ".join(x for x in (param.doc, f"one of: {words}" if words else "",
+                                                  "computed per card (as `it`)" if param.per_card else "") if x)
+                    lines.append(f"| {param.name} | {param.prep or '(first)'} | {param.type} | "
+                                 f"{'yes' if param.required else 'no'} | {notes} |")
+                lines.append("")
+            if primitive.acting:
+                lines += ["Needs an acting player: use it inside `each player`.", ""]
+    return "\n".join(lines)
+
+
+def game_page(ir: GameIR) -> str:
+    lines = [f"# {ir.name}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
+             f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
+             "## Procedures", ""]
+    for name, body in ir.procedures.items():
+        lines += [f"**{name}**: {english(body)}", ""]
+    if ir.modules:
+        lines += ["## Modules", ""]
+        for module in ir.modules.values():
+            lines += [f"### {module.name}", "", module.description, ""]
+            for name, body in module.procedures.items():
+                lines += [f"**{name}** becomes: {english(body)}", ""]
+    for kind in ir.kinds:
+        cards = [card for card in ir.cards if card.kind == kind.name]
+        lines += [f"## {kind.name.capitalize()} cards ({len(cards)})", "", "```text"]
+        lines += [describe_card(card) for card in cards]
+        lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def write_reference(out: Path) -> list[Path]:
+    from silvics import bundled, games   # the bundled games are the application's, not the compiler's
+    out.mkdir(parents=True, exist_ok=True)
+    pages = {"primitives.md": primitives_page()}
+    for game_id in bundled.games():
+        pages[f"{game_id}.md"] = game_page(games.load(game_id))
+    written = []
+    for name, text in pages.items():
+        path = out / name
+        path.write_text(text + "\n", encoding="utf-8")
+        written.append(path)
+    return written

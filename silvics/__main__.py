@@ -1,0 +1,3 @@
+from silvics.cli import main
+
+raise SystemExit(main())

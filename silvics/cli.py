@@ -1,0 +1,82 @@
+"""The `silvics` command: check, compile, play, simulate, scenario, score, show, docs.
+
+Exit status: 0 success, 1 the data has errors (or a scenario failed), 2 misuse.
+Errors in the designer's data are printed as file:line:col diagnostics, never tracebacks.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from silvics import games
+from silvics.compiler.diagnostics import CompileError
+from silvics.position import PositionError
+
+OK, DATA_ERROR, MISUSE = 0, 1, 2
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return MISUSE
+    try:
+        return args.command(args)
+    except CompileError as error:
+        print(error.render(), file=sys.stderr)
+        print(f"{len(error.diagnostics)} error(s)", file=sys.stderr)
+        return DATA_ERROR
+    except (games.GameNotFound, PositionError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return MISUSE if isinstance(error, games.GameNotFound) else DATA_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(metavar="COMMAND")
+
+    def command(name, fn, help):
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.set_defaults(command=fn)
+        return sub
+
+    from silvics import commands as run
+    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios")
+    sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub = command("compile", run.compile_, "write a game's IR as JSON")
+    sub.add_argument("game")
+    sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    for name, fn, help in (("play", run.play, "play a whole game with bots (and people) and print it"),
+                           ("simulate", run.simulate, "play many games and summarise scores and wins")):
+        sub = command(name, fn, help)
+        sub.add_argument("game")
+        sub.add_argument("--players", type=int, default=None, help="default: the game's maximum")
+        sub.add_argument("--seed", type=int, default=1)
+        sub.add_argument("--agents", default="random", help="one agent, or one per seat, comma-separated: random, greedy")
+        sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
+        if name == "play":
+            sub.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
+                             help="a person plays this seat (from 1) at the terminal")
+            sub.add_argument("--quiet", action="store_true", help="print only the final scores")
+        else:
+            sub.add_argument("--games", type=int, required=True)
+    sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
+    sub.add_argument("paths", nargs="+", metavar="FILE")
+    sub = command("score", run.score, "score a described end-of-game position, itemised")
+    sub.add_argument("game")
+    sub.add_argument("file")
+    sub = command("show", run.show, "print a card's attributes and effects in English")
+    sub.add_argument("game")
+    sub.add_argument("card")
+    sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
+    sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
+    return parser
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,248 @@
+"""What each `silvics` subcommand does (argument parsing lives in cli.py)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from silvics import games, scenarios
+from silvics.cli import DATA_ERROR, MISUSE, OK
+from silvics.compiler.diagnostics import CompileError
+from silvics.interpreter import ir as ir_module
+from silvics.interpreter.agents import AGENTS
+from silvics.interpreter.game import Game, GameError
+
+
+# ---- check ----------------------------------------------------------------------------
+
+def check(args) -> int:
+    errors, checked = [], 0
+    for spec in args.paths:
+        path = Path(spec)
+        if not path.exists():
+            print(f"error: no such file or folder: {spec}", file=sys.stderr)
+            return MISUSE
+        try:
+            print(f"{spec}: ok ({_check_one(path)})")
+            checked += 1
+        except CompileError as error:
+            errors.extend(error.diagnostics)
+            print(error.render(), file=sys.stderr)
+    if errors:
+        print(f"{len(errors)} error(s)", file=sys.stderr)
+        return DATA_ERROR
+    return OK
+
+
+def _check_one(path: Path) -> str:
+    if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
+        game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
+        ir = games.compile_folder(game_dir)
+        return f"{ir.name}: {len(ir.cards)} cards, {len(ir.procedures)} procedures, {len(ir.modules)} modules"
+    head = path.read_text(encoding="utf-8", errors="replace")
+    if "\ngame:" in f"\n{head}" and "players:" in head:
+        data = scenarios.read(path)
+        scenarios.build(data, path.parent)
+        return "scenario"
+    game_dir = _game_of_card_file(path)
+    if game_dir is None:
+        from silvics.compiler.build import check_card_file
+        check_card_file(path)
+        return "card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/)"
+    from silvics.compiler.build import compile_game
+    ir = compile_game(game_dir, extra_cards=[path])
+    return f"cards for {ir.name}"
+
+
+def _game_of_card_file(path: Path):
+    name = path.resolve().parent.name
+    for ancestor in path.resolve().parents:
+        candidate = ancestor / "rules" / name / "game.yaml"
+        if candidate.is_file():
+            return candidate.parent
+    return None
+
+
+# ---- compile ----------------------------------------------------------------------------
+
+def compile_(args) -> int:
+    text = ir_module.dumps(games.load(args.game))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
+    else:
+        print(text)
+    return OK
+
+
+# ---- play and simulate --------------------------------------------------------------------
+
+def _agents(args, players: int, humans=()):
+    names = args.agents.split(",")
+    if len(names) not in (1, players) or any(n not in AGENTS for n in names):
+        raise SystemExit(f"silvics: error: --agents takes one of {', '.join(AGENTS)}, or one per seat ({players})")
+    names = names * players if len(names) == 1 else names
+    seats = []
+    for seat, name in enumerate(names):
+        if seat + 1 in humans:
+            from silvics.human import HumanAgent
+            seats.append(HumanAgent(seat))
+        else:
+            seats.append(AGENTS[name](args.seed, seat))
+    return seats
+
+
+def _setup(args):
+    ir = games.load(args.game)
+    players = args.players or ir.max_players
+    if not ir.min_players <= players <= ir.max_players:
+        raise SystemExit(f"silvics: error: {ir.name} is for {ir.min_players} to {ir.max_players} players")
+    unknown = [m for m in args.module if m not in ir.modules]
+    if unknown:
+        raise SystemExit(f"silvics: error: unknown module {unknown[0]!r}; {ir.name} has: {', '.join(ir.modules) or 'none'}")
+    return ir, players
+
+
+def play_game(ir, players, seed, agents, modules=()) -> Game:
+    game = Game(ir, players, seed, modules)
+    while not game.over:
+        choice = game.pending
+        game.apply(agents[choice.seat].choose(game, choice))
+    return game
+
+
+def play(args) -> int:
+    ir, players = _setup(args)
+    bad = [h for h in args.human if not 1 <= h <= players]
+    if bad:
+        raise SystemExit(f"silvics: error: there is no seat {bad[0]} in a {players}-player game")
+    agents = _agents(args, players, set(args.human))
+    try:
+        game = play_game(ir, players, args.seed, agents, args.module)
+    except GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return DATA_ERROR
+    if not args.quiet:
+        print(f"{ir.name}: {players} players, seed {args.seed}, agents {', '.join(a.name for a in agents)}"
+              + (f", modules {', '.join(args.module)}" if args.module else ""))
+        for line in game.state.log:
+            print(f"  {line}")
+    print(_scores_table(game))
+    return OK
+
+
+def _scores_table(game) -> str:
+    scores = game.state.scores
+    best = max(scores)
+    lines = ["", "Final scores:"]
+    for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
+        lines.append(f"  P{seat + 1}  {scores[seat]:>4}" + ("  winner" if scores[seat] == best else ""))
+    return "\n".join(lines)
+
+
+def simulate(args) -> int:
+    ir, players = _setup(args)
+    totals, wins, lengths = [0.0] * players, [0.0] * players, []
+    started = time.perf_counter()
+    for number in range(args.games):
+        seed = args.seed + number
+        args_seed = argparse_copy(args, seed)
+        game = play_game(ir, players, seed, _agents(args_seed, players), args.module)
+        scores = game.state.scores
+        best = max(scores)
+        winners = [seat for seat, s in enumerate(scores) if s == best]
+        for seat in range(players):
+            totals[seat] += scores[seat]
+            wins[seat] += (1 / len(winners)) if seat in winners else 0
+        lengths.append(sum(1 for line in game.state.log if line.startswith("choice ")))
+    elapsed = time.perf_counter() - started
+    print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
+          + (f", modules {', '.join(args.module)}" if args.module else "")
+          + f" ({args.games / elapsed:.0f} games/s)")
+    print(f"  {'seat':<6}{'mean score':>12}{'win rate':>10}")
+    for seat in range(players):
+        print(f"  P{seat + 1:<5}{totals[seat] / args.games:>12.2f}{wins[seat] / args.games:>10.1%}")
+    print(f"  game length: {sum(lengths) / len(lengths):.1f} decisions on average "
+          f"(min {min(lengths)}, max {max(lengths)}); ties share a win")
+    return OK
+
+
+def argparse_copy(args, seed):
+    copy = type(args)(**vars(args))
+    copy.seed = seed
+    return copy
+
+
+# ---- scenario, score, show, docs ---------------------------------------------------------------
+
+def scenario(args) -> int:
+    files = []
+    for spec in args.paths:
+        path = Path(spec)
+        if not path.exists():
+            print(f"error: no such file or folder: {spec}", file=sys.stderr)
+            return MISUSE
+        files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+    failed = 0
+    for file in files:
+        outcome = scenarios.run_file(file)
+        print(f"{'PASS' if outcome.passed else 'FAIL'}  {file}  {outcome.name}")
+        for failure in outcome.failures:
+            print("      " + failure.replace("\n", "\n      "))
+        failed += not outcome.passed
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return DATA_ERROR if failed else OK
+
+
+def score(args) -> int:
+    data = scenarios.read(Path(args.file))
+    data = {**data, "game": args.game}
+    game = scenarios.build(data, Path(args.file).parent)
+    try:
+        game.run_procedure("scoring")
+    except GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return DATA_ERROR
+    print(itemised(game))
+    return OK
+
+
+def itemised(game) -> str:
+    """Points per card (with the cards that awarded them), per player, and in total."""
+    state, lines = game.state, []
+    for seat in range(state.players):
+        lines.append(f"P{seat + 1}")
+        per_card: dict[int, list] = {}
+        for owner, uid, points, source in state.score_items:
+            if owner == seat:
+                per_card.setdefault(uid, []).append((points, source))
+        for uid, items in per_card.items():
+            total = sum(points for points, _ in items)
+            reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source >= 0 else f"{points:+d}"
+                                for points, source in items if points)
+            label = game.card_id(uid) if uid >= 0 else "(other)"
+            lines.append(f"  {label:<28}{total:>5}   {reasons}")
+        lines.append(f"  {'total':<28}{state.scores[seat]:>5}")
+    lines.append(f"Total over all players: {sum(state.scores)}")
+    return "\n".join(lines)
+
+
+def show(args) -> int:
+    from silvics.compiler.english import describe_card
+    ir = games.load(args.game)
+    card = next((c for c in ir.cards if c.id == args.card), None)
+    if card is None:
+        from silvics.compiler.diagnostics import did_you_mean
+        hint = did_you_mean(args.card, [c.id for c in ir.cards])
+        print(f"error: {ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""), file=sys.stderr)
+        return DATA_ERROR
+    print(describe_card(card))
+    return OK
+
+
+def docs(args) -> int:
+    from silvics.compiler.docs import write_reference
+    for path in write_reference(Path(args.out)):
+        print(f"wrote {path}")
+    return OK

@@ -1,0 +1,109 @@
+"""Described positions: the readable YAML form of a game state, shared by scenario files and
+`silvics score`. Cards not placed stay in the box; every card is placed with a move.
+
+    position:
+      first: 1
+      zones:
+        creatures:
+          - card: dragons
+            side: leaf
+            votes: [{card: kapok-tree, stance: for, by: 2}]
+      players:
+        - forest: [kapok-tree, black-spruce]
+          hand: [sea-purslane]
+"""
+from __future__ import annotations
+
+from silvics.compiler.diagnostics import did_you_mean
+from silvics.interpreter.state import BOX, zone_key
+
+
+class PositionError(Exception):
+    """The position names something the game does not have."""
+
+
+def place(game, position: dict):
+    """Lay out a position on a game whose cards are all in the box."""
+    if "first" in position:
+        game.state.markers["first"] = _seat(game, position["first"])
+    for name, pile in position.get("zones", {}).items():
+        _pile(game, _zone(game, name, "shared"), pile)
+    players = position.get("players", [])
+    if len(players) > game.state.players:
+        raise PositionError(f"the position describes {len(players)} players but the game has {game.state.players}")
+    for seat, zones in enumerate(players):
+        for name, pile in zones.items():
+            _pile(game, zone_key(_zone(game, name, "player"), seat), pile)
+
+
+def _seat(game, number) -> int:
+    if not 1 <= number <= game.state.players:
+        raise PositionError(f"there is no seat {number} in a {game.state.players}-player game")
+    return number - 1
+
+
+def _zone(game, name: str, per: str) -> str:
+    decl = game.rules.zones.get(name)
+    if decl is None or decl.per != per:
+        known = [z.name for z in game.rules.zones.values() if z.per == per]
+        raise PositionError(f"no {per} zone '{name}'" + (f"; {did_you_mean(name, known)}" if did_you_mean(name, known) else
+                                                         f"; {per} zones: {', '.join(known)}"))
+    return name
+
+
+def _pile(game, key: str, pile: list):
+    for entry in pile:
+        _card(game, key, entry if isinstance(entry, dict) else {"card": entry})
+
+
+def _card(game, key: str, entry: dict):
+    uid = take_from_box(game, entry["card"])
+    placer = _seat(game, entry["by"]) if "by" in entry else -1
+    game.state.move(uid, key, facedown=entry.get("face", "up") == "down", placer=placer)
+    if "side" in entry:
+        sides = [s.side for s in game.sides(uid)]
+        if entry["side"] not in sides:
+            raise PositionError(f"{entry['card']} has no side '{entry['side']}'; it has: {', '.join(sides)}")
+        game.state.side[uid] = sides.index(entry["side"])
+    marks = {m.name for m in game.rules.ir.marks}
+    for name, value in entry.items():
+        if name in ("card", "side", "face", "by"):
+            continue
+        if name in marks:
+            game.state.mark(uid, name, value)
+        else:
+            _pile(game, zone_key(_zone(game, name, "card"), uid), value if isinstance(value, list) else [value])
+
+
+def take_from_box(game, card_id: str) -> int:
+    """The first copy of a card still in the box."""
+    for uid in game.state.zones[BOX]:
+        if game.card_id(uid) == card_id:
+            return uid
+    known = {card.id for card in game.rules.ir.cards}
+    if card_id in known:
+        raise PositionError(f"every copy of '{card_id}' is already placed")
+    raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+
+
+def find_card(game, card_id: str) -> int:
+    """The first copy of a card that is out of the box (or in it, if none is)."""
+    copies = [uid for uid, card in enumerate(game.rules.defs) if card.id == card_id]
+    if not copies:
+        known = {card.id for card in game.rules.ir.cards}
+        raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+    return next((uid for uid in copies if game.state.location[uid] != BOX), copies[0])
+
+
+def zone_from_label(game, label: str) -> str:
+    """deck → deck, hand@2 → hand/1, votes@dragons → votes/<uid of dragons>."""
+    name, _, owner = label.partition("@")
+    decl = game.rules.zones.get(name)
+    if decl is None:
+        raise PositionError(f"no zone '{name}'" + (f"; {did_you_mean(name, game.rules.zones)}"
+                                                   if did_you_mean(name, game.rules.zones) else ""))
+    if decl.per == "shared":
+        return name
+    if not owner:
+        raise PositionError(f"'{name}' is one per {decl.per}: write {name}@{'1' if decl.per == 'player' else 'CARD'}")
+    return zone_key(name, _seat(game, int(owner)) if decl.per == "player" else find_card(game, owner))

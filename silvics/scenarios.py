@@ -1,0 +1,166 @@
+"""Scenario files: given a state, these choices, expect this.
+
+A scenario names a game and a player count, starts from a seed (the whole game) or a
+described position (see position.py), scripts each seat's choices by option label, and
+lists what must hold afterwards. `run_file` returns the failures; none means it passed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from silvics import games
+from silvics.compiler.diagnostics import CompileError
+from silvics.compiler.validate import validate
+from silvics.compiler.yamlload import YamlError, load
+from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
+from silvics.interpreter.game import Game, GameError
+from silvics.position import PositionError, find_card, place, zone_from_label
+
+
+@dataclass
+class Outcome:
+    file: str
+    name: str
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def read(path: Path) -> dict:
+    """A scenario or position file, schema-checked; raises CompileError with diagnostics."""
+    try:
+        data, located = load(path.read_text(encoding="utf-8"), str(path))
+    except YamlError as error:
+        raise CompileError(error.diagnostics) from None
+    problems = validate(data, located, "scenario")
+    if problems:
+        raise CompileError(problems)
+    return data
+
+
+def build(data: dict, base: Path) -> Game:
+    """The game a scenario starts from: a position laid out, or a fresh game from its seed."""
+    ir = games.load(data["game"], base)
+    start = "position" not in data and "run" not in data
+    game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), start=start)
+    if "position" in data:
+        place(game, data["position"])
+    return game
+
+
+def run_file(path) -> Outcome:
+    path = Path(path)
+    outcome = Outcome(str(path), path.stem)
+    try:
+        data = read(path)
+        outcome.name = data.get("name", path.stem)
+        game = build(data, path.parent)
+    except CompileError as error:
+        outcome.failures.append(error.render())
+        return outcome
+    except (PositionError, games.GameNotFound, KeyError, ValueError) as error:
+        outcome.failures.append(f"{path}: cannot set up: {error}")
+        return outcome
+    expect = data.get("expect", {})
+    error = _play(game, data)
+    if "error" in expect:
+        if error is None or expect["error"] not in error:
+            outcome.failures.append(f"expected an error containing {expect['error']!r}, got {error!r}")
+    elif error:
+        outcome.failures.append(error)
+    outcome.failures.extend(check(game, expect))
+    return outcome
+
+
+def _play(game: Game, data: dict) -> str | None:
+    """Run the scenario's procedures with its scripted choices; returns an error message or None.
+    A choice nobody is scripted to answer stops the run there (expect.choice can check it)."""
+    seats = game.state.players
+    scripted = [ScriptedAgent(data.get("choices", {}).get(str(seat + 1), [])) for seat in range(seats)]
+    fallback = [RandomAgent(data.get("seed", 0), seat) for seat in range(seats)] \
+        if data.get("others") == "random" else None
+    procedures = data.get("run", ["scoring"] if "position" in data else [None])
+    try:
+        for name in procedures:
+            if name:
+                game.start_procedure(name)
+            if not _answer(game, scripted, fallback):
+                return None
+    except (GameError, ValueError, KeyError) as error:
+        return str(error)
+    unused = [f"P{seat + 1}: {agent.answers}" for seat, agent in enumerate(scripted) if agent.answers]
+    return f"scripted choices never asked for: {'; '.join(unused)}" if unused else None
+
+
+def _answer(game, scripted, fallback) -> bool:
+    """Answer choices until the running procedure ends (True) or no one can answer (False)."""
+    while game.pending:
+        seat = game.pending.seat
+        try:
+            game.apply(scripted[seat].choose(game, game.pending))
+        except ScriptExhausted:
+            if fallback is None:
+                return False
+            game.apply(fallback[seat].choose(game, game.pending))
+    return True
+
+
+def check(game: Game, expect: dict) -> list[str]:
+    """What does not hold, in words."""
+    failures = []
+    state = game.state
+
+    def ids(key):
+        return [game.card_id(uid) for uid in state.zones.get(key, [])]
+    try:
+        if "scores" in expect and state.scores != expect["scores"]:
+            failures.append(f"scores: expected {expect['scores']}, got {state.scores}")
+        for label, want in expect.get("zones", {}).items():
+            got = ids(zone_from_label(game, label))
+            if got != want:
+                failures.append(f"{label}: expected {want}, got {got}")
+        for label, want in expect.get("contains", {}).items():
+            got = ids(zone_from_label(game, label))
+            missing = [card for card in want if card not in got]
+            if missing:
+                failures.append(f"{label}: expected to contain {missing}, it holds {got}")
+        for label, want in expect.get("counts", {}).items():
+            got = len(state.zones.get(zone_from_label(game, label), []))
+            if got != want:
+                failures.append(f"{label}: expected {want} cards, got {got}")
+        for card, marks in expect.get("marks", {}).items():
+            uid = find_card(game, card)
+            for name, want in marks.items():
+                got = (state.marks[uid] or {}).get(name)
+                if got != want:
+                    failures.append(f"{card}.{name}: expected {want!r}, got {got!r}")
+        for card, want in expect.get("sides", {}).items():
+            got = game.attribute(find_card(game, card), "side")
+            if got != want:
+                failures.append(f"{card} side: expected {want}, got {got}")
+        if "first" in expect and state.markers["first"] + 1 != expect["first"]:
+            failures.append(f"first player: expected P{expect['first']}, got P{state.markers['first'] + 1}")
+        for line in expect.get("log", []):
+            if line not in state.log:
+                failures.append(f"log has no line {line!r}")
+        if "choice" in expect:
+            failures.extend(_check_choice(game, expect["choice"]))
+    except PositionError as error:
+        failures.append(str(error))
+    conservation = state.conservation_errors()
+    return failures + [f"conservation: {e}" for e in conservation]
+
+
+def _check_choice(game, want) -> list[str]:
+    pending = game.pending
+    if pending is None:
+        return ["expected the game to wait for a choice, but it does not"]
+    failures = []
+    if "seat" in want and pending.seat + 1 != want["seat"]:
+        failures.append(f"choice: expected seat {want['seat']} to choose, got seat {pending.seat + 1}")
+    if "options" in want and sorted(map(str, want["options"])) != sorted(pending.labels):
+        failures.append(f"choice options: expected {sorted(map(str, want['options']))}, got {sorted(pending.labels)}")
+    return failures

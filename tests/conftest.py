@@ -1,0 +1,64 @@
+"""Shared fixtures, and every scenario file under tests/scenarios as a test of its own."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+
+
+@pytest.fixture(scope="session")
+def four_forests():
+    return games.load("four-forests")
+
+
+def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
+    """A whole game between random agents; conservation is checked after every action."""
+    game = Game(ir, players, seed, modules, start=False)
+    faults = []
+    if check_every_step:
+        game.on_step = lambda g: faults.extend(g.state.conservation_errors())
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    for name in ("setup", "play", "scoring"):   # what Game(start=True) runs, with the hook set first
+        game.start_procedure(name)
+        while game.pending:
+            game.apply(agents[game.pending.seat].choose(game, game.pending))
+    assert not faults, faults[:5]
+    assert not game.state.conservation_errors()
+    return game
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == ".yaml" and SCENARIOS in file_path.parents:
+        return ScenarioFile.from_parent(parent, path=file_path)
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self):
+        from silvics.scenarios import run_file
+        outcome = run_file(self.path)
+        if not outcome.passed:
+            raise ScenarioFailure("\n".join(outcome.failures))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ScenarioFailure):
+            return f"scenario {self.path.name} failed:\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"scenario: {self.path.name}"
+
+
+class ScenarioFailure(Exception):
+    pass

@@ -1,0 +1,27 @@
+"""Property tests: many random games per player count run to the end, with every card in
+exactly one zone after every action, and the end state the rules promise."""
+import pytest
+
+from conftest import play_random
+
+GAMES_PER_COUNT = 1000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_conserve_cards(four_forests, players):
+    for seed in range(GAMES_PER_COUNT):
+        game = play_random(four_forests, players, seed)
+        zones = game.state.zones
+        for seat in range(players):
+            assert len(zones[f"forest/{seat}"]) == 8          # 4 cultivated + the 4 left in hand
+            assert zones[f"hand/{seat}"] == []
+        assert len(zones["pruned"]) == 4 * players
+        assert sum(len(v) for k, v in zones.items() if k.startswith("votes/")) == 4 * players
+        assert len(zones["creatures"]) == 4
+
+
+@pytest.mark.parametrize("modules", [["experienced"], ["first-game"], ["experienced", "first-game"]])
+def test_modules_play_through(four_forests, modules):
+    for seed in range(100):
+        play_random(four_forests, 3, seed, modules)
+
