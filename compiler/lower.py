@@ -336,7 +336,7 @@ class Lowerer:
             if node.op != "mark":
                 self.fail(tree, source, "E0402", "expected a card's mark, e.g. card.stance",
                           f"marks: {', '.join(self.decls.marks) or 'none declared'}")
-            return {"of": node.args["of"], "name": node.args["name"]}
+            return {param.name: node}
         if kind == "amount":
             if got not in ("int", "cards", "card"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")

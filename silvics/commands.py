@@ -211,6 +211,11 @@ def score(args) -> int:
 def itemised(game) -> str:
     """Points per card (with the cards that awarded them), per player, and in total."""
     state, lines = game.state, []
+    int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
+    marked = [f"{game.card_id(uid)} {name} {marks[name]}" for uid, marks in enumerate(state.marks)
+              if marks for name in int_marks if name in marks]
+    if marked:
+        lines.append("Marks: " + ", ".join(marked))
     for seat in range(state.players):
         lines.append(f"P{seat + 1}")
         per_card: dict[int, list] = {}

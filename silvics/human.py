@@ -9,8 +9,10 @@ from silvics.interpreter.views import view
 class HumanAgent:
     name = "human"
 
-    def __init__(self, seat: int, read=input, write=print):
-        self.seat, self.read, self.write = seat, read, write
+    def __init__(self, seat: int, read=None, write=None):
+        self.seat = seat
+        self.read = read or (lambda prompt: input(prompt))
+        self.write = write or print
 
     def choose(self, game, choice) -> int:
         self.write(f"\n--- P{self.seat + 1}, your turn: {choice.prompt} ---")

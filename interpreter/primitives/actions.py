@@ -76,14 +76,16 @@ def flip(node, build):
             if index is None:
                 raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{_span(node)}")
             game.state.side[uid] = index
+            game.note("flip", [uid], sides[index].side)
     return act
 
 
-@primitive("set", "action", template="set the {name} of {of} to {value}", example="set card.stance to way",
+@primitive("set", "action", template="set {target} to {value}", example="set card.stance to way",
            params=[Param("target", "target", doc="card.mark"), Param("value", "value", prep="to")])
 def set_(node, build):
     """Set a mark on a card; marks are cleared when the card moves."""
-    of, name, value = build(node.args["of"]), node.args["name"], build(node.args["value"])
+    target = node.args["target"].args
+    of, name, value = build(target["of"]), target["name"], build(node.args["value"])
 
     def act(game, env):
         uid = of(game, env)
@@ -146,7 +148,7 @@ def score(node, build):
             game.state.scores[seat] += points
             game.state.score_items.append((seat, uid, points, by))
         game.note("score", [uid for uid in earners if uid >= 0],
-                  f"P{seat + 1} +{game.state.scores[seat] - before}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
+                  f"P{seat + 1} {game.state.scores[seat] - before:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act
 
 

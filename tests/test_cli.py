@@ -1,0 +1,105 @@
+"""The command line, end to end: exit statuses, outputs, and no tracebacks."""
+import json
+from pathlib import Path
+
+import pytest
+
+from silvics.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = Path(__file__).parent / "scenarios" / "four-forests" / "ranking-example-1.yaml"
+POSITION = Path(__file__).parent / "positions" / "four-forests-end.yaml"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_play_prints_a_whole_game_and_scores(capsys):
+    status, out, _ = run(capsys, "play", "four-forests", "--players", "4", "--seed", "1")
+    assert status == 0
+    assert out.count("choice P") >= 4 * 4 * 6          # 4 rounds × 4 seats × (1+3+1+1) choices
+    assert "Final scores:" in out and "winner" in out
+
+
+def test_play_rejects_a_bad_player_count(capsys):
+    with pytest.raises(SystemExit, match="2 to 4 players"):
+        main(["play", "four-forests", "--players", "5"])
+
+
+def test_simulate_summarises(capsys):
+    status, out, _ = run(capsys, "simulate", "four-forests", "--games", "20", "--players", "3")
+    assert status == 0
+    assert "mean score" in out and "win rate" in out and "game length" in out
+    rates = [float(line.split()[-1].rstrip("%")) for line in out.splitlines() if line.strip().startswith("P")]
+    assert len(rates) == 3 and abs(sum(rates) - 100) < 0.5
+
+
+def test_compile_then_play_the_saved_ir(capsys, tmp_path):
+    saved = tmp_path / "ff.json"
+    assert run(capsys, "compile", "four-forests", "-o", str(saved))[0] == 0
+    assert json.loads(saved.read_text())["version"] == 1
+    status, out, _ = run(capsys, "play", str(saved), "--players", "2", "--seed", "5", "--quiet")
+    assert status == 0 and "Final scores:" in out
+
+
+def test_check_the_bundled_game(capsys):
+    status, out, _ = run(capsys, "check", str(ROOT / "rules" / "four-forests"))
+    assert status == 0 and "64" not in out.split("ok")[0]
+    assert "75 cards" in out
+
+
+def test_check_a_card_file_finds_its_game(capsys):
+    status, out, _ = run(capsys, "check", str(ROOT / "cards" / "four-forests" / "plants.yaml"))
+    assert status == 0 and "cards for Four Forests" in out
+
+
+def test_check_misuse_is_status_2(capsys):
+    assert run(capsys, "check", "no/such/file.yaml")[0] == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["frobnicate"])
+    assert exit_.value.code == 2
+
+
+def test_unknown_game_is_misuse(capsys):
+    status, _, err = run(capsys, "play", "no-such-game")
+    assert status == 2 and "bundled games are" in err
+
+
+def test_scenario_reports_pass(capsys):
+    status, out, _ = run(capsys, "scenario", str(EXAMPLE))
+    assert status == 0 and out.startswith("PASS") and "1 passed, 0 failed" in out
+
+
+def test_score_itemises_a_position(capsys):
+    # Tokens as in Ranking Example 1: dragons (value > 7) 4, trolls (shrub) 3, elves (leaf icon) 2,
+    # gryphons (tree) -1. white-spruce: 9, tree, leaf → 4 + 2 - 1; rhododendron: shrub, leaf → 3 + 2.
+    status, out, _ = run(capsys, "score", "four-forests", str(POSITION))
+    assert status == 0
+    rows = [line.split() for line in out.splitlines() if line.startswith("  ")]
+    assert ["white-spruce", "5", "+4", "dragons,", "+2", "elves,", "-1", "gryphons"] in rows
+    assert ["rhododendron", "5", "+3", "trolls,", "+2", "elves"] in rows
+    assert ["crowberry", "3", "+3", "trolls"] in rows
+    assert ["total", "13"] in rows and ["total", "2"] in rows
+    assert "Total over all players: 15" in out
+
+
+def test_show_renders_a_card_in_english(capsys):
+    status, out, _ = run(capsys, "show", "four-forests", "dragons")
+    assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
+    status, _, err = run(capsys, "show", "four-forests", "kapok")
+    assert status == 1 and "did you mean 'kapok-tree'" in err
+
+
+def test_human_sees_only_their_view(capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+    status, out, _ = run(capsys, "play", "four-forests", "--players", "2", "--seed", "3", "--human", "1")
+    assert status == 0
+    first_turn = out.split("--- P1, your turn")[1].split("[1]")[0]
+    hand_2 = next(line for line in first_turn.splitlines() if line.strip().startswith("hand@2"))
+    assert set(hand_2.split(None, 1)[1].split(", ")) == {"?"}
+    hand_1 = next(line for line in first_turn.splitlines() if line.strip().startswith("hand@1"))
+    assert "?" not in hand_1

@@ -1,0 +1,34 @@
+"""Determinism: the same seed and choices give the same game, byte for byte; golden logs
+catch any change that alters play. After an intended change, regenerate a golden file with
+the command on its first line, e.g.
+    silvics play four-forests --players 4 --seed 1 > tests/golden/four-forests-4p-seed1.txt
+"""
+from pathlib import Path
+
+import pytest
+
+from conftest import play_random
+from silvics.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+RUNS = {
+    "four-forests-4p-seed1.txt": ["play", "four-forests", "--players", "4", "--seed", "1"],
+    "four-forests-3p-seed2-greedy-experienced.txt":
+        ["play", "four-forests", "--players", "3", "--seed", "2", "--agents", "greedy", "--module", "experienced"],
+}
+
+
+def test_same_seed_same_log(four_forests):
+    first = play_random(four_forests, 4, 123).state.log
+    second = play_random(four_forests, 4, 123).state.log
+    assert "\n".join(first).encode() == "\n".join(second).encode()
+
+
+def test_different_seeds_differ(four_forests):
+    assert play_random(four_forests, 4, 1).state.log != play_random(four_forests, 4, 2).state.log
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_golden_playthrough(name, capsys):
+    assert main(RUNS[name]) == 0
+    assert capsys.readouterr().out == (GOLDEN / name).read_text()

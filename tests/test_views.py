@@ -1,0 +1,53 @@
+"""Hidden information: what each seat sees, and agents that only use what they may know."""
+import random
+
+from conftest import play_random
+from silvics.interpreter.game import Game
+from silvics.interpreter.views import determinize, view, visible
+
+
+def _until_votes(ir):
+    """A 3-player game paused after everyone has cultivated and voted."""
+    game = Game(ir, 3, 4)
+    rng = random.Random(0)
+    while not any(k.startswith("votes/") for k in game.state.zones) or game.pending.prompt != "choose card" \
+            or any(len(game.state.zones[f"hand/{s}"]) > 2 for s in range(3)):
+        game.apply(rng.randrange(len(game.pending.options)))
+    return game
+
+
+def test_hands_are_seen_only_by_their_owner(four_forests):
+    game = Game(four_forests, 3, 1)
+    for seat in range(3):
+        seen = view(game, seat)
+        assert "?" not in seen[f"hand/{seat}"]
+        for other in set(range(3)) - {seat}:
+            assert seen[f"hand/{other}"] == ["?"] * 4
+        assert set(seen["deck"]) == {"?"}
+
+
+def test_votes_are_seen_only_by_the_voter(four_forests):
+    game = _until_votes(four_forests)
+    votes = [uid for key, pile in game.state.zones.items() if key.startswith("votes/") for uid in pile]
+    assert votes
+    for uid in votes:
+        voter = game.state.placer[uid]
+        assert game.state.facedown[uid]
+        assert [visible(game, seat, uid) for seat in range(3)] == [seat == voter for seat in range(3)]
+
+
+def test_forests_and_creatures_are_public(four_forests):
+    game = play_random(four_forests, 2, 3)
+    for uid in game.state.zones["forest/0"] + game.state.zones["creatures"]:
+        assert visible(game, 1, uid) and visible(game, 0, uid)
+
+
+def test_determinize_keeps_what_the_seat_sees_and_each_kind_in_place(four_forests):
+    game = _until_votes(four_forests)
+    world = determinize(game, 0, random.Random(1))
+    assert view(world, 0) == view(game, 0)
+    for key, pile in game.state.zones.items():
+        kinds = [game.rules.defs[uid].kind for uid in pile]
+        assert [world.rules.defs[uid].kind for uid in world.state.zones[key]] == kinds
+    assert not world.state.conservation_errors()
+    assert world.state.zones != game.state.zones           # the unseen cards did move
