@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from lark import Token, Tree
+from lark import Token
 
 from ..interpreter.ir import Node, Span
 from ..interpreter.registry import REGISTRY

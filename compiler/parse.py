@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..interpreter.ir import Span
 from ..interpreter.registry import load_all, prepositions

@@ -19,6 +19,7 @@ except AttributeError:   # PyYAML built without libyaml
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+MAX_VALUES = 200_000
 _PLAIN = {"true": True, "True": True, "false": False, "False": False, "null": None, "~": None, "": None}
 
 
@@ -45,13 +46,15 @@ def load(text: str, file: str):
     located = Located(file)
     try:
         node = yaml.compose(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise YamlError([Diagnostic(file, line, col, "E0102", f"YAML syntax error: {error.problem}",
-                                    "check the indentation and quoting on this line or the one before")])
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise YamlError([Diagnostic(file, line, col, "E0102", f"YAML syntax error: {problem}",
+                                    "check the indentation and quoting on this line or the one before")]) from None
     errors: list[Diagnostic] = []
-    data = _construct(node, (), located, errors) if node is not None else None
+    budget = [MAX_VALUES]
+    data = _construct(node, (), located, errors, budget) if node is not None else None
     if errors:
         raise YamlError(errors)
     return data, located
@@ -63,21 +66,31 @@ class YamlError(Exception):
         self.diagnostics = diagnostics
 
 
-def _construct(node, path, located, errors):
+def _construct(node, path, located, errors, budget):
+    budget[0] -= 1
+    if budget[0] < 0:     # aliases can make a small file expand enormously ("billion laughs")
+        mark = node.start_mark
+        raise YamlError([Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0102",
+                                    f"the document expands to more than {MAX_VALUES} values",
+                                    "YAML aliases (*name) are expanding too far")])
     located.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
-            key = _construct(key_node, path + ("<key>",), located, errors)
+            key = _construct(key_node, path + ("<key>",), located, errors, budget)
+            mark = key_node.start_mark
+            if isinstance(key, (list, dict)):
+                errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0102",
+                                         "a key must be a single word or number, not a list or mapping"))
+                continue
             if key in result:
-                mark = key_node.start_mark
                 errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0103",
                                          f"key '{key}' appears twice",
                                          "the second one would silently replace the first"))
-            result[key] = _construct(value_node, path + (key,), located, errors)
+            result[key] = _construct(value_node, path + (key,), located, errors, budget)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, path + (i,), located, errors) for i, item in enumerate(node.value)]
+        return [_construct(item, path + (i,), located, errors, budget) for i, item in enumerate(node.value)]
     located.scalars[path] = node
     return _scalar(node)
 

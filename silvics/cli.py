@@ -6,9 +6,8 @@ Errors in the designer's data are printed as file:line:col diagnostics, never tr
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import time
-from pathlib import Path
 
 from silvics import games
 from silvics.compiler.diagnostics import CompileError
@@ -34,6 +33,9 @@ def main(argv=None) -> int:
         return MISUSE if isinstance(error, games.GameNotFound) else DATA_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:          # output piped into e.g. `head`, which stopped reading
+        sys.stdout = open(os.devnull, "w")
+        return OK
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,7 +1,6 @@
 """What each `silvics` subcommand does (argument parsing lives in cli.py)."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
