@@ -8,13 +8,15 @@ The state is plain data (see state.py); `copy()` is cheap, so agents can look ah
 """
 from __future__ import annotations
 
+from collections import deque
+
 from .ir import GameIR, Node
 from .primitives.actions import RuleError
 from .primitives.flow import Choice
 from .registry import REGISTRY, load_all
 from .state import Frame, State
 
-STEP_BUDGET = 200_000   # actions per game; a rule that loops forever stops with an error
+STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 
 
 class GameError(Exception):
@@ -48,7 +50,6 @@ def _as_step(act, node):
     """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
     def step(game, frame):
         game.act(act, frame.env, node)
-    step.act = act
     return step
 
 
@@ -61,6 +62,7 @@ class Game:
         self.rules = rules
         self.state = _state or State.new(players, len(rules.defs), seed)
         self.on_step = None     # test hook: called after every action
+        self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
         if _state is None and start:
             self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
             self.advance()
@@ -87,6 +89,10 @@ class Game:
         state = self.state
         while state.stack and state.pending is None:
             top = state.stack[-1]
+            state.steps += 1
+            if state.steps > STEP_BUDGET:
+                where = ", ".join(map(str, self.recent)) or "no action ran"
+                raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (last actions: {where})")
             try:
                 top.run(self, top)
             except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
@@ -131,14 +137,11 @@ class Game:
         return self.rules.procedures[name]
 
     def act(self, act, env, node):
-        for frame in reversed(self.state.stack):
-            queue = getattr(frame.data, "queue", None)
-            if queue is not None:
-                queue.append((act, dict(env)))
-                return
-        self.state.steps += 1
-        if self.state.steps > STEP_BUDGET:
-            raise GameError(f"step budget of {STEP_BUDGET} actions exhausted at {node.span}: a rule loops")
+        held = env.get("_held_by")      # stack index of the simultaneous turn holding actions back
+        if held is not None:
+            self.state.stack[held].data.queue.append((act, {**env, "_held_by": None}, node))
+            return
+        self.recent.append(node.span)
         act(self, env)
         if self.on_step:
             self.on_step(self)

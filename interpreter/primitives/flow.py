@@ -70,10 +70,11 @@ def each_player(node, build):
         turns = frame.data
         if not turns.order:
             game.pop()
-            for act, env in turns.queue or ():
-                act(game, env)
+            for act, env, node in turns.queue or ():
+                game.act(act, env, node)
             return
-        body(game, _with(frame, you=turns.order.pop(0)))
+        held = {"_held_by": len(game.state.stack) - 1} if turns.queue is not None else {}
+        body(game, _with(frame, you=turns.order.pop(0), **held))
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]

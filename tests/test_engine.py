@@ -1,0 +1,31 @@
+"""Engine guarantees that no single game's rules exercise: runaway loops and bad choices."""
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.interpreter.game import Game, GameError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "games"
+
+
+def test_a_rule_that_loops_forever_stops_with_an_error_naming_it():
+    ir = games.load(str(FIXTURES / "forever"))
+    with pytest.raises(GameError, match=r"step budget .* exhausted.*game.yaml:1[45]:7"):
+        Game(ir, 1, 0)
+
+
+def test_an_illegal_option_is_refused_and_changes_nothing(four_forests):
+    game = Game(four_forests, 2, 0)
+    before = game.state.copy()
+    with pytest.raises(ValueError, match="not one of the"):
+        game.apply(len(game.pending.options))
+    assert game.state.zones == before.zones and game.pending is not None
+
+
+def test_copies_are_independent(four_forests):
+    game = Game(four_forests, 3, 0)
+    twin = game.copy()
+    twin.apply(0)
+    assert game.state.zones != twin.state.zones
+    assert game.pending.options == Game(four_forests, 3, 0).pending.options
