@@ -23,10 +23,11 @@ class Document:
     """One loaded, schema-checked YAML file."""
 
     def __init__(self, path: Path, kind: str, diagnostics: list):
-        self.path, self.data, self.located = path, None, None
+        self.path, self.data, self.located, self.text, self.skipped = path, None, None, "", set()
         file = _display(path)
         try:
-            self.data, self.located = load(path.read_text(encoding="utf-8"), file)
+            self.text = path.read_text(encoding="utf-8")
+            self.data, self.located = load(self.text, file)
         except OSError as error:
             diagnostics.append(Diagnostic(file, 1, 1, "E0101", f"cannot read file: {error.strerror}"))
             return
@@ -38,21 +39,34 @@ class Document:
             return
         problems = validate(self.data, self.located, kind)
         diagnostics.extend(problems)
-        if problems:
+        self.skipped = set()      # card indices a schema error ruled out (the rest are still checked)
+        if problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list) \
+                and all(self._card_index(d) is not None for d in problems):
+            self.skipped = {self._card_index(d) for d in problems}
+        elif problems:
             self.data = None
 
-    def source(self, path: tuple) -> Source:
+    def _card_index(self, diagnostic):
+        """The card a diagnostic falls inside, if any (by line span of each card)."""
+        starts = [self.located.at(("cards", i))[0] for i in range(len(self.data["cards"]))]
+        inside = [i for i, start in enumerate(starts) if start <= diagnostic.line]
+        return inside[-1] if inside else None
+
+    def effect(self, path: tuple, text: str) -> tuple[str, Source]:
+        """An effect string and where it sits. A block scalar (| or >) is parsed from its raw lines,
+        dedented, so positions map back to the file even where > folds the lines together."""
         node = self.located.scalars.get(path)
         if node is None:
-            line, col = self.located.at(path)
-            return Source(self.located.file, line, col)
+            return text, Source(self.located.file, *self.located.at(path))
         line, col = node.start_mark.line + 1, node.start_mark.column + 1
         if node.style in ("|", ">"):
-            return Source(self.located.file, line + 1, 1, single_line=False)
-        return Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
+            raw = self.text.splitlines()[node.start_mark.line + 1:node.end_mark.line + 1]
+            indent = min((len(r) - len(r.lstrip(" ")) for r in raw if r.strip()), default=0)
+            return "\n".join(r[indent:] for r in raw), Source(self.located.file, line + 1, indent + 1, single_line=False)
+        return text, Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
 
-    def error(self, path: tuple, code: str, message: str, hint: str = "") -> Diagnostic:
-        return self.located.error(path, code, message, hint)
+    def error(self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False) -> Diagnostic:
+        return self.located.error(path, code, message, hint, at_key=at_key)
 
 
 def _display(path: Path) -> str:
@@ -149,12 +163,13 @@ class _GameCompiler:
                     self.diagnostics.append(self.game.error(("kinds", kind, "attributes", attribute.name), "E0402",
                                                             f"attribute '{attribute.name}' is declared twice, differently"))
         decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
-        decls.defines = {name: (text, self.game.source(("define", name))) for name, text in data.get("define", {}).items()}
+        decls.defines = {name: self.game.effect(("define", name), text) for name, text in data.get("define", {}).items()}
         decls.procedures = set(data["procedures"]) | {n for m in self.modules for n in m.data["procedures"]}
         decls.sides = tuple(dict.fromkeys(s for k in self.kinds.values() for s in k.sides if len(k.sides) > 1))
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(self.kinds)
-        decls.words |= {card["id"] for doc in self.card_docs for card in doc.data["cards"]}
+        decls.words |= {card["id"] for doc in self.card_docs for i, card in enumerate(doc.data["cards"])
+                        if i not in doc.skipped}
         return decls
 
     def attribute(self, name, spec, path) -> AttrDecl:
@@ -163,6 +178,10 @@ class _GameCompiler:
         return AttrDecl(name, spec["type"], tuple(spec.get("values", ())))
 
     def run(self) -> GameIR:
+        players = self.game.data["players"]
+        if players["min"] > players["max"]:
+            self.diagnostics.append(self.game.error(("players", "min"), "E0501",
+                                                    f"players: min {players['min']} is more than max {players['max']}"))
         cards = self.cards()
         procedures = self.procedures(self.game, self.game.data["procedures"])
         modules = {m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()),
@@ -188,6 +207,8 @@ class _GameCompiler:
         for doc in self.card_docs:
             for i, card in enumerate(doc.data["cards"]):
                 path = ("cards", i)
+                if i in doc.skipped:
+                    continue
                 if card["id"] in seen:
                     self.diagnostics.append(doc.error(path + ("id",), "E0403", f"card id '{card['id']}' is used twice",
                                                       f"first used at {seen[card['id']]}"))
@@ -209,9 +230,10 @@ class _GameCompiler:
         if len(kind.sides) > 1:
             faces = card.get("sides", {})
             if set(faces) != set(kind.sides):
-                self.diagnostics.append(doc.error(path + ("sides",), "E0402",
-                                                  f"a {kind.name} card has the sides {', '.join(kind.sides)}",
-                                                  f"this one has: {', '.join(faces) or 'none'}"))
+                strange = [face for face in faces if face not in kind.sides]
+                where = path + ("sides", strange[0]) if strange else path + ("sides",)
+                self.diagnostics.append(doc.error(where, "E0402", f"a {kind.name} card has the sides {', '.join(kind.sides)}",
+                                                  f"this one has: {', '.join(faces) or 'none'}", at_key=bool(strange)))
                 return None
             sides = tuple(self.side(doc, kind, s, faces[s], path + ("sides", s)) for s in kind.sides)
         else:
@@ -221,15 +243,16 @@ class _GameCompiler:
         return CardDef(card["id"], kind.name, card.get("copies", 1), sides, Span(doc.located.file, line, col))
 
     def side(self, doc, kind: KindDecl, side: str, face: dict, path) -> SideDef:
-        values, texts = {}, {}
+        values, texts, meant = {}, {}, set()
         declared = {a.name: a for a in kind.attributes}
         for name, value in face.items():
             if name == "name":
                 continue
             if name not in declared:
-                self.diagnostics.append(doc.error(path + (name,), "E0401",
-                                                  f"a {kind.name} has no attribute '{name}'",
-                                                  did_you_mean(name, declared) or f"it has: {', '.join(declared)}"))
+                hint = did_you_mean(name, declared)
+                meant |= {known for known in declared if hint == f"did you mean '{known}'?"}
+                self.diagnostics.append(doc.error(path + (name,), "E0401", f"a {kind.name} has no attribute '{name}'",
+                                                  hint or f"it has: {', '.join(declared)}", at_key=True))
                 continue
             checked = self.value(doc, declared[name], value, path + (name,))
             if checked is not None:
@@ -237,7 +260,7 @@ class _GameCompiler:
                 if isinstance(checked, Node):
                     texts[name] = value
         for name in declared:
-            if name not in face:
+            if name not in face and name not in meant:     # a misspelt one is reported once, above
                 self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
                                                   f"every {kind.name} needs: {', '.join(declared)}"))
         return SideDef(side, face.get("name", ""), values, texts)
@@ -245,7 +268,7 @@ class _GameCompiler:
     def value(self, doc, attribute: AttrDecl, value, path):
         kind, where = attribute.type, attribute.name
         if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-            return self.bad(doc, path, f"{where} must be a whole number, got {value!r}")
+            return self.bad(doc, path, f"{where} must be a whole number, got {'nothing' if value is None else repr(value)}")
         if kind == "enum":
             if value not in attribute.values:
                 return self.bad(doc, path, f"{where} cannot be {value!r}",
@@ -257,12 +280,15 @@ class _GameCompiler:
                 if item not in attribute.values:
                     return self.bad(doc, path + (i,), f"{where} cannot include {item!r}",
                                     did_you_mean(item, attribute.values) or f"it can be: {', '.join(attribute.values)}")
+                if item in value[:i]:
+                    self.diagnostics.append(doc.error(path + (i,), "E0201", f"{where} lists {item!r} twice"))
+                    return None
             return tuple(value)
         if kind == "condition":
             if not isinstance(value, str):
                 return self.bad(doc, path, f"{where} must be a condition in quotes, e.g. \"value >= 6\"")
             scope = Scope({"it": "card"})
-            node = self.lowered(self.lowerer.typed_text, value, doc.source(path), scope, "bool")
+            node = self.lowered(self.lowerer.typed_text, *doc.effect(path, value), scope, "bool")
             return node
         return value
 
@@ -285,7 +311,7 @@ class _GameCompiler:
     def step(self, doc, step, path, scope):
         if isinstance(step, str):
             try:
-                return self.lowerer.statement(step, doc.source(path), scope)
+                return self.lowerer.statement(*doc.effect(path, step), scope)
             except LowerError as error:
                 self.diagnostics.append(error.diagnostic)
                 words = step.split()
@@ -297,7 +323,7 @@ class _GameCompiler:
         return getattr(self, "flow_" + key.replace(" ", "_"))(doc, step, path, scope, span), scope
 
     def expr(self, doc, text, path, scope, want):
-        return self.lowered(self.lowerer.typed_text, text, doc.source(path), scope, want)
+        return self.lowered(self.lowerer.typed_text, *doc.effect(path, text), scope, want)
 
     def flow_each_player(self, doc, step, path, scope, span):
         body = self.block(doc, step["each player"], path + ("each player",), scope.bind("you", "player"))
@@ -311,7 +337,7 @@ class _GameCompiler:
         return Node("repeat", {"count": count, "as": step.get("as"), "body": self.block(doc, step["do"], path + ("do",), inner)}, span)
 
     def flow_for(self, doc, step, path, scope, span):
-        header = self.lowered(self.lowerer.for_header, step["for"], doc.source(path + ("for",)), scope)
+        header = self.lowered(self.lowerer.for_header, *doc.effect(path + ("for",), step["for"]), scope)
         if header is None:
             return None
         var, coll = header

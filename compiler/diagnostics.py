@@ -68,5 +68,23 @@ class CompileError(Exception):
 
 
 def did_you_mean(name: str, known) -> str:
-    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
+    """The known word nearest to a misspelling: fewest edits (a swap of two letters is one),
+    then the most similar by difflib."""
+    name = str(name)
+    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in map(str, set(known))]
+    scored = [s for s in scored
+              if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))]
+    return f"did you mean '{min(scored)[2]}'?" if scored else ""
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance (Levenshtein plus adjacent transpositions)."""
+    previous2, previous = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if previous2 and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]

@@ -222,9 +222,18 @@ class Lowerer:
         left, op, right = tree.children
         lnode, lkind = self.expr(left, source, scope)
         rnode, rkind = self.expr(right, source, scope)
-        if str(op) not in ("=", "!=") and "int" not in (lkind, rkind):
-            self.fail(op, source, "E0402", f"'{op}' compares numbers, but neither side is a number")
+        if str(op) not in ("=", "!="):
+            for node, kind in ((lnode, lkind), (rnode, rkind)):
+                self._require_number(node, kind, op, source)
         return self.node("compare", tree, source, op=str(op), left=lnode, right=rnode), "bool"
+
+    def _require_number(self, node, kind, op, source):
+        declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(node.args.get("name"))
+        if node.op in ("attr", "mark") and declared and declared.type != "int":
+            self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
+                      f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
+        if kind not in ("int", "value"):
+            self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}")
 
     def expr_member(self, tree, source, scope):
         item = self.expr(tree.children[0], source, scope)[0]
@@ -274,7 +283,10 @@ class Lowerer:
         verb, positional, *clauses = tree.children
         name = str(verb)
         parts = {str(clause.children[0]): clause for clause in clauses}
-        if name in self.decls.procedures and positional is None and not clauses:
+        if name in self.decls.procedures:
+            if positional is not None or clauses:
+                self.fail(positional if positional is not None else clauses[0], source, "E0404",
+                          f"'{name}' is a procedure: it takes no parts", f"to run it, write its name alone: {name}")
             return self.node("call", verb, source, name=name), scope
         primitive = REGISTRY.get(name)
         if primitive is None or primitive.kind == "expression" or (primitive.kind == "flow" and name != "choose"):

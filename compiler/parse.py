@@ -21,7 +21,9 @@ GRAMMAR = Path(__file__).with_name("effects.lark")
 # Bad inputs with the message each kind of mistake deserves (Lark's match_examples).
 EXAMPLES = {
     "a comparison needs a value on both sides": ["value >=", "value = ", "count(hand) <"],
-    "unclosed bracket or parenthesis": ["count(hand", "[for, against", "(value > 3"],
+    "unclosed bracket or parenthesis": ["count(hand", "[for, against", "(value > 3", "suit in [boreal, temperate",
+                                        "value in [1, 2", "count(hand where value > 3", "sum(v.value for v in hand",
+                                        "not (value > 3 or suit = boreal"],
     "two values side by side: join them with and, or, or a comparison": ["value 6", "suit boreal"],
     "a statement starts with an action word, e.g. 'move 1 from deck to hand'": ["4 from deck to hand"],
 }
@@ -36,8 +38,8 @@ class Source:
     single_line: bool = True
 
     def span(self, line: int, col: int) -> Span:
-        if line == 1 and self.single_line:
-            return Span(self.file, self.line, self.col + col - 1)
+        if line == 1 or not self.single_line:
+            return Span(self.file, self.line + line - 1, self.col + col - 1)
         return Span(self.file, self.line + line - 1, col)
 
 
@@ -64,7 +66,8 @@ def parse(text: str, source: Source, start: str) -> Tree:
 
 
 def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -> Diagnostic:
-    line, col = (error.line, error.column) if error.line and error.line > 0 else _end(text)
+    at_end = isinstance(error, UnexpectedEOF) or getattr(getattr(error, "token", None), "type", "") == "$END"
+    line, col = _end(text) if at_end or not (error.line and error.line > 0) else (error.line, error.column)
     span = source.span(line, col)
     label = _label(error, start)
     if isinstance(error, UnexpectedCharacters):

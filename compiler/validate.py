@@ -23,8 +23,16 @@ def _validators() -> dict:
     return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
 
 
+EMPTY_HINTS = {"cards": "a card file needs kind: and cards:",
+               "game": "a game file needs id, name, players, kinds, zones and procedures",
+               "module": "a module file needs name: and procedures:", "pack": "a pack needs name, extends and cards",
+               "scenario": "a scenario needs game: and players:"}
+
+
 def validate(data, located: Located, kind: str) -> list[Diagnostic]:
     """All schema errors of one file (the most relevant one per place)."""
+    if data is None:
+        return [Diagnostic(located.file, 1, 1, "E0201", "the file is empty", EMPTY_HINTS.get(kind, ""))]
     errors = list(_validators()[kind].iter_errors(data))
     by_place: dict[tuple, list] = {}
     for error in errors:
@@ -43,10 +51,13 @@ def _diagnostic(error, located: Located) -> Diagnostic:
         message = f"'{extra[0] if extra else '?'}' is not allowed in {where}"
         hint = did_you_mean(extra[0], known) if extra else ""
         hint = hint or (f"allowed here: {', '.join(known)}" if known else "")
-        line, col = located.marks.get(path + ("<key>",), located.at(path))
-        return Diagnostic(located.file, line, col, "E0201", message, hint)
+        return Diagnostic(located.file, *located.key_at(path), "E0201", message, hint)
+    hint = error.schema.get("x-hint", "")     # schemas may carry a designer-facing hint
     if error.validator == "required":
         message = f"{where} is missing {error.message.split(' is a required')[0]}"
+        return Diagnostic(located.file, *located.key_at(path), "E0201", message, hint)
+    if error.validator == "minimum":
+        message = f"{where} must be at least {error.validator_value}, got {error.instance!r}"
     elif error.validator == "type":
         message = f"{where} must be {_types(error.validator_value)}, got {error.instance!r}"
     elif error.validator == "enum":

@@ -31,13 +31,17 @@ class Located:
         self.marks: dict[tuple, tuple[int, int]] = {}
         self.scalars: dict[tuple, yaml.ScalarNode] = {}
 
+    def key_at(self, path: tuple) -> tuple[int, int]:
+        """Where the key of the value at `path` is written (or the value, for list items)."""
+        return self.marks.get(path + ("<key>",)) or self.at(path)
+
     def at(self, path: tuple) -> tuple[int, int]:
         while path not in self.marks and path:
             path = path[:-1]
         return self.marks.get(path, (1, 1))
 
-    def error(self, path: tuple, code: str, message: str, hint: str = "") -> Diagnostic:
-        line, col = self.at(path)
+    def error(self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False) -> Diagnostic:
+        line, col = self.key_at(path) if at_key else self.at(path)
         return Diagnostic(self.file, line, col, code, message, hint)
 
 
@@ -47,17 +51,36 @@ def load(text: str, file: str):
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise YamlError([Diagnostic(file, line, col, "E0102", f"YAML syntax error: {problem}",
-                                    "check the indentation and quoting on this line or the one before")]) from None
+        raise YamlError([_syntax_error(error, text, file)]) from None
     errors: list[Diagnostic] = []
     budget = [MAX_VALUES]
     data = _construct(node, (), located, errors, budget) if node is not None else None
     if errors:
         raise YamlError(errors)
     return data, located
+
+
+# Errors found at the end of the text are best shown where the unclosed thing opened.
+_UNCLOSED = {
+    "while scanning a quoted scalar": ("this quoted text is never closed", "add the closing {char} at the end of the text"),
+    "while parsing a flow sequence": ("this '[' is never closed", "add the closing ']' after the last item"),
+    "while parsing a flow mapping": ("this '{' is never closed", "add the closing '}' after the last item"),
+}
+
+
+def _syntax_error(error, text: str, file: str) -> Diagnostic:
+    context = getattr(error, "context", None)
+    opened = getattr(error, "context_mark", None)
+    if context in _UNCLOSED and opened is not None:
+        message, hint = _UNCLOSED[context]
+        char = text[opened.index] if opened.index < len(text) else "quote"
+        return Diagnostic(file, opened.line + 1, opened.column + 1, "E0102", f"YAML syntax error: {message}",
+                          hint.replace("{char}", char))
+    mark = getattr(error, "problem_mark", None) or opened
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    return Diagnostic(file, line, col, "E0102", f"YAML syntax error: {problem}",
+                      "check the indentation and quoting on this line or the one before")
 
 
 class YamlError(Exception):
@@ -77,7 +100,8 @@ def _construct(node, path, located, errors, budget):
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
-            key = _construct(key_node, path + ("<key>",), located, errors, budget)
+            key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else \
+                _construct(key_node, path + ("<key>",), located, errors, budget)
             mark = key_node.start_mark
             if isinstance(key, (list, dict)):
                 errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0102",
@@ -87,6 +111,7 @@ def _construct(node, path, located, errors, budget):
                 errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0103",
                                          f"key '{key}' appears twice",
                                          "the second one would silently replace the first"))
+            located.marks[path + (key, "<key>")] = (mark.line + 1, mark.column + 1)
             result[key] = _construct(value_node, path + (key,), located, errors, budget)
         return result
     if isinstance(node, yaml.SequenceNode):
