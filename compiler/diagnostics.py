@@ -1,6 +1,6 @@
 """Diagnostics: the one error type designers see, rendered gcc-style.
 
-    cards/four-forests/plants.yaml:12:11: error[E0102]: value must be a whole number, got 'two'
+    cards/mygame/cards.yaml:12:11: error[E0102]: value must be a whole number, got 'two'
        12 |     value: two
           |            ^
        = hint: ...

@@ -76,7 +76,7 @@ class Lowerer:
         """`NAME in CARDS` of a for step → (name, collection node)."""
         tree = self._parse(text, source, "expr")
         if tree.data != "member" or tree.children[0].data != "name":
-            self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in creatures")
+            self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
         return str(tree.children[0].children[0]), self.typed(tree.children[1], source, scope, "cards")[0]
 
     def _parse(self, text, source, start):

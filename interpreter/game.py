@@ -152,7 +152,7 @@ class Game:
         self.state.log.append(f"{what} {names} -> {detail}" if names else f"{what} {detail}")
 
     def zone_label(self, key: str) -> str:
-        """A zone key as files and logs spell it: deck, hand@2 (seat 2's), votes@dragons."""
+        """A zone key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
         name, _, owner = key.partition("/")
         if not owner:
             return name

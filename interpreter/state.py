@@ -12,7 +12,7 @@ BOX = "box"
 
 
 class Zone(str):
-    """A zone's key, e.g. "deck", "hand/2" (seat 2's) or "votes/17" (attached to card 17)."""
+    """A zone's key, e.g. "deck", "hand/2" (seat 2's) or "tucked/17" (attached to card 17)."""
     __slots__ = ()
 
 

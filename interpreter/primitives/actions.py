@@ -62,7 +62,7 @@ def shuffle(node, build):
     return act
 
 
-@primitive("flip", "action", template="turn {what} to their {to} side", example="flip creature_pile to random",
+@primitive("flip", "action", template="turn {what} to their {to} side", example="flip pile to random",
            params=[Param("what", "cards"), Param("to", "word", prep="to", words="sides", doc="a side name, or random")])
 def flip(node, build):
     """Turn double-sided cards so the named side (or a random one) is face up."""
@@ -95,7 +95,7 @@ def set_(node, build):
 
 
 @primitive("rank", "action", template="rank {what} by {by}, marking each with its {as} from {with}[ (tied cards share the {ties} award)]",
-           example="rank creatures by [prestige, tiebreak] as token with [4, 3, 2, -1]",
+           example="rank pool by [support, tiebreak] as award with [4, 3, 2, -1]",
            params=[Param("what", "cards"), Param("by", "list", prep="by", per_card=True, doc="keys, most important first"),
                    Param("as", "word", prep="as", words="marks", doc="the mark that receives the award"),
                    Param("with", "list", prep="with", doc="awards from first place down"),
@@ -128,7 +128,7 @@ def rank(node, build):
     return act
 
 
-@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}]", example="score c.token per forest where c.prefers by c",
+@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}]", example="score c.award per tableau where c.wants by c",
            acting=True,
            params=[Param("amount", "int", per_card=True, doc="computed for each card of `per`, as it"),
                    Param("per", "cards", prep="per", required=False),

@@ -73,7 +73,7 @@ def mark(node, build):
     return value
 
 
-@primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.prefers", returns="bool",
+@primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.wants", returns="bool",
            params=[Param("of", "card"), Param("name", "word")])
 def meets(node, build):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
@@ -121,7 +121,7 @@ _AGGREGATES = {"sum": sum, "min": min, "max": max}
 
 
 @primitive("aggregate", "expression", template="the {fn} of {expr} for each {var} in {coll}",
-           example="sum(v.value for v in votes)", returns="int",
+           example="sum(v.value for v in tucked)", returns="int",
            params=[Param("fn", "word", doc="sum, min or max"), Param("expr", "value"),
                    Param("var", "binding"), Param("coll", "cards")])
 def aggregate(node, build):

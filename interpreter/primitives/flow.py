@@ -27,7 +27,7 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame.env)
 
 
-@primitive("block", "flow", template="{steps}", example="[cultivate, vote]",
+@primitive("block", "flow", template="{steps}", example="[draft, trade]",
            params=[Param("steps", "block")])
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
@@ -41,7 +41,7 @@ def block(node, build):
     return _enter_block(run)
 
 
-@primitive("call", "flow", template="{name}", example="cultivate", params=[Param("name", "word")])
+@primitive("call", "flow", template="{name}", example="draft", params=[Param("name", "word")])
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
@@ -58,7 +58,7 @@ class _Turns:
 
 
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
-           example="each player: [choose card from hand, move card to forest face up]",
+           example="each player: [choose card from hand, move card to tableau face up]",
            params=[Param("body", "block"), Param("simultaneously", "bool", required=False,
                                                  doc="every seat chooses before any action takes effect")])
 def each_player(node, build):
@@ -104,7 +104,7 @@ def repeat(node, build):
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
-           example="for: c in creatures", params=[Param("var", "binding"), Param("coll", "cards"),
+           example="for: c in pool", params=[Param("var", "binding"), Param("coll", "cards"),
                                                   Param("body", "block")])
 def for_each(node, build):
     """Run the body once per card of a collection, as it stood when the loop began."""
@@ -133,7 +133,7 @@ def when(node, build):
 
 
 @primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
-           example="in any order: [cultivate, vote, pollinate, prune]",
+           example="in any order: [draft, trade, refill]",
            params=[Param("steps", "list"), Param("chooser", "player")])
 def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time."""

@@ -1,0 +1,36 @@
+"""The reference site comes from the same data: the committed generated pages must match
+what the code and data generate now, and the whole site must build with --strict.
+After changing a primitive or a game, run `silvics docs` and commit docs/reference/."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from silvics.compiler.docs import write_reference
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_reference_is_up_to_date(tmp_path):
+    for page in write_reference(tmp_path):
+        committed = ROOT / "docs" / "reference" / page.name
+        assert committed.exists(), f"{page.name} is not committed: run `silvics docs`"
+        assert committed.read_text() == page.read_text(), f"{page.name} is stale: run `silvics docs`"
+
+
+def test_every_primitive_is_documented(tmp_path):
+    from silvics.interpreter.registry import REGISTRY, load_all
+    text = (ROOT / "docs" / "reference" / "primitives.md").read_text()
+    for name in load_all():
+        assert f"### `{name}`" in text
+        assert REGISTRY[name].doc in text
+
+
+@pytest.mark.skipif(shutil.which("mkdocs") is None and not Path(sys.executable).with_name("mkdocs").exists(),
+                    reason="mkdocs not installed (pip install '.[docs]')")
+def test_site_builds_strictly(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
