@@ -298,7 +298,11 @@ class _GameCompiler:
 
     # ---- procedures ----
     def procedures(self, doc: Document, procedures: dict) -> dict:
-        return {name: self.block(doc, body, ("procedures", name), Scope()) for name, body in procedures.items()}
+        lowered = {}
+        for name, body in procedures.items():
+            self.procedure = name        # choices are prompted as "procedure: choose name"
+            lowered[name] = self.block(doc, body, ("procedures", name), Scope())
+        return lowered
 
     def block(self, doc, steps, path, scope: Scope) -> Node:
         nodes = []
@@ -311,7 +315,11 @@ class _GameCompiler:
     def step(self, doc, step, path, scope):
         if isinstance(step, str):
             try:
-                return self.lowerer.statement(*doc.effect(path, step), scope)
+                node, scope = self.lowerer.statement(*doc.effect(path, step), scope)
+                if node.op == "choose":
+                    node = Node("choose", {**node.args, "prompt": f"{self.procedure}: choose {node.args['var']}"},
+                                node.span)
+                return node, scope
             except LowerError as error:
                 self.diagnostics.append(error.diagnostic)
                 words = step.split()

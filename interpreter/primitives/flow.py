@@ -159,7 +159,7 @@ def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
     and no option binds nothing (actions on it do nothing)."""
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
-    prompt = f"choose {name}"
+    prompt = node.args.get("prompt") or f"choose {name}"
 
     def enter(game, frame):
         options = source(game, frame.env)
