@@ -137,6 +137,8 @@ def check(game: Game, expect: dict) -> list[str]:
                 got = (state.marks[uid] or {}).get(name)
                 if got != want:
                     failures.append(f"{card}.{name}: expected {want!r}, got {got!r}")
+        for card, want in expect.get("cards", {}).items():
+            failures.extend(_check_card(game, card, want))
         for card, want in expect.get("sides", {}).items():
             got = game.attribute(find_card(game, card), "side")
             if got != want:
@@ -152,6 +154,13 @@ def check(game: Game, expect: dict) -> list[str]:
         failures.append(str(error))
     conservation = state.conservation_errors()
     return failures + [f"conservation: {e}" for e in conservation]
+
+
+def _check_card(game, card: str, want: dict) -> list[str]:
+    uid, state = find_card(game, card), game.state
+    got = {"zone": game.zone_label(state.location[uid]), "face": "down" if state.facedown[uid] else "up",
+           "by": state.placer[uid] + 1 if state.placer[uid] >= 0 else None, "side": game.attribute(uid, "side")}
+    return [f"{card} {key}: expected {value!r}, got {got[key]!r}" for key, value in want.items() if got[key] != value]
 
 
 def _check_choice(game, want) -> list[str]:
