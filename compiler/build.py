@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..interpreter.ir import AttrDecl, CardDef, GameIR, KindDecl, Module, Node, SideDef, Span, ZoneDecl
+from ..interpreter.ir import AttrDecl, CardDef, CounterDecl, GameIR, KindDecl, Module, Node, SideDef, Span, ZoneDecl
 from .diagnostics import CompileError, Diagnostic, did_you_mean
 from .lower import Decls, Lowerer, LowerError, Scope
 from .parse import Source
 from .validate import validate
 from .yamlload import YamlError, load
 
-FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order")
+FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order", "one of", "until")
 CARD_FIELDS = ("id", "name", "kind", "copies", "sides")
 
 
@@ -145,6 +145,7 @@ class _GameCompiler:
         self.game, self.modules, self.card_docs, self.diagnostics = game, modules, card_docs, diagnostics
         self.decls = self.declare()
         self.lowerer = Lowerer(self.decls)
+        self.acting, self.calls, self.procedure = set(), {}, ""
 
     # ---- names ----
     def declare(self) -> Decls:
@@ -152,6 +153,8 @@ class _GameCompiler:
         decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"])
                        for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
+        decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0))
+                          for name, c in data.get("counters", {}).items()}
         self.kinds = {}
         for kind, spec in data["kinds"].items():
             attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name))
@@ -183,6 +186,7 @@ class _GameCompiler:
             self.diagnostics.append(self.game.error(("players", "min"), "E0501",
                                                     f"players: min {players['min']} is more than max {players['max']}"))
         cards = self.cards()
+        self.find_acting()
         procedures = self.procedures(self.game, self.game.data["procedures"])
         modules = {m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()),
                                           self.procedures(m, m.data["procedures"]))
@@ -191,7 +195,8 @@ class _GameCompiler:
         return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                       max_players=data["players"]["max"], zones=tuple(self.decls.zones.values()),
                       kinds=tuple(self.kinds.values()), marks=tuple(self.decls.marks.values()),
-                      cards=cards, procedures=procedures, modules=modules)
+                      cards=cards, procedures=procedures, modules=modules,
+                      counters=tuple(self.decls.counters.values()))
 
     def lowered(self, fn, *args):
         try:
@@ -301,8 +306,28 @@ class _GameCompiler:
         lowered = {}
         for name, body in procedures.items():
             self.procedure = name        # choices are prompted as "procedure: choose name"
-            lowered[name] = self.block(doc, body, ("procedures", name), Scope())
+            scope = Scope({"you": "player"}) if name in self.acting else Scope()
+            lowered[name] = self.block(doc, body, ("procedures", name), scope)
         return lowered
+
+    def find_acting(self):
+        """Procedures only ever run for an acting player (every call inside `each player`, directly
+        or through other such procedures) see `you`, so a turn's actions can be procedures too."""
+        sources = [(self.game, self.game.data["procedures"])] + [(m, m.data["procedures"]) for m in self.modules]
+        kept, self.diagnostics = self.diagnostics, []
+        for _ in range(len(self.decls.procedures) + 1):
+            self.calls = {}
+            for doc, procedures in sources:
+                self.procedures(doc, procedures)
+            acting = {name for name, sites in self.calls.items() if sites and all(sites)}
+            if acting == self.acting:
+                break
+            self.acting = acting
+        self.diagnostics = kept
+
+    def called(self, names, scope):
+        for name in names:
+            self.calls.setdefault(name, []).append("you" in scope.names)
 
     def block(self, doc, steps, path, scope: Scope) -> Node:
         nodes = []
@@ -316,6 +341,8 @@ class _GameCompiler:
         if isinstance(step, str):
             try:
                 node, scope = self.lowerer.statement(*doc.effect(path, step), scope)
+                if node.op == "call":
+                    self.called([node.args["name"]], scope)
                 if node.op == "choose":
                     node = Node("choose", {**node.args, "prompt": f"{self.procedure}: choose {node.args['var']}"},
                                 node.span)
@@ -358,11 +385,25 @@ class _GameCompiler:
         other = self.block(doc, step["else"], path + ("else",), scope) if "else" in step else None
         return Node("when", {"cond": cond, "then": then, "else": other}, span)
 
-    def flow_in_any_order(self, doc, step, path, scope, span):
-        names = step["in any order"]
+    def flow_one_of(self, doc, step, path, scope, span):
+        names = self.procedure_names(doc, step["one of"], path + ("one of",))
+        self.called(names, scope)
+        chooser = self.expr(doc, step.get("chooser", "you"), path + ("chooser",), scope, "player")
+        return Node("one_of", {"steps": names, "chooser": chooser}, span)
+
+    def flow_until(self, doc, step, path, scope, span):
+        cond = self.expr(doc, step["until"], path + ("until",), scope, "bool")
+        return Node("until", {"cond": cond, "body": self.block(doc, step["do"], path + ("do",), scope)}, span)
+
+    def procedure_names(self, doc, names, path) -> tuple:
         for i, name in enumerate(names):
             if name not in self.decls.procedures:
-                self.diagnostics.append(doc.error(path + ("in any order", i), "E0401", f"unknown procedure '{name}'",
+                self.diagnostics.append(doc.error(path + (i,), "E0401", f"unknown procedure '{name}'",
                                                   did_you_mean(name, self.decls.procedures)))
+        return tuple(names)
+
+    def flow_in_any_order(self, doc, step, path, scope, span):
+        names = self.procedure_names(doc, step["in any order"], path + ("in any order",))
+        self.called(names, scope)
         chooser = self.expr(doc, step["chooser"], path + ("chooser",), scope, "player")
         return Node("any_order", {"steps": tuple(names), "chooser": chooser}, span)

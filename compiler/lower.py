@@ -30,6 +30,7 @@ class LowerError(Exception):
 class Decls:
     """What a game declares, for name resolution and type checks."""
     zones: dict = field(default_factory=dict)        # name -> ZoneDecl
+    counters: dict = field(default_factory=dict)     # name -> CounterDecl
     attributes: dict = field(default_factory=dict)   # name -> AttrDecl (any kind)
     marks: dict = field(default_factory=dict)        # name -> AttrDecl
     defines: dict = field(default_factory=dict)      # name -> (text, Source)
@@ -44,7 +45,7 @@ class Decls:
         return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",)}
 
     def known(self) -> set:
-        return (set(self.zones) | set(self.attributes) | set(self.marks) | set(self.defines)
+        return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)
                 | self.procedures | self.words | set(self.markers) | set(PLAYER_WORDS) | set(BUILTIN_ATTRS))
 
 
@@ -145,6 +146,12 @@ class Lowerer:
                 self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
                           f"use it inside 'each player:', or write e.g. left.{name}")
             return self.node("zone", token, source, name=name, per=zone.per), "cards"
+        counter = decls.counters.get(name)
+        if counter:
+            if counter.per == "player" and "you" not in scope.names:
+                self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
+                          f"use it inside 'each player:', or write e.g. left.{name}")
+            return self.node("counter", token, source, name=name, per=counter.per), "int"
         if name in PLAYER_WORDS:
             if "you" not in scope.names:
                 self.fail(token, source, "E0402", f"'{name}' needs an acting player", "use it inside 'each player:'")
@@ -190,9 +197,11 @@ class Lowerer:
         if kind == "card":
             found = self.field(node, name, token, source)
         elif kind == "player":
-            zone = self.decls.zones.get(name)
+            zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
             found = (self.node("zone", token, source, name=name, per="player", of=node), "cards") \
                 if zone and zone.per == "player" else None
+            if counter and counter.per == "player":
+                found = self.node("counter", token, source, name=name, per="player", of=node), "int"
         else:
             self.fail(tree, source, "E0402", f"only a card or a player has parts, but this is a {kind}")
         if found is None:
@@ -345,9 +354,10 @@ class Lowerer:
             return {param.name: tuple(self.expr(item, source, scope)[0] for item in items)}
         node, got = self.expr(tree, source, scope)
         if kind == "target":
-            if node.op != "mark":
-                self.fail(tree, source, "E0402", "expected a card's mark, e.g. card.stance",
-                          f"marks: {', '.join(self.decls.marks) or 'none declared'}")
+            if node.op not in ("mark", "counter"):
+                self.fail(tree, source, "E0402", "expected a counter or a card's mark, e.g. card.stance",
+                          f"counters: {', '.join(self.decls.counters) or 'none'}; "
+                          f"marks: {', '.join(self.decls.marks) or 'none'}")
             return {param.name: node}
         if kind == "amount":
             if got not in ("int", "cards", "card"):

@@ -14,7 +14,7 @@ from .ir import GameIR, Node
 from .primitives.actions import RuleError
 from .primitives.flow import Choice
 from .registry import REGISTRY, load_all
-from .state import Frame, State
+from .state import Frame, State, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 
@@ -61,6 +61,10 @@ class Game:
             raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
         self.rules = rules
         self.state = _state or State.new(players, len(rules.defs), seed)
+        if _state is None:
+            for counter in rules.ir.counters:
+                seats = range(players) if counter.per == "player" else (None,)
+                self.state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
         self.on_step = None     # test hook: called after every action
         self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
         if _state is None and start:
@@ -152,12 +156,12 @@ class Game:
         self.state.log.append(f"{what} {names} -> {detail}" if names else f"{what} {detail}")
 
     def zone_label(self, key: str) -> str:
-        """A zone key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
+        """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
         name, _, owner = key.partition("/")
         if not owner:
             return name
-        per = self.rules.zones[name].per
-        return f"{name}@{int(owner) + 1}" if per == "player" else f"{name}@{self.card_id(int(owner))}"
+        zone = self.rules.zones.get(name)      # counters are labelled the same way as zones
+        return f"{name}@{self.card_id(int(owner))}" if zone and zone.per == "card" else f"{name}@{int(owner) + 1}"
 
     # ---- the card table ----
     def sides(self, uid: int):

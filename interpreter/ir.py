@@ -39,6 +39,14 @@ class ZoneDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterDecl:
+    """A number kept by the game (a supply, a track, a token count): shared or one per player."""
+    name: str
+    per: str            # "shared" or "player"
+    start: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class AttrDecl:
     name: str
     type: str           # "int", "enum", "set" or "condition"
@@ -88,6 +96,7 @@ class GameIR:
     cards: tuple[CardDef, ...]
     procedures: dict     # name -> Node; "setup", "play" and "scoring" are required
     modules: dict = field(default_factory=dict)   # name -> Module
+    counters: tuple[CounterDecl, ...] = ()
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":
@@ -102,7 +111,7 @@ class GameIR:
 
 # ---- JSON round trip -------------------------------------------------------------------
 
-_CLASSES = {cls.__name__: cls for cls in (Span, Node, ZoneDecl, AttrDecl, KindDecl, SideDef, CardDef, Module, GameIR)}
+_CLASSES = {cls.__name__: cls for cls in (Span, Node, ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, Module, GameIR)}
 
 
 def _encode(value):

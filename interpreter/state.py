@@ -43,6 +43,7 @@ class State:
     placer: list[int]              # uid -> seat that put it where it is, or -1
     marks: list[dict | None]       # uid -> marks set on it since it last moved
     markers: dict[str, int]        # player markers, e.g. the first player
+    counters: dict[str, int]       # counter key ("coins/2", "round") -> value
     scores: list[int]
     score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1)
     rng: random.Random
@@ -55,7 +56,7 @@ class State:
     def new(cls, players: int, ncards: int, seed: int) -> "State":
         return cls(players=players, zones={BOX: list(range(ncards))}, location=[BOX] * ncards,
                    side=[0] * ncards, facedown=[True] * ncards, placer=[-1] * ncards,
-                   marks=[None] * ncards, markers={"first": 0}, scores=[0] * players,
+                   marks=[None] * ncards, markers={"first": 0}, counters={}, scores=[0] * players,
                    score_items=[], rng=random.Random(seed))
 
     def copy(self) -> "State":
@@ -63,7 +64,7 @@ class State:
         rng.setstate(self.rng.getstate())
         return State(self.players, {k: list(v) for k, v in self.zones.items()}, list(self.location),
                      list(self.side), list(self.facedown), list(self.placer),
-                     [dict(m) if m else None for m in self.marks], dict(self.markers),
+                     [dict(m) if m else None for m in self.marks], dict(self.markers), dict(self.counters),
                      list(self.scores), list(self.score_items), rng, list(self.log),
                      [f.copy() for f in self.stack], self.pending, self.steps)
 

@@ -26,6 +26,8 @@ def place(game, position: dict):
     """Lay out a position on a game whose cards are all in the box."""
     if "first" in position:
         game.state.markers["first"] = _seat(game, position["first"])
+    for label, value in position.get("counters", {}).items():
+        game.state.counters[counter_from_label(game, label)] = value
     for name, pile in position.get("zones", {}).items():
         _pile(game, _zone(game, name, "shared"), pile)
     players = position.get("players", [])
@@ -93,6 +95,19 @@ def find_card(game, card_id: str) -> int:
         known = {card.id for card in game.rules.ir.cards}
         raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
     return next((uid for uid in copies if game.state.location[uid] != BOX), copies[0])
+
+
+def counter_from_label(game, label: str) -> str:
+    """coins@2 → coins/1; turns → turns."""
+    name, _, owner = label.partition("@")
+    counters = {c.name: c for c in game.rules.ir.counters}
+    if name not in counters:
+        hint = did_you_mean(name, counters)
+        raise PositionError(f"no counter '{name}'" + (f"; {hint}" if hint else ""))
+    if (counters[name].per == "player") != bool(owner):
+        raise PositionError(f"write {name}@SEAT for a counter each player has" if owner == "" else
+                            f"'{name}' is shared: write it without @")
+    return zone_key(name, _seat(game, int(owner))) if owner else name
 
 
 def zone_from_label(game, label: str) -> str:

@@ -15,7 +15,7 @@ from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
 from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
 from silvics.interpreter.game import Game, GameError
-from silvics.position import PositionError, find_card, place, zone_from_label
+from silvics.position import PositionError, counter_from_label, find_card, place, zone_from_label
 
 
 @dataclass
@@ -137,6 +137,10 @@ def check(game: Game, expect: dict) -> list[str]:
                 got = (state.marks[uid] or {}).get(name)
                 if got != want:
                     failures.append(f"{card}.{name}: expected {want!r}, got {got!r}")
+        for label, want in expect.get("counters", {}).items():
+            got = state.counters.get(counter_from_label(game, label), 0)
+            if got != want:
+                failures.append(f"{label}: expected {want}, got {got}")
         for card, want in expect.get("cards", {}).items():
             failures.extend(_check_card(game, card, want))
         for card, want in expect.get("sides", {}).items():

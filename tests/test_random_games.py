@@ -25,3 +25,16 @@ def test_modules_play_through(four_forests, modules):
     for seed in range(100):
         play_random(four_forests, 3, seed, modules)
 
+
+
+def test_market_test_game_plays_through():
+    """The test game for counters, refills, one-of turns and until-loops."""
+    from pathlib import Path
+
+    from silvics import games
+    ir = games.load(str(Path(__file__).parent / "fixtures" / "games" / "market"))
+    for players in (1, 2, 3):
+        for seed in range(100):
+            game = play_random(ir, players, seed)
+            assert sum(len(game.state.zones.get(f"stall/{s}", [])) for s in range(players)) \
+                + len(game.state.zones.get("discard", [])) == 6

@@ -6,7 +6,7 @@ zone, so conservation holds by construction and is checked by the tests after ev
 from __future__ import annotations
 
 from ..registry import Param, primitive
-from .expressions import cards
+from .expressions import cards, owned_key
 
 
 class RuleError(Exception):
@@ -83,14 +83,49 @@ def flip(node, build):
 @primitive("set", "action", template="set {target} to {value}", example="set card.stance to way",
            params=[Param("target", "target", doc="card.mark"), Param("value", "value", prep="to")])
 def set_(node, build):
-    """Set a mark on a card; marks are cleared when the card moves."""
-    target = node.args["target"].args
-    of, name, value = build(target["of"]), target["name"], build(node.args["value"])
+    """Set a mark on a card (cleared when the card moves) or a counter."""
+    target, value = node.args["target"], build(node.args["value"])
+    if target.op == "counter":
+        key = owned_key(target, build)
+
+        def act_counter(game, env):
+            game.state.counters[key(game, env)] = value(game, env)
+        return act_counter
+    of, name = build(target.args["of"]), target.args["name"]
 
     def act(game, env):
         uid = of(game, env)
         if uid is not None:
             game.state.mark(uid, name, value(game, env))
+    return act
+
+
+@primitive("add", "action", template="add {amount} to {to}", example="add 2 to coins",
+           params=[Param("amount", "int"), Param("to", "target", prep="to", doc="a counter")])
+def add(node, build):
+    """Add to a counter (subtract with a negative amount)."""
+    amount, key = build(node.args["amount"]), owned_key(node.args["to"], build)
+
+    def act(game, env):
+        counters, where = game.state.counters, key(game, env)
+        counters[where] = counters.get(where, 0) + amount(game, env)
+        game.note("add", [], f"{game.zone_label(where)} = {counters[where]}")
+    return act
+
+
+@primitive("refill", "action", template="refill {zone} from {from} up to {to} cards", example="refill row from deck to 3",
+           params=[Param("zone", "zone"), Param("from", "zone", prep="from"), Param("to", "int", prep="to")])
+def refill(node, build):
+    """Move cards from the top of `from` until the zone holds `to` cards (or `from` runs out)."""
+    zone, source, size = build(node.args["zone"]), build(node.args["from"]), build(node.args["to"])
+
+    def act(game, env):
+        key, pile = zone(game, env), game.state.zones.get(source(game, env), [])
+        want = size(game, env) - len(game.state.zones.get(key, []))
+        moving = pile[len(pile) - max(0, min(want, len(pile))):][::-1]
+        for uid in moving:
+            game.state.move(uid, key, facedown=False, placer=-1)
+        game.note("refill", moving, game.zone_label(key))
     return act
 
 

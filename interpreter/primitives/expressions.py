@@ -42,6 +42,11 @@ def var(node, build):
                                                 doc="the owning seat or card; defaults to you or it")])
 def zone(node, build):
     """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
+    return owned_key(node, build)
+
+
+def owned_key(node, build):
+    """The key of a zone or counter: its name, or name/owner for one per player or per card."""
     name, per = node.args["name"], node.args["per"]
     if per == "shared":
         key = Zone(name)
@@ -51,6 +56,14 @@ def zone(node, build):
     if owner is None:
         return lambda game, env: zone_key(name, env[default])
     return lambda game, env: zone_key(name, owner(game, env))
+
+
+@primitive("counter", "expression", template="the {name} of {of}", example="coins", returns="int",
+           params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
+def counter(node, build):
+    """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
+    key = owned_key(node, build)
+    return lambda game, env: game.state.counters.get(key(game, env), 0)
 
 
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",

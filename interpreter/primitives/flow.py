@@ -153,6 +153,34 @@ def any_order(node, build):
     return lambda game, frame: game.push(run, frame.env, list(names))
 
 
+@primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
+           params=[Param("steps", "list"), Param("chooser", "player")])
+def one_of(node, build):
+    """The chooser picks one of several procedures (e.g. a turn's actions) and it runs."""
+    names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
+
+    def run(game, frame):
+        picked = frame.env.pop("_next", None)
+        if picked is None:
+            return game.ask(Choice(chooser(game, frame.env), "choose an action", names, names, "_next"))
+        game.pop()
+        game.procedure(picked)(game, frame)
+    return lambda game, frame: game.push(run, frame.env)
+
+
+@primitive("until", "flow", template="until {cond}, repeat: ({body})", example="until: count(deck) = 0",
+           params=[Param("cond", "bool"), Param("body", "block")])
+def until(node, build):
+    """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
+    cond, body = build(node.args["cond"]), build(node.args["body"])
+
+    def run(game, frame):
+        if cond(game, frame.env):
+            return game.pop()
+        body(game, frame)
+    return lambda game, frame: game.push(run, frame.env)
+
+
 @primitive("choose", "flow", template="choose {var} from {from}", example="choose card from hand",
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values")])
 def choose(node, build):
