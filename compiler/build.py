@@ -78,12 +78,9 @@ def _display(path: Path) -> str:
 
 def compile_game(game_path, extra_cards=()) -> GameIR:
     """Compile a game; `game_path` is a game.yaml or its folder."""
-    path = Path(game_path)
-    path = path / "game.yaml" if path.is_dir() else path
     diagnostics: list[Diagnostic] = []
-    game = Document(path, "game", diagnostics)
-    if game.data is None:
-        raise CompileError(diagnostics)
+    game = _open(game_path, "game", diagnostics)
+    path = game.path
     modules = [Document(p, "module", diagnostics) for p in sorted(path.parent.glob("modules/*.yaml"))]
     card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
     compiler = _GameCompiler(game, [m for m in modules if m.data], [c for c in card_docs if c.data], diagnostics)
@@ -95,20 +92,11 @@ def compile_game(game_path, extra_cards=()) -> GameIR:
 
 def compile_pack(pack_path, find_game) -> GameIR:
     """Compile a pack's base game with the pack's cards added; `find_game(spec, base)` locates the base."""
-    path = Path(pack_path)
-    path = path / "pack.yaml" if path.is_dir() else path
     diagnostics: list[Diagnostic] = []
-    pack = Document(path, "pack", diagnostics)
-    if pack.data is None:
-        raise CompileError(diagnostics)
-    files = []
-    for i, entry in enumerate(pack.data["cards"]):
-        target = path.parent / entry
-        if not target.exists():
-            diagnostics.append(pack.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
-        files.extend(sorted(target.glob("*.yaml")) if target.is_dir() else [target])
+    pack = _open(pack_path, "pack", diagnostics)
+    files = _listed_files(pack, diagnostics)
     try:
-        base = find_game(pack.data["extends"], path.parent)
+        base = find_game(pack.data["extends"], pack.path.parent)
     except LookupError as error:
         diagnostics.append(pack.error(("extends",), "E0401", str(error)))
     if diagnostics:
@@ -124,16 +112,31 @@ def check_card_file(path) -> None:
         raise CompileError(diagnostics)
 
 
-def _card_files(game: Document, extra, diagnostics) -> list[Path]:
+def _open(path, kind: str, diagnostics) -> Document:
+    """A game.yaml or pack.yaml (or the folder holding it); stops the run if it is unusable."""
+    path = Path(path)
+    document = Document(path / f"{kind}.yaml" if path.is_dir() else path, kind, diagnostics)
+    if document.data is None:
+        raise CompileError(diagnostics)
+    return document
+
+
+def _listed_files(doc: Document, diagnostics) -> list[Path]:
+    """The card files a document lists under `cards:` (a folder stands for every .yaml in it)."""
     files: list[Path] = []
-    for i, entry in enumerate(game.data.get("cards", [])):
-        target = (game.path.parent / entry)
+    for i, entry in enumerate(doc.data.get("cards", [])):
+        target = doc.path.parent / entry
         if target.is_dir():
             files.extend(sorted(target.glob("*.yaml")))
         elif target.is_file():
             files.append(target)
         else:
-            diagnostics.append(game.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
+            diagnostics.append(doc.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
+    return files
+
+
+def _card_files(game: Document, extra, diagnostics) -> list[Path]:
+    files = _listed_files(game, diagnostics)
     for extra_path in map(Path, extra):
         if all(extra_path.resolve() != f.resolve() for f in files):
             files.append(extra_path)
