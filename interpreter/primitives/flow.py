@@ -70,8 +70,8 @@ def each_player(node, build):
         turns = frame.data
         if not turns.order:
             game.pop()
-            for act, env, node in turns.queue or ():
-                game.act(act, env, node)
+            for act, env, origin in turns.queue or ():
+                game.act(act, env, origin)
             return
         held = {"_held_by": len(game.state.stack) - 1} if turns.queue is not None else {}
         body(game, _with(frame, you=turns.order.pop(0), **held))
