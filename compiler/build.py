@@ -73,7 +73,7 @@ def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(path.resolve())
 
 
 def compile_game(game_path, extra_cards=()) -> GameIR:
@@ -234,6 +234,15 @@ class _GameCompiler:
             where = path + ("kind",) if "kind" in card else ("kind",)
             self.diagnostics.append(doc.error(where, "E0401", f"unknown card kind '{kind_name}'",
                                               did_you_mean(kind_name, self.kinds)))
+            return None
+        stray = [k for k in card if k not in CARD_FIELDS] if len(kind.sides) > 1 else \
+            (["sides"] if "sides" in card else [])
+        if stray:
+            where = "inside one of its sides" if len(kind.sides) > 1 else "on the card itself: it has one side"
+            self.diagnostics.append(doc.error(path + (stray[0],), "E0402",
+                                              f"'{stray[0]}' is not read here: a {kind.name}'s attributes go {where}",
+                                              f"a {kind.name} has the sides: {', '.join(kind.sides)}"
+                                              if len(kind.sides) > 1 else "remove sides:", at_key=True))
             return None
         if len(kind.sides) > 1:
             faces = card.get("sides", {})

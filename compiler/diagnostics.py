@@ -61,7 +61,7 @@ class CompileError(Exception):
             if file not in cache:
                 try:
                     cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-                except OSError:
+                except (OSError, UnicodeDecodeError):
                     cache[file] = None
             return cache[file]
         return "\n".join(d.render(lines(d.file)) for d in self.diagnostics)

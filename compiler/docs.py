@@ -31,13 +31,19 @@ def primitives_page() -> str:
                 for param in primitive.params:
                     words = param.words if isinstance(param.words, str) else ", ".join(param.words)
                     notes = "; ".join(x for x in (param.doc, f"one of: {words}" if words else "",
-                                                  "computed per card (as `it`)" if param.per_card else "") if x)
+                                                  _per_card(param.per_card)) if x)
                     lines.append(f"| {param.name} | {param.prep or '(first)'} | {param.type} | "
                                  f"{'yes' if param.required else 'no'} | {notes} |")
                 lines.append("")
             if primitive.acting:
                 lines += ["Needs an acting player: use it inside `each player`.", ""]
     return "\n".join(lines)
+
+
+def _per_card(per_card) -> str:
+    if per_card is True:
+        return "computed per card (as `it`)"
+    return f"computed per card of `{per_card}` (as `it`) when that part is given" if per_card else ""
 
 
 def game_page(ir: GameIR) -> str:

@@ -74,7 +74,7 @@ def describe_card(card: CardDef) -> str:
             indent = "    "
         for name, value in side.attributes.items():
             if isinstance(value, Node):
-                lines.append(f"{indent}{name}: a card whose {english(value)}")
+                lines.append(f"{indent}{name}: cards where {english(value)}")
                 lines.append(f"{indent}  (written: {side.text.get(name, '')})")
             else:
                 shown = ", ".join(value) if isinstance(value, tuple) else value

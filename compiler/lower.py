@@ -16,8 +16,8 @@ from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
-BUILTIN_ATTRS = {"id": "value", "name": "value", "kind": "value", "side": "value"}
-ATTR_TYPES = {"int": "int", "enum": "value", "set": "list", "condition": "cond"}
+BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word"}
+ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond"}
 
 
 class LowerError(Exception):
@@ -114,7 +114,7 @@ class Lowerer:
         return self.node("const", tree, source, value=int(tree.children[0])), "int"
 
     def expr_string(self, tree, source, scope):
-        return self.node("const", tree, source, value=str(tree.children[0])[1:-1]), "value"
+        return self.node("const", tree, source, value=str(tree.children[0])[1:-1]), "word"
 
     def expr_neg(self, tree, source, scope):
         inner, kind = self.typed(tree.children[0], source, scope, "int")
@@ -159,10 +159,11 @@ class Lowerer:
         if name in decls.markers:
             return self.node("player", token, source, rel=name), "player"
         if name in decls.words or name in decls.procedures or name == "all":
-            return self.node("const", token, source, value=name), "int" if name == "all" else "value"
-        hint = did_you_mean(name, decls.known() | set(scope.names))
+            return self.node("const", token, source, value=name), "int" if name == "all" else "word"
         if name in decls.attributes or name in decls.marks:
-            hint = hint or f"'{name}' belongs to a card: write card.{name}, or use it in a condition"
+            self.fail(token, source, "E0401", f"'{name}' belongs to a card, and no card is in view here",
+                      f"write card.{name}, or use it in a condition (after where, or on a card)")
+        hint = did_you_mean(name, decls.known() | set(scope.names))
         self.fail(token, source, "E0401", f"unknown name '{name}'", hint)
 
     def define(self, name, token, source, scope):
@@ -203,10 +204,10 @@ class Lowerer:
             if counter and counter.per == "player":
                 found = self.node("counter", token, source, name=name, per="player", of=node), "int"
         else:
-            self.fail(tree, source, "E0402", f"only a card or a player has parts, but this is a {kind}")
+            self.fail(tree, source, "E0402", f"only a card or a player has parts, but this is {_A.get(kind, kind)}")
         if found is None:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
-            self.fail(token, source, "E0401", f"a {kind} has no '{name}'", did_you_mean(name, known))
+            self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
 
     def expr_where(self, tree, source, scope):
@@ -242,7 +243,8 @@ class Lowerer:
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
                       f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
         if kind not in ("int", "value"):
-            self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}")
+            self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
+                      "compare words with = or !=")
 
     def expr_member(self, tree, source, scope):
         item = self.expr(tree.children[0], source, scope)[0]
@@ -265,7 +267,7 @@ class Lowerer:
         if str(name) == "count" and len(args) == 1:
             coll, kind = self.expr(args[0], source, scope)
             if kind not in ("cards", "list"):
-                self.fail(args[0], source, "E0402", f"count needs cards or a list, got a {kind}")
+                self.fail(args[0], source, "E0402", f"count needs cards or a list, got {_A.get(kind, kind)}")
             return self.node("count", tree, source, coll=coll), "int"
         if str(name) in ("min", "max") and len(args) >= 2:
             items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
@@ -310,10 +312,12 @@ class Lowerer:
         if positional is None or positional.data != "name" or "from" not in parts or len(parts) > 1:
             self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST",
                       "e.g. choose card from hand, or choose way from [for, against]")
+        if "you" not in scope.names:
+            self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
         if kind not in ("cards", "list"):
-            self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got a {kind}")
+            self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin})
         return node, scope.bind(var, "card" if kind == "cards" else "value")
 
@@ -321,7 +325,7 @@ class Lowerer:
         if primitive.acting and "you" not in scope.names:
             self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
                       "use it inside 'each player:'")
-        args = {}
+        args, self._parts = {}, set(parts)
         first = next((p for p in primitive.params if p.prep is None), None)
         if positional is not None:
             if first is None:
@@ -331,6 +335,10 @@ class Lowerer:
             self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
                       f"e.g. {primitive.example}")
         preps = {p.prep: p for p in primitive.params if p.prep}
+        if not preps and parts:
+            clause = next(iter(parts.values()))
+            self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' takes no parts",
+                      f"e.g. {primitive.example}")
         for prep, clause in parts.items():
             if prep not in preps:
                 self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
@@ -345,7 +353,7 @@ class Lowerer:
     def argument(self, param, tree, source, scope) -> dict:
         """Lower one parameter according to its declared type."""
         kind = param.type
-        if param.per_card:
+        if param.per_card is True or (param.per_card and param.per_card in self._parts):
             scope = scope.bind("it", "card")
         if kind == "word":
             return {param.name: self.word(param, tree, source)}
@@ -380,7 +388,7 @@ class Lowerer:
         return word
 
 
-_A = {"int": "a number", "bool": "a condition", "value": "a value", "card": "a card", "cards": "cards",
+_A = {"int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
       "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone"}
 
 

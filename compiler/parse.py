@@ -101,5 +101,7 @@ def _describe(token: Token) -> str:
 def _name(terminal: str) -> str:
     names = {"NAME": "a name", "INT": "a number", "STRING": "a quoted word", "LPAR": "'('", "RPAR": "')'",
              "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COMP": "a comparison", "PREP": "a part such as 'to'",
-             "$END": "the end"}
+             "$END": "the end", "ADDOP": "+ or -", "MULOP": "* or /", "DOT": "'.'", "MINUS": "'-'",
+             "__ANON_0": "a keyword", "WHERE": "where", "AND": "and", "OR": "or", "NOT": "not", "IN": "in",
+             "HAS": "has", "FOR": "for"}
     return names.get(terminal, terminal.lower().strip("_"))

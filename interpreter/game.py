@@ -100,7 +100,8 @@ class Game:
             try:
                 top.run(self, top)
             except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
-                raise GameError(f"rule failed: {error}") from error
+                where = f"{self.recent[-1]} or after" if self.recent else "setup"
+                raise GameError(f"rule failed near {where}: {_reason(error)}") from error
 
     def provisional_scores(self) -> list[int]:
         """Scores if the game were scored now (on a copy; the game itself is untouched)."""
@@ -146,7 +147,10 @@ class Game:
             self.state.stack[held].data.queue.append((act, {**env, "_held_by": None}, node))
             return
         self.recent.append(node.span)
-        act(self, env)
+        try:
+            act(self, env)
+        except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
+            raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
         if self.on_step:
             self.on_step(self)
 
@@ -180,6 +184,12 @@ class Game:
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
         return self.rules.conditions[uid][self.state.side[uid]].get(name, _never)
+
+
+def _reason(error) -> str:
+    if isinstance(error, KeyError):
+        return f"nothing is bound to {error.args[0]!r} here"
+    return str(error)
 
 
 def _never(game, env):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 
-IR_VERSION = 1
+IR_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

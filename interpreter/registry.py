@@ -15,7 +15,8 @@ from typing import Callable
 # "cond" and "each" are evaluated once per card with `it` bound to that card.
 # "word" takes one bare word from `words`: a fixed tuple, or a category the game declares
 # ("marks", "sides", "markers"). "amount" is a number or `all` (from the top of a zone) or cards;
-# "target" is a card's mark (card.name). A `per_card` parameter is computed once per card, as `it`.
+# "target" is a card's mark (card.name) or a counter. A `per_card` parameter is computed once per
+# card, as `it`: always (True), or when the parameter it names is given (e.g. "per").
 TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "word", "binding",
          "amount", "target", "block")
 
@@ -28,7 +29,7 @@ class Param:
     required: bool = True
     doc: str = ""
     words: tuple | str = ()
-    per_card: bool = False
+    per_card: bool | str = False
 
 
 @dataclass(frozen=True, slots=True)

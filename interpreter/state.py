@@ -12,7 +12,7 @@ BOX = "box"
 
 
 class Zone(str):
-    """A zone's key, e.g. "deck", "hand/2" (seat 2's) or "tucked/17" (attached to card 17)."""
+    """A zone's key, e.g. "deck", "hand/2" (seat index 2, shown as hand@3) or "tucked/17" (attached to card 17)."""
     __slots__ = ()
 
 
@@ -50,7 +50,7 @@ class State:
     log: list[str] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
     pending: object = None         # the Choice the game waits for, if any
-    steps: int = 0                 # actions run so far (bounded by the step budget)
+    steps: int = 0                 # flow steps run so far (bounded by the step budget)
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":

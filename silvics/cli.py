@@ -16,6 +16,10 @@ from silvics.position import PositionError
 OK, DATA_ERROR, MISUSE = 0, 1, 2
 
 
+class UsageError(Exception):
+    """The command line asks for something that does not exist (exit status 2)."""
+
+
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -28,9 +32,12 @@ def main(argv=None) -> int:
         print(error.render(), file=sys.stderr)
         print(f"{len(error.diagnostics)} error(s)", file=sys.stderr)
         return DATA_ERROR
-    except (games.GameNotFound, PositionError) as error:
+    except (games.GameNotFound, UsageError) as error:
+        print(f"silvics: error: {error}", file=sys.stderr)
+        return MISUSE
+    except PositionError as error:
         print(f"error: {error}", file=sys.stderr)
-        return MISUSE if isinstance(error, games.GameNotFound) else DATA_ERROR
+        return DATA_ERROR
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:          # output piped into e.g. `head`, which stopped reading

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from silvics import games, scenarios
-from silvics.cli import DATA_ERROR, MISUSE, OK
+from silvics.cli import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
@@ -26,8 +26,10 @@ def check(args) -> int:
             print(f"{spec}: ok ({_check_one(path)})")
             checked += 1
         except CompileError as error:
-            errors.extend(error.diagnostics)
-            print(error.render(), file=sys.stderr)
+            fresh = [d for d in error.diagnostics if d not in errors]   # a game and its card file share errors
+            errors.extend(fresh)
+            if fresh:
+                print(CompileError(fresh).render(), file=sys.stderr)
     if errors:
         print(f"{len(errors)} error(s)", file=sys.stderr)
         return DATA_ERROR
@@ -38,7 +40,9 @@ def _check_one(path: Path) -> str:
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
         ir = games.compile_folder(game_dir)
-        return f"{ir.name}: {len(ir.cards)} cards, {len(ir.procedures)} procedures, {len(ir.modules)} modules"
+        copies = sum(card.copies for card in ir.cards)
+        return (f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
+                f"{len(ir.modules)} modules")
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         data = scenarios.read(path)
@@ -80,7 +84,7 @@ def compile_(args) -> int:
 def _agents(args, players: int, humans=()):
     names = args.agents.split(",")
     if len(names) not in (1, players) or any(n not in AGENTS for n in names):
-        raise SystemExit(f"silvics: error: --agents takes one of {', '.join(AGENTS)}, or one per seat ({players})")
+        raise UsageError(f"--agents takes one of {', '.join(AGENTS)}, or one per seat ({players})")
     names = names * players if len(names) == 1 else names
     seats = []
     for seat, name in enumerate(names):
@@ -96,10 +100,10 @@ def _setup(args):
     ir = games.load(args.game)
     players = args.players or ir.max_players
     if not ir.min_players <= players <= ir.max_players:
-        raise SystemExit(f"silvics: error: {ir.name} is for {ir.min_players} to {ir.max_players} players")
+        raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
     unknown = [m for m in args.module if m not in ir.modules]
     if unknown:
-        raise SystemExit(f"silvics: error: unknown module {unknown[0]!r}; {ir.name} has: {', '.join(ir.modules) or 'none'}")
+        raise UsageError(f"unknown module {unknown[0]!r}; {ir.name} has: {', '.join(ir.modules) or 'none'}")
     return ir, players
 
 
@@ -115,7 +119,7 @@ def play(args) -> int:
     ir, players = _setup(args)
     bad = [h for h in args.human if not 1 <= h <= players]
     if bad:
-        raise SystemExit(f"silvics: error: there is no seat {bad[0]} in a {players}-player game")
+        raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
     agents = _agents(args, players, set(args.human))
     try:
         game = play_game(ir, players, args.seed, agents, args.module)
@@ -239,8 +243,7 @@ def show(args) -> int:
     if card is None:
         from silvics.compiler.diagnostics import did_you_mean
         hint = did_you_mean(args.card, [c.id for c in ir.cards])
-        print(f"error: {ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""), file=sys.stderr)
-        return DATA_ERROR
+        raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
     print(describe_card(card))
     return OK
 

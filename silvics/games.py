@@ -23,7 +23,7 @@ def game_path(spec: str, base: Path | None = None) -> Path:
         if (path / name).is_file():
             return path / name
     raise GameNotFound(f"no game '{spec}': bundled games are {', '.join(games)}; "
-                       "or give a game folder, a game.yaml or a compiled .json")
+                       "or give a game folder, a game.yaml, a pack folder or a compiled .json")
 
 
 def load(spec: str, base: Path | None = None) -> ir.GameIR:

@@ -79,7 +79,11 @@ def _play(game: Game, data: dict) -> str | None:
     """Run the scenario's procedures with its scripted choices; returns an error message or None.
     A choice nobody is scripted to answer stops the run there (expect.choice can check it)."""
     seats = game.state.players
-    scripted = [ScriptedAgent(data.get("choices", {}).get(str(seat + 1), [])) for seat in range(seats)]
+    choices = {str(seat): answers for seat, answers in data.get("choices", {}).items()}   # 1: and "1": alike
+    unknown = sorted(set(choices) - {str(seat + 1) for seat in range(seats)})
+    if unknown:
+        return f"choices for seat {unknown[0]}, but the game has {seats} seats"
+    scripted = [ScriptedAgent(choices.get(str(seat + 1), [])) for seat in range(seats)]
     fallback = [RandomAgent(data.get("seed", 0), seat) for seat in range(seats)] \
         if data.get("others") == "random" else None
     procedures = data.get("run", ["scoring"] if "position" in data else [None])

@@ -25,9 +25,15 @@ def test_play_prints_a_whole_game_and_scores(capsys):
     assert "Final scores:" in out and "winner" in out
 
 
-def test_play_rejects_a_bad_player_count(capsys):
-    with pytest.raises(SystemExit, match="2 to 4 players"):
-        main(["play", "four-forests", "--players", "5"])
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "5"], "is for 2 to 4 players"),
+    (["--module", "expert"], "unknown module 'expert'"),
+    (["--agents", "clever"], "--agents takes one of"),
+    (["--human", "3", "--players", "2"], "no seat 3"),
+])
+def test_play_misuse_is_status_2(capsys, argv, message):
+    status, _, err = run(capsys, "play", "four-forests", *argv)
+    assert status == 2 and message in err
 
 
 def test_simulate_summarises(capsys):
@@ -41,7 +47,7 @@ def test_simulate_summarises(capsys):
 def test_compile_then_play_the_saved_ir(capsys, tmp_path):
     saved = tmp_path / "ff.json"
     assert run(capsys, "compile", "four-forests", "-o", str(saved))[0] == 0
-    assert json.loads(saved.read_text())["version"] == 1
+    assert json.loads(saved.read_text())["version"] == 2
     status, out, _ = run(capsys, "play", str(saved), "--players", "2", "--seed", "5", "--quiet")
     assert status == 0 and "Final scores:" in out
 
@@ -91,7 +97,7 @@ def test_show_renders_a_card_in_english(capsys):
     status, out, _ = run(capsys, "show", "four-forests", "dragons")
     assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
     status, _, err = run(capsys, "show", "four-forests", "kapok")
-    assert status == 1 and "did you mean 'kapok-tree'" in err
+    assert status == 2 and "did you mean 'kapok-tree'" in err
 
 
 def test_human_sees_only_their_view(capsys, monkeypatch):

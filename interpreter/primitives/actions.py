@@ -165,7 +165,7 @@ def rank(node, build):
 
 @primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}]", example="score c.award per tableau where c.wants by c",
            acting=True,
-           params=[Param("amount", "int", per_card=True, doc="computed for each card of `per`, as it"),
+           params=[Param("amount", "int", per_card="per", doc="with per: computed for each of its cards, as it"),
                    Param("per", "cards", prep="per", required=False),
                    Param("by", "card", prep="by", required=False, doc="the card that awards the points")])
 def score(node, build):

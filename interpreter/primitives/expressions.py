@@ -200,7 +200,11 @@ def member(node, build):
 def has(node, build):
     """Whether a list attribute (such as icons) or a collection includes a value."""
     items, item = build(node.args["items"]), build(node.args["item"])
-    return lambda game, env: item(game, env) in (items(game, env) or ())
+
+    def test(game, env):
+        held = items(game, env)
+        return item(game, env) in (cards(game, held) if isinstance(held, Zone) else held or ())
+    return test
 
 
 @primitive("all_of", "expression", template="{items}", example="value > 3 and icons has leaf",
