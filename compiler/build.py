@@ -153,6 +153,7 @@ class _GameCompiler:
     # ---- names ----
     def declare(self) -> Decls:
         data, decls = self.game.data, Decls()
+        self.optional: set[str] = set()
         decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"])
                        for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
@@ -179,6 +180,8 @@ class _GameCompiler:
         return decls
 
     def attribute(self, name, spec, path) -> AttrDecl:
+        if spec.get("optional"):
+            self.optional.add(name)
         if spec["type"] in ("enum", "set") and not spec.get("values"):
             self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
         return AttrDecl(name, spec["type"], tuple(spec.get("values", ())))
@@ -277,7 +280,7 @@ class _GameCompiler:
                 if isinstance(checked, Node):
                     texts[name] = value
         for name in declared:
-            if name not in face and name not in meant:     # a misspelt one is reported once, above
+            if name not in face and name not in meant and name not in self.optional:   # misspelt: reported above
                 self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
                                                   f"every {kind.name} needs: {', '.join(declared)}"))
         return SideDef(side, face.get("name", ""), values, texts)
@@ -301,6 +304,14 @@ class _GameCompiler:
                     self.diagnostics.append(doc.error(path + (i,), "E0201", f"{where} lists {item!r} twice"))
                     return None
             return tuple(value)
+        if kind == "effect":
+            steps = [value] if isinstance(value, str) else value
+            if not isinstance(steps, list) or not all(isinstance(step, str) for step in steps):
+                return self.bad(doc, path, f"{where} must be an effect: a statement, or a list of statements")
+            self.procedure = where
+            scope = Scope({"you": "player", "it": "card"})
+            return self.block(doc, steps, path, scope) if isinstance(value, list) else \
+                Node("block", {"steps": tuple(n for n in [self.step(doc, value, path, scope)[0]] if n)})
         if kind == "condition":
             if not isinstance(value, str):
                 return self.bad(doc, path, f"{where} must be a condition in quotes, e.g. \"value >= 6\"")

@@ -40,7 +40,7 @@ def _node(node: Node) -> str:
         return "this card" if node.args["name"] == "it" else node.args["name"]
     if node.op in ("attr", "mark") and _is_it(node.args["of"]):
         return node.args["name"]
-    if node.op == "zone" and node.args.get("of") is None:
+    if node.op in ("zone", "counter") and node.args.get("of") is None:
         return node.args["name"] if node.args["per"] == "shared" else f"your {node.args['name']}"
     if node.op == "block":
         return english(node.args["steps"], "block")
@@ -73,7 +73,10 @@ def describe_card(card: CardDef) -> str:
             lines.append(f"  {side.side} side: {side.name}")
             indent = "    "
         for name, value in side.attributes.items():
-            if isinstance(value, Node):
+            if isinstance(value, Node) and value.op == "block":      # an effect
+                lines.append(f"{indent}{name}: {english(value)}")
+                lines.append(f"{indent}  (written: {side.text.get(name, '')})")
+            elif isinstance(value, Node):                           # a condition
                 lines.append(f"{indent}{name}: cards where {english(value)}")
                 lines.append(f"{indent}  (written: {side.text.get(name, '')})")
             else:

@@ -16,8 +16,9 @@ from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
+STATEMENT_FLOW = ("choose", "run")     # flow primitives written as statements
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word"}
-ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond"}
+ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect"}
 
 
 class LowerError(Exception):
@@ -300,8 +301,8 @@ class Lowerer:
                           f"'{name}' is a procedure: it takes no parts", f"to run it, write its name alone: {name}")
             return self.node("call", verb, source, name=name), scope
         primitive = REGISTRY.get(name)
-        if primitive is None or primitive.kind == "expression" or (primitive.kind == "flow" and name != "choose"):
-            actions = [p.name for p in REGISTRY.values() if p.kind == "action"] + ["choose"]
+        if primitive is None or primitive.kind == "expression" or (primitive.kind == "flow" and name not in STATEMENT_FLOW):
+            actions = [p.name for p in REGISTRY.values() if p.kind == "action"] + list(STATEMENT_FLOW)
             self.fail(verb, source, "E0401", f"unknown action or procedure '{name}'",
                       did_you_mean(name, actions + sorted(self.decls.procedures)))
         if name == "choose":
@@ -366,6 +367,11 @@ class Lowerer:
                 self.fail(tree, source, "E0402", "expected a counter or a card's mark, e.g. card.stance",
                           f"counters: {', '.join(self.decls.counters) or 'none'}; "
                           f"marks: {', '.join(self.decls.marks) or 'none'}")
+            return {param.name: node}
+        if kind == "effect":
+            if node.op != "attr" or got != "effect":
+                self.fail(tree, source, "E0402", "expected an effect printed on a card, e.g. card.on_play",
+                          "declare it in the rules: attributes: {on_play: {type: effect}}")
             return {param.name: node}
         if kind == "amount":
             if got not in ("int", "cards", "card"):

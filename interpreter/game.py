@@ -34,7 +34,7 @@ class Rules:
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
-        self.conditions = [compiled[card.id] for card in self.defs]
+        self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 
@@ -183,7 +183,11 @@ class Game:
 
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
-        return self.rules.conditions[uid][self.state.side[uid]].get(name, _never)
+        return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
+
+    def effect(self, uid: int, name: str):
+        """The compiled effect printed on the card's face-up side, or None."""
+        return self.rules.printed[uid][self.state.side[uid]].get(name)
 
 
 def _reason(error) -> str:

@@ -29,3 +29,19 @@ def test_copies_are_independent(four_forests):
     twin.apply(0)
     assert game.state.zones != twin.state.zones
     assert game.pending.options == Game(four_forests, 3, 0).pending.options
+
+
+def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
+    import shutil
+
+    from silvics.compiler.build import compile_game
+    from silvics.compiler.diagnostics import CompileError
+    game = tmp_path / "market"
+    shutil.copytree(FIXTURES / "market", game)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace('"add 2 to coins"', '"ad 2 to coins"'))
+    with pytest.raises(CompileError) as failure:
+        compile_game(game)
+    [diagnostic] = failure.value.diagnostics
+    assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("E0401", 8, 14)
+    assert "did you mean 'add'?" in diagnostic.hint

@@ -153,6 +153,22 @@ def any_order(node, build):
     return lambda game, frame: game.push(run, frame.env, list(names))
 
 
+@primitive("run", "flow", template="carry out {effect}", example="run card.on_buy",
+           acting=True, params=[Param("effect", "effect", doc="card.NAME, an effect attribute")])
+def run_effect(node, build):
+    """Carry out an effect printed on a card's face-up side (nothing if that side has none),
+    with `it` bound to the card: how rules give cards their when-played, reaction or scoring text."""
+    target = node.args["effect"].args
+    of, name = build(target["of"]), target["name"]
+
+    def enter(game, frame):
+        uid = of(game, frame.env)
+        effect = game.effect(uid, name) if uid is not None else None
+        if effect is not None:
+            effect(game, _with(frame, it=uid))
+    return enter
+
+
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
            params=[Param("steps", "list"), Param("chooser", "player")])
 def one_of(node, build):
