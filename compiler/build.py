@@ -6,6 +6,7 @@ all of its diagnostics; the run stops with a CompileError listing them all.
 """
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from pathlib import Path
 
 from ..interpreter.ir import AttrDecl, CardDef, CounterDecl, GameIR, KindDecl, Module, Node, SideDef, Span, ZoneDecl
@@ -87,7 +88,22 @@ def compile_game(game_path, extra_cards=()) -> GameIR:
     result = compiler.run()
     if diagnostics:
         raise CompileError(diagnostics)
-    return result
+    return _relocated(result, path.resolve().parent.parent.parent)
+
+
+def _relocated(value, root: Path):
+    """The IR with every span's file relative to the game's root (the folder holding rules/ and
+    cards/), so the same data compiles to the same IR wherever the compiler runs."""
+    if isinstance(value, Span):
+        file = Path(value.file).resolve()
+        return replace(value, file=str(file.relative_to(root)) if file.is_relative_to(root) else str(file))
+    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR)):
+        return replace(value, **{f.name: _relocated(getattr(value, f.name), root) for f in fields(value)})
+    if isinstance(value, tuple):
+        return tuple(_relocated(item, root) for item in value)
+    if isinstance(value, dict):
+        return {key: _relocated(item, root) for key, item in value.items()}
+    return value
 
 
 def compile_pack(pack_path, find_game) -> GameIR:

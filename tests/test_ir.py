@@ -48,3 +48,13 @@ def test_interpreter_never_imports_the_compiler():
     imports = re.compile(r"^\s*(from|import)\s+\S*compiler", re.M)
     for path in Path(package.__file__).parent.rglob("*.py"):
         assert not imports.search(path.read_text()), path
+
+
+def test_the_same_data_compiles_to_the_same_ir_from_anywhere(tmp_path, monkeypatch):
+    from silvics import bundled
+    from silvics.compiler.build import compile_game
+    path = bundled.games()["four-forests"]
+    here = ir.dumps(compile_game(path))
+    monkeypatch.chdir(tmp_path)
+    assert ir.dumps(compile_game(path)) == here
+    assert '"file": "rules/four-forests/game.yaml"' in here
