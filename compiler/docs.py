@@ -58,12 +58,45 @@ def game_page(ir: GameIR) -> str:
             lines += [f"### {module.name}", "", module.description, ""]
             for name, body in module.procedures.items():
                 lines += [f"**{name}** becomes: {english(body)}", ""]
+    lines += balance_section(ir)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
         lines += [f"## {kind.name.capitalize()} cards ({len(cards)})", "", "```text"]
         lines += [describe_card(card) for card in cards]
         lines += ["```", ""]
     return "\n".join(lines)
+
+
+BALANCE_GAMES = 200
+
+
+def balance_section(ir: GameIR) -> list[str]:
+    """Per-card figures from seeded random games: designers see which cards pull their weight."""
+    from ..interpreter.simulate import simulate
+    summary = simulate(ir, ir.max_players, BALANCE_GAMES, seed=1)
+    lines = ["## Balance", "",
+             f"From {BALANCE_GAMES} seeded games between random agents at {ir.max_players} players "
+             "(`silvics simulate --cards` gives the same for any setup). Seat win rates: "
+             + ", ".join(f"P{seat + 1} {wins / summary.games:.0%}" for seat, wins in enumerate(summary.wins)) + ".", ""]
+    tables = (("Cards that earned points (mean points in the games where they scored; how often their "
+               "player won)", summary.earned, True),
+              ("Cards that awarded points (mean points handed out, over all players, in the games where they did)",
+               summary.awarded, False))
+    for title, table, with_wins in tables:
+        if not table:
+            continue
+        ranked = sorted(table.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
+        lines += [f"**{title}**", "", "| card | games | mean points |" + (" player won |" if with_wins else ""),
+                  "|---|---|---|" + ("---|" if with_wins else "")]
+        for row in (ranked if len(ranked) <= 12 else ranked[:6] + [None] + ranked[-6:]):
+            if row is None:
+                lines.append("| … | | |" + (" |" if with_wins else ""))
+                continue
+            card, stats = row
+            lines.append(f"| {card} | {stats.games} | {stats.points / stats.games:.2f} |"
+                         + (f" {stats.wins / stats.games:.0%} |" if with_wins else ""))
+        lines.append("")
+    return lines
 
 
 def write_reference(out: Path) -> list[Path]:

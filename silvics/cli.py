@@ -74,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--quiet", action="store_true", help="print only the final scores")
         else:
             sub.add_argument("--games", type=int, required=True)
+            sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
     sub = command("score", run.score, "score a described end-of-game position, itemised")

@@ -10,7 +10,9 @@ from silvics.cli import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
-from silvics.interpreter.game import Game, GameError
+from silvics.interpreter.game import GameError
+from silvics.interpreter.simulate import play as play_game
+from silvics.interpreter.simulate import simulate as run_simulation
 
 
 # ---- check ----------------------------------------------------------------------------
@@ -107,14 +109,6 @@ def _setup(args):
     return ir, players
 
 
-def play_game(ir, players, seed, agents, modules=()) -> Game:
-    game = Game(ir, players, seed, modules)
-    while not game.over:
-        choice = game.pending
-        game.apply(agents[choice.seat].choose(game, choice))
-    return game
-
-
 def play(args) -> int:
     ir, players = _setup(args)
     bad = [h for h in args.human if not 1 <= h <= players]
@@ -146,35 +140,40 @@ def _scores_table(game) -> str:
 
 def simulate(args) -> int:
     ir, players = _setup(args)
-    totals, wins, lengths = [0.0] * players, [0.0] * players, []
+    names = args.agents.split(",")
+    _agents(args, players)                      # checks the names
     started = time.perf_counter()
-    for number in range(args.games):
-        seed = args.seed + number
-        args_seed = argparse_copy(args, seed)
-        game = play_game(ir, players, seed, _agents(args_seed, players), args.module)
-        scores = game.state.scores
-        best = max(scores)
-        winners = [seat for seat, s in enumerate(scores) if s == best]
-        for seat in range(players):
-            totals[seat] += scores[seat]
-            wins[seat] += (1 / len(winners)) if seat in winners else 0
-        lengths.append(sum(1 for line in game.state.log if line.startswith("choice ")))
+    summary = run_simulation(ir, players, args.games, args.seed, names, args.module)
     elapsed = time.perf_counter() - started
     print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
           + (f", modules {', '.join(args.module)}" if args.module else "")
           + f" ({args.games / elapsed:.0f} games/s)")
     print(f"  {'seat':<6}{'mean score':>12}{'win rate':>10}")
     for seat in range(players):
-        print(f"  P{seat + 1:<5}{totals[seat] / args.games:>12.2f}{wins[seat] / args.games:>10.1%}")
+        print(f"  P{seat + 1:<5}{summary.totals[seat] / args.games:>12.2f}{summary.wins[seat] / args.games:>10.1%}")
+    lengths = summary.lengths
     print(f"  game length: {sum(lengths) / len(lengths):.1f} decisions on average "
           f"(min {min(lengths)}, max {max(lengths)}); ties share a win")
+    if args.cards:
+        print(card_table(summary))
     return OK
 
 
-def argparse_copy(args, seed):
-    copy = type(args)(**vars(args))
-    copy.seed = seed
-    return copy
+def card_table(summary, limit: int | None = None) -> str:
+    """Per-card figures, most points first: for designers weighing a card."""
+    lines = []
+    tables = (("points earned by each card", summary.earned, True),
+              ("points awarded by each card, to all players", summary.awarded, False))
+    for title, table, with_wins in tables:
+        if not table:
+            continue
+        lines += ["", f"  {title} (over {summary.games} games):",
+                  f"  {'card':<28}{'games':>7}{'mean pts':>10}" + (f"{'holder won':>12}" if with_wins else "")]
+        ranked = sorted(table.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
+        for card, stats in ranked[:limit]:
+            lines.append(f"  {card:<28}{stats.games:>7}{stats.points / stats.games:>10.2f}"
+                         + (f"{stats.wins / stats.games:>12.1%}" if with_wins else ""))
+    return "\n".join(lines)
 
 
 # ---- scenario, score, show, docs ---------------------------------------------------------------

@@ -44,6 +44,16 @@ def test_simulate_summarises(capsys):
     assert len(rates) == 3 and abs(sum(rates) - 100) < 0.5
 
 
+def test_simulate_reports_cards(capsys):
+    status, out, _ = run(capsys, "simulate", "four-forests", "--games", "10", "--players", "2", "--cards")
+    assert status == 0
+    assert "points earned by each card" in out and "points awarded by each card" in out
+    awarding = [line.split()[0] for line in out.split("points awarded")[1].splitlines()[2:] if line.strip()]
+    creatures = {"elves", "giants", "tortles", "gryphons", "dragons", "trolls", "fairies", "unicorns", "gnomes",
+                 "dryads", "phoenixes"}
+    assert awarding and set(awarding) <= creatures
+
+
 def test_compile_then_play_the_saved_ir(capsys, tmp_path):
     saved = tmp_path / "ff.json"
     assert run(capsys, "compile", "four-forests", "-o", str(saved))[0] == 0

@@ -32,3 +32,21 @@ def test_different_seeds_differ(four_forests):
 def test_golden_playthrough(name, capsys):
     assert main(RUNS[name]) == 0
     assert capsys.readouterr().out == (GOLDEN / name).read_text()
+
+
+def test_replaying_the_recorded_choices_gives_the_same_game(four_forests):
+    """Same seed + same choices = same game: replay a random game's choices by label."""
+    from silvics.interpreter.agents import ScriptedAgent
+    from silvics.interpreter.game import Game
+    original = play_random(four_forests, 3, 77, ["experienced"])
+    answers = {seat: [] for seat in range(3)}
+    for line in original.state.log:
+        if line.startswith("choice P"):
+            seat = int(line.split()[1][1:]) - 1
+            answers[seat].append(line.rsplit(": ", 1)[1])
+    agents = [ScriptedAgent(answers[seat]) for seat in range(3)]
+    replay = Game(four_forests, 3, 77, ["experienced"])
+    while not replay.over:
+        replay.apply(agents[replay.pending.seat].choose(replay, replay.pending))
+    assert "\n".join(replay.state.log).encode() == "\n".join(original.state.log).encode()
+    assert replay.state.scores == original.state.scores

@@ -1,0 +1,16 @@
+"""Simulation summaries add up: per-seat totals, win shares, and per-card points."""
+from silvics.interpreter.simulate import simulate
+
+
+def test_summary_adds_up(four_forests):
+    summary = simulate(four_forests, 3, 40, seed=5)
+    assert abs(sum(summary.wins) - 40) < 1e-9                     # each game's win shared among its winners
+    assert sum(stats.points for stats in summary.earned.values()) == sum(summary.totals)
+    assert sum(stats.points for stats in summary.awarded.values()) == sum(summary.totals)
+    assert summary.lengths == [4 * 3 * 6] * 40                    # rounds × seats × decisions per round
+    assert set(summary.awarded) <= {card.id for card in four_forests.cards if card.kind == "creature"}
+
+
+def test_simulation_is_seeded(four_forests):
+    first, second = simulate(four_forests, 2, 10, seed=9), simulate(four_forests, 2, 10, seed=9)
+    assert first.totals == second.totals and first.earned == second.earned
