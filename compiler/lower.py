@@ -326,12 +326,12 @@ class Lowerer:
         if primitive.acting and "you" not in scope.names:
             self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
                       "use it inside 'each player:'")
-        args, self._parts = {}, set(parts)
+        args = {}
         first = next((p for p in primitive.params if p.prep is None), None)
         if positional is not None:
             if first is None:
                 self.fail(positional, source, "E0404", f"'{primitive.name}' takes no value before its parts")
-            args.update(self.argument(first, positional, source, scope))
+            args.update(self.argument(first, positional, source, scope, parts))
         elif first is not None and first.required:
             self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
                       f"e.g. {primitive.example}")
@@ -344,17 +344,17 @@ class Lowerer:
             if prep not in preps:
                 self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
                           f"it takes: {', '.join(preps)}")
-            args.update(self.argument(preps[prep], clause.children[1], source, scope))
+            args.update(self.argument(preps[prep], clause.children[1], source, scope, parts))
         for param in primitive.params:
             if param.prep and param.required and param.prep not in parts:
                 self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
                           f"e.g. {primitive.example}")
         return args
 
-    def argument(self, param, tree, source, scope) -> dict:
-        """Lower one parameter according to its declared type."""
+    def argument(self, param, tree, source, scope, given) -> dict:
+        """Lower one parameter according to its declared type (`given`: the parts the statement has)."""
         kind = param.type
-        if param.per_card is True or (param.per_card and param.per_card in self._parts):
+        if param.per_card is True or (param.per_card and param.per_card in given):
             scope = scope.bind("it", "card")
         if kind == "word":
             return {param.name: self.word(param, tree, source)}
@@ -395,12 +395,12 @@ class Lowerer:
 
 
 _A = {"int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
-      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone"}
+      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect"}
 
 
 def _fits(got: str, want: str) -> bool:
     if want == "value" or got == want:
         return True
     return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("bool", "cond"), ("int", "value"),
-                           ("list", "value"), ("card", "value"), ("bool", "value"), ("value", "int")}
+                           ("list", "value"), ("card", "value"), ("bool", "value")}
 
