@@ -60,9 +60,15 @@ class EffectSyntaxError(Exception):
 def parse(text: str, source: Source, start: str) -> Tree:
     """Parse a statement (`start="statement"`) or an expression (`start="expr"`)."""
     try:
-        return parser().parse(text, start=f"start_{start}").children[0]
+        return _tree(text, start)
     except UnexpectedInput as error:
         raise EffectSyntaxError(_diagnostic(error, text, source, start)) from None
+
+
+@lru_cache(maxsize=4096)
+def _tree(text: str, start: str) -> Tree:
+    """Parse trees by text: the same string (a repeated condition, a second pass) parses once."""
+    return parser().parse(text, start=f"start_{start}").children[0]
 
 
 def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -> Diagnostic:

@@ -46,6 +46,18 @@ class Rules:
         return _as_step(compiled, node) if primitive.kind == "action" else compiled
 
 
+_COMPILED: dict = {}     # (id of IR, modules) -> (IR, Rules): games of one simulation share closures
+
+
+def compiled_rules(ir: GameIR, modules=()) -> Rules:
+    key = (id(ir), tuple(modules))
+    if key not in _COMPILED or _COMPILED[key][0] is not ir:
+        if len(_COMPILED) > 32:
+            _COMPILED.clear()
+        _COMPILED[key] = (ir, Rules(ir.with_modules(modules)))
+    return _COMPILED[key][1]
+
+
 def _as_step(act, node):
     """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
     def step(game, frame):
@@ -56,7 +68,7 @@ def _as_step(act, node):
 class Game:
     def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, start: bool = True, _state=None):
         """A new game; with start=False every card waits in the box and nothing runs yet."""
-        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else Rules(ir_or_rules.with_modules(modules))
+        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules)
         if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
             raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
         self.rules = rules
