@@ -61,7 +61,8 @@ class Document:
             return text, Source(self.located.file, *self.located.at(path))
         line, col = node.start_mark.line + 1, node.start_mark.column + 1
         if node.style in ("|", ">"):
-            raw = self.text.splitlines()[node.start_mark.line + 1:node.end_mark.line + 1]
+            end = node.end_mark.line + (1 if node.end_mark.column else 0)   # the mark may sit on the next key
+            raw = self.text.splitlines()[node.start_mark.line + 1:end]
             indent = min((len(r) - len(r.lstrip(" ")) for r in raw if r.strip()), default=0)
             return "\n".join(r[indent:] for r in raw), Source(self.located.file, line + 1, indent + 1, single_line=False)
         return text, Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
@@ -170,7 +171,8 @@ class _GameCompiler:
     def declare(self) -> Decls:
         data, decls = self.game.data, Decls()
         self.optional: set[str] = set()
-        decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"])
+        decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"],
+                                      tuple(z.get("grid", {}).get("rows", ())), z.get("grid", {}).get("columns", 0))
                        for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
         decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0))
@@ -190,7 +192,7 @@ class _GameCompiler:
         decls.procedures = set(data["procedures"]) | {n for m in self.modules for n in m.data["procedures"]}
         decls.sides = tuple(dict.fromkeys(s for k in self.kinds.values() for s in k.sides if len(k.sides) > 1))
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
-        decls.words |= set(decls.sides) | set(self.kinds)
+        decls.words |= set(decls.sides) | set(self.kinds) | {row for z in decls.zones.values() for row in z.rows}
         decls.words |= {card["id"] for doc in self.card_docs for i, card in enumerate(doc.data["cards"])
                         if i not in doc.skipped}
         return decls
@@ -414,8 +416,8 @@ class _GameCompiler:
         header = self.lowered(self.lowerer.for_header, *doc.effect(path + ("for",), step["for"]), scope)
         if header is None:
             return None
-        var, coll = header
-        body = self.block(doc, step["do"], path + ("do",), scope.bind(var, "card"))
+        var, coll, element = header
+        body = self.block(doc, step["do"], path + ("do",), scope.bind(var, element))
         return Node("for_each", {"var": var, "coll": coll, "body": body}, span)
 
     def flow_if(self, doc, step, path, scope, span):

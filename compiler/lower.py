@@ -74,12 +74,13 @@ class Lowerer:
         """Parse and lower an expression string, checking it gives `want`."""
         return self.typed(self._parse(text, source, "expr"), source, scope, want)[0]
 
-    def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node]:
-        """`NAME in CARDS` of a for step → (name, collection node)."""
+    def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node, str]:
+        """`NAME in CARDS` (or SPACES) of a for step → (name, collection node, element type)."""
         tree = self._parse(text, source, "expr")
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
-        return str(tree.children[0].children[0]), self.typed(tree.children[1], source, scope, "cards")[0]
+        coll, kind = self.typed(tree.children[1], source, scope, "cards")
+        return str(tree.children[0].children[0]), coll, "space" if kind == "spaces" else "card"
 
     def _parse(self, text, source, start):
         try:
@@ -146,6 +147,8 @@ class Lowerer:
             if zone.per == "player" and "you" not in scope.names:
                 self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
                           f"use it inside 'each player:', or write e.g. left.{name}")
+            if zone.rows:
+                return self.node("spaces", token, source, name=name, per=zone.per), "spaces"
             return self.node("zone", token, source, name=name, per=zone.per), "cards"
         counter = decls.counters.get(name)
         if counter:
@@ -198,23 +201,28 @@ class Lowerer:
         name = str(token)
         if kind == "card":
             found = self.field(node, name, token, source)
+        elif kind == "space":
+            found = None
+            if name in ("row", "column"):
+                found = self.node("space_part", token, source, space=node, part=name), "word" if name == "row" else "int"
         elif kind == "player":
             zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
-            found = (self.node("zone", token, source, name=name, per="player", of=node), "cards") \
-                if zone and zone.per == "player" else None
+            found = (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
+                     "spaces" if zone.rows else "cards") if zone and zone.per == "player" else None
             if counter and counter.per == "player":
                 found = self.node("counter", token, source, name=name, per="player", of=node), "int"
         else:
-            self.fail(tree, source, "E0402", f"only a card or a player has parts, but this is {_A.get(kind, kind)}")
+            self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
         if found is None:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
 
     def expr_where(self, tree, source, scope):
-        coll = self.typed(tree.children[0], source, scope, "cards")[0]
-        cond = self.typed(tree.children[1], source, scope.bind("it", "card"), "bool")[0]
-        return self.node("where", tree, source, coll=coll, cond=cond), "cards"
+        coll, kind = self.typed(tree.children[0], source, scope, "cards")
+        element = "space" if kind == "spaces" else "card"
+        cond = self.typed(tree.children[1], source, scope.bind("it", element), "bool")[0]
+        return self.node("where", tree, source, coll=coll, cond=cond), "spaces" if kind == "spaces" else "cards"
 
     def _logic(self, op, tree, source, scope):
         items = tuple(self.typed(child, source, scope, "bool")[0] for child in tree.children)
@@ -267,21 +275,30 @@ class Lowerer:
         args = [arg for arg in args if arg is not None]
         if str(name) == "count" and len(args) == 1:
             coll, kind = self.expr(args[0], source, scope)
-            if kind not in ("cards", "list"):
+            if kind not in ("cards", "list", "space", "spaces"):
                 self.fail(args[0], source, "E0402", f"count needs cards or a list, got {_A.get(kind, kind)}")
             return self.node("count", tree, source, coll=coll), "int"
+        if str(name) in ("adjacent", "top") and len(args) == 1:
+            want = "space" if str(name) == "adjacent" else "zone"
+            place, kind = self.expr(args[0], source, scope)
+            if not (kind == "space" or (want == "zone" and place.op == "zone")):
+                self.fail(args[0], source, "E0402", f"{name} needs {_A[want]}, got {_A.get(kind, kind)}")
+            if str(name) == "adjacent":
+                return self.node("adjacent", tree, source, space=place), "spaces"
+            return self.node("top", tree, source, zone=place), "card"
         if str(name) in ("min", "max") and len(args) >= 2:
             items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
         self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
-                  "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards)")
+                  "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
+                  "adjacent(space), top(pile)")
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children
         if str(fn) not in ("sum", "min", "max"):
             self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), ["sum", "min", "max"]))
-        coll_node = self.typed(coll, source, scope, "cards")[0]
-        body_node = self.typed(body, source, scope.bind(str(var), "card"), "int")[0]
+        coll_node, kind = self.typed(coll, source, scope, "cards")
+        body_node = self.typed(body, source, scope.bind(str(var), "space" if kind == "spaces" else "card"), "int")[0]
         return self.node("aggregate", tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), "int"
 
     def typed(self, tree, source, scope, want: str) -> tuple[Node, str]:
@@ -317,10 +334,10 @@ class Lowerer:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list"):
+        if kind not in ("cards", "list", "spaces"):
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin})
-        return node, scope.bind(var, "card" if kind == "cards" else "value")
+        return node, scope.bind(var, {"cards": "card", "spaces": "space"}.get(kind, "value"))
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:
         if primitive.acting and "you" not in scope.names:
@@ -377,7 +394,7 @@ class Lowerer:
             if got not in ("int", "cards", "card"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
             return {"count" if got == "int" else param.name: node}
-        if kind == "zone" and node.op != "zone":
+        if kind == "zone" and node.op != "zone" and got != "space":
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
             self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
@@ -395,12 +412,14 @@ class Lowerer:
 
 
 _A = {"int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
-      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect"}
+      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
+      "space": "a space", "spaces": "spaces"}
 
 
 def _fits(got: str, want: str) -> bool:
     if want == "value" or got == want:
         return True
-    return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("bool", "cond"), ("int", "value"),
+    return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("cards", "space"),
+                           ("cards", "spaces"), ("list", "spaces"), ("zone", "space"), ("bool", "cond"), ("int", "value"),
                            ("list", "value"), ("card", "value"), ("bool", "value")}
 

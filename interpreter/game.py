@@ -14,7 +14,7 @@ from .ir import GameIR, Node
 from .primitives.actions import RuleError
 from .primitives.flow import Choice
 from .registry import REGISTRY, load_all
-from .state import Frame, State, zone_key
+from .state import Frame, State, zone_key, zone_name
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 
@@ -112,7 +112,7 @@ class Game:
             try:
                 top.run(self, top)
             except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
-                where = f"{self.recent[-1]} or after" if self.recent else "setup"
+                where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
                 raise GameError(f"rule failed near {where}: {_reason(error)}") from error
 
     def provisional_scores(self) -> list[int]:
@@ -124,11 +124,12 @@ class Game:
         trial.run_procedure("scoring")
         return state.scores
 
-    def start_procedure(self, name: str):
-        """Run a procedure from here until it ends or asks for a choice."""
+    def start_procedure(self, name: str, seat: int | None = None):
+        """Run a procedure from here until it ends or asks for a choice; `seat` acts in it (as `you`)."""
         if name not in self.rules.procedures:
             raise KeyError(f"no procedure {name!r}; this game has: {', '.join(self.rules.procedures)}")
-        self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, {}))
+        env = {} if seat is None else {"you": seat}
+        self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, env))
         self.advance()
 
     def run_procedure(self, name: str):
@@ -176,7 +177,7 @@ class Game:
         name, _, owner = key.partition("/")
         if not owner:
             return name
-        zone = self.rules.zones.get(name)      # counters are labelled the same way as zones
+        zone = self.rules.zones.get(zone_name(key))      # counters are labelled the same way as zones
         return f"{name}@{self.card_id(int(owner))}" if zone and zone.per == "card" else f"{name}@{int(owner) + 1}"
 
     # ---- the card table ----

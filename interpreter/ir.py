@@ -36,6 +36,8 @@ class ZoneDecl:
     name: str
     per: str            # "shared", "player" or "card"
     visibility: str     # "public", "owner" or "hidden"
+    rows: tuple = ()    # a grid: named rows of `columns` spaces, each space a pile of its own
+    columns: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,16 @@ def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 
 
+def space_key(name: str, row: str, column: int, owner: int | None = None) -> Zone:
+    """One space of a grid zone: "region:low.1/2" is seat 2's region, row low, column 1."""
+    return zone_key(f"{name}:{row}.{column}", owner)
+
+
+def zone_name(key: str) -> str:
+    """The declared zone a key belongs to: "region:low.1/2" -> "region", "hand/0" -> "hand"."""
+    return key.split("/", 1)[0].split(":", 1)[0]
+
+
 @dataclass(slots=True)
 class Frame:
     """One running flow node: its compiled runner, progress counter, bindings and scratch data."""

@@ -5,9 +5,11 @@ owner zones: seen by their player; hidden zones (decks, the box): by no one.
 """
 from __future__ import annotations
 
+from .state import zone_name
+
 
 def _decl(game, key: str):
-    return game.rules.zones[key.split("/", 1)[0]]
+    return game.rules.zones[zone_name(key)]
 
 
 def visible(game, seat: int, uid: int) -> bool:

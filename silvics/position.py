@@ -45,7 +45,11 @@ def _seat(game, number) -> int:
 
 
 def _zone(game, name: str, per: str) -> str:
-    decl = game.rules.zones.get(name)
+    """A zone's name as positions write it: hand, or region:low.1 for one space of a grid."""
+    base, _, space = name.partition(":")
+    decl = game.rules.zones.get(base)
+    if decl is not None and (decl.rows or space):
+        _space(decl, name)
     if decl is None or decl.per != per:
         known = [z.name for z in game.rules.zones.values() if z.per == per]
         raise PositionError(f"no {per} zone '{name}'" + (f"; {did_you_mean(name, known)}" if did_you_mean(name, known) else
@@ -110,13 +114,25 @@ def counter_from_label(game, label: str) -> str:
     return zone_key(name, _seat(game, int(owner))) if owner else name
 
 
+def _space(decl, name: str):
+    """Check that `name` is one space (row.column) of the grid zone `decl`."""
+    spaces = [f"{decl.name}:{row}.{column}" for row in decl.rows for column in range(1, decl.columns + 1)]
+    if name not in spaces:
+        hint = did_you_mean(name, spaces)
+        raise PositionError(f"'{name}' is not a space of {decl.name}" + (f"; {hint}" if hint else
+                                                                        f"; its spaces: {', '.join(spaces)}"))
+
+
 def zone_from_label(game, label: str) -> str:
-    """deck → deck, hand@2 → hand/1, votes@dragons → votes/<uid of dragons>."""
+    """deck → deck, hand@2 → hand/1, votes@dragons → votes/<uid of dragons>, region:low.1@2 → a space."""
     name, _, owner = label.partition("@")
-    decl = game.rules.zones.get(name)
+    decl = game.rules.zones.get(name.partition(":")[0])
+    if decl is not None and (decl.rows or ":" in name):
+        _space(decl, name)
     if decl is None:
         raise PositionError(f"no zone '{name}'" + (f"; {did_you_mean(name, game.rules.zones)}"
                                                    if did_you_mean(name, game.rules.zones) else ""))
+    name = name if decl.rows else decl.name
     if decl.per == "shared":
         return name
     if not owner:

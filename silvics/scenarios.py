@@ -90,7 +90,8 @@ def _play(game: Game, data: dict) -> str | None:
     try:
         for name in procedures:
             if name:
-                game.start_procedure(name)
+                procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
+                game.start_procedure(procedure, int(seat) - 1 if seat else None)
             if not _answer(game, scripted, fallback):
                 return None
     except (GameError, ValueError, KeyError) as error:

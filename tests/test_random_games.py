@@ -38,3 +38,16 @@ def test_market_test_game_plays_through():
             game = play_random(ir, players, seed)
             assert sum(len(game.state.zones.get(f"stall/{s}", [])) for s in range(players)) \
                 + len(game.state.zones.get("discard", [])) == 6
+
+
+def test_grove_test_game_plays_through():
+    """The test game for grids of stacks and adjacency."""
+    from pathlib import Path
+
+    from silvics import games
+    ir = games.load(str(Path(__file__).parent / "fixtures" / "games" / "grove"))
+    for players in (1, 2):
+        for seed in range(100):
+            game = play_random(ir, players, seed)
+            planted = [k for k, pile in game.state.zones.items() if k.startswith("region:") and pile]
+            assert planted and all(k.rsplit("/", 1)[1] in {str(s) for s in range(players)} for k in planted)

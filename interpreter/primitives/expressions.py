@@ -240,3 +240,67 @@ def arith(node, build):
     """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do)."""
     fn, left, right = _ARITH[node.args["op"]], build(node.args["left"]), build(node.args["right"])
     return lambda game, env: fn(left(game, env), right(game, env))
+
+
+# ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
+
+def _grid(game, key: str):
+    """(declaration, row, column, owner suffix) of a space key such as "region:low.1/2"."""
+    head, _, owner = key.partition("/")
+    name, _, place = head.partition(":")
+    row, _, column = place.rpartition(".")
+    return game.rules.zones[name], row, int(column), (f"/{owner}" if owner else "")
+
+
+@primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
+           params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
+def spaces(node, build):
+    """Every space of a grid zone, row by row in the declared order."""
+    owner = owned_key(node, build)
+
+    def every(game, env):
+        key = owner(game, env)
+        _, _, suffix = key.partition("/")
+        decl = game.rules.zones[node.args["name"]]
+        return [Zone(f"{decl.name}:{row}.{column}" + (f"/{suffix}" if suffix else ""))
+                for row in decl.rows for column in range(1, decl.columns + 1)]
+    return every
+
+
+@primitive("adjacent", "expression", template="the spaces that share a border with {space}",
+           example="adjacent(space)", returns="spaces", params=[Param("space", "space")])
+def adjacent(node, build):
+    """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
+    space = build(node.args["space"])
+
+    def around(game, env):
+        decl, row, column, suffix = _grid(game, space(game, env))
+        index = decl.rows.index(row)
+        places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
+        return [Zone(f"{decl.name}:{decl.rows[r]}.{c}{suffix}") for r, c in places
+                if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
+    return around
+
+
+@primitive("space_part", "expression", template="the {part} of {space}", example="space.row", returns="word",
+           params=[Param("space", "space"), Param("part", "word", words=("row", "column"))])
+def space_part(node, build):
+    """A space's row name or column number."""
+    space, part = build(node.args["space"]), node.args["part"]
+
+    def value(game, env):
+        _, row, column, _ = _grid(game, space(game, env))
+        return row if part == "row" else column
+    return value
+
+
+@primitive("top", "expression", template="the top card of {zone}", example="top(space)", returns="card",
+           params=[Param("zone", "zone")])
+def top(node, build):
+    """The top card of a pile or space (nothing when it is empty)."""
+    zone = build(node.args["zone"])
+
+    def card(game, env):
+        pile = game.state.zones.get(zone(game, env))
+        return pile[-1] if pile else None
+    return card

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..registry import Param, primitive
+from ..state import Zone
 from .expressions import cards
 
 
@@ -211,6 +212,7 @@ def choose(node, build):
         if len(options) <= 1:
             frame.env[name] = options[0] if options else None
             return
-        labels = tuple(game.card_id(option) if of_cards else str(option) for option in options)
+        labels = tuple(game.card_id(option) if of_cards else
+                       game.zone_label(option) if isinstance(option, Zone) else str(option) for option in options)
         game.ask(Choice(frame.env["you"], prompt, options, labels, name))
     return enter
