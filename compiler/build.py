@@ -216,11 +216,19 @@ class _GameCompiler:
                                           self.procedures(m, m.data["procedures"]))
                    for m in self.modules}
         data = self.game.data
+        self.procedure = "interrupt"
+        interrupts = tuple(self.interrupt(i, spec) for i, spec in enumerate(data.get("interrupts", [])))
         return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                       max_players=data["players"]["max"], zones=tuple(self.decls.zones.values()),
                       kinds=tuple(self.kinds.values()), marks=tuple(self.decls.marks.values()),
                       cards=cards, procedures=procedures, modules=modules,
-                      counters=tuple(self.decls.counters.values()))
+                      counters=tuple(self.decls.counters.values()), interrupts=interrupts)
+
+    def interrupt(self, index: int, spec: dict) -> Node:
+        path = ("interrupts", index)
+        cond = self.expr(self.game, spec["when"], path + ("when",), Scope(), "bool")
+        body = self.block(self.game, spec["do"], path + ("do",), Scope())
+        return Node("interrupt", {"cond": cond, "body": body}, Span(self.game.located.file, *self.game.located.at(path)))
 
     def lowered(self, fn, *args):
         try:

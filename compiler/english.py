@@ -14,7 +14,7 @@ from ..interpreter.registry import REGISTRY, load_all
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
          ">=": "is at least", "+": "plus", "-": "minus", "*": "times", "/": "divided by",
          "all": "all", "true": " simultaneously", "false": ""}
-JOINERS = {"all_of": " and ", "any_of": " or ", "block": "; then "}
+JOINERS = {"all_of": " and ", "any_of": " or ", "block": "; then ", "union": " and "}
 _HOLE = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # [ … ] in a template: shown only when its parts are given
 

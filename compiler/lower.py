@@ -267,6 +267,11 @@ class Lowerer:
 
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
+        if str(op) == "+":
+            lnode, lkind = self.expr(left, source, scope)
+            if lkind in ("cards", "card"):             # hand + stored: one collection of both
+                rnode = self.typed(right, source, scope, "cards")[0]
+                return self.node("union", tree, source, items=(lnode, rnode)), "cards"
         return self.node("arith", tree, source, op=str(op), left=self.typed(left, source, scope, "int")[0],
                          right=self.typed(right, source, scope, "int")[0]), "int"
 
@@ -327,17 +332,23 @@ class Lowerer:
         return self.node(name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)), scope
 
     def choose(self, tree, verb, positional, parts, source, scope):
-        if positional is None or positional.data != "name" or "from" not in parts or len(parts) > 1:
-            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST",
-                      "e.g. choose card from hand, or choose way from [for, against]")
+        if positional is None or positional.data != "name" or "from" not in parts or set(parts) - {"from", "count"}:
+            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST [count N]",
+                      "e.g. choose card from hand, choose way from [for, against], choose payment from hand count 2")
         if "you" not in scope.names:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
         if kind not in ("cards", "list", "spaces"):
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
-        node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin})
-        return node, scope.bind(var, {"cards": "card", "spaces": "space"}.get(kind, "value"))
+        many = {}
+        if "count" in parts:
+            if kind != "cards":
+                self.fail(parts["count"], source, "E0402", "choose … count N picks cards; choose from cards")
+            many = {"count": self.typed(parts["count"].children[1], source, scope, "int")[0]}
+        node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin}, **many)
+        element = "cards" if many else {"cards": "card", "spaces": "space"}.get(kind, "value")
+        return node, scope.bind(var, element)
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:
         if primitive.acting and "you" not in scope.names:

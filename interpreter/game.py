@@ -35,6 +35,7 @@ class Rules:
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
         self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
+        self.interrupts = [self.build(node) for node in ir.interrupts]
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 
@@ -74,6 +75,7 @@ class Game:
         self.rules = rules
         self.state = _state or State.new(players, len(rules.defs), seed)
         if _state is None:
+            self.state.watch = [None] * len(rules.interrupts)
             for counter in rules.ir.counters:
                 seats = range(players) if counter.per == "player" else (None,)
                 self.state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
@@ -164,6 +166,8 @@ class Game:
             act(self, env)
         except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
             raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
+        for index, check in enumerate(self.rules.interrupts):
+            check(self, index)
         if self.on_step:
             self.on_step(self)
 

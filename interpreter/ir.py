@@ -99,6 +99,7 @@ class GameIR:
     procedures: dict     # name -> Node; "setup", "play" and "scoring" are required
     modules: dict = field(default_factory=dict)   # name -> Module
     counters: tuple[CounterDecl, ...] = ()
+    interrupts: tuple[Node, ...] = ()     # "interrupt" nodes, watched after every action
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -61,6 +61,7 @@ class State:
     stack: list[Frame] = field(default_factory=list)
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
+    watch: list = field(default_factory=list)   # each interrupt's condition when last checked
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":
@@ -76,7 +77,7 @@ class State:
                      list(self.side), list(self.facedown), list(self.placer),
                      [dict(m) if m else None for m in self.marks], dict(self.markers), dict(self.counters),
                      list(self.scores), list(self.score_items), rng, list(self.log),
-                     [f.copy() for f in self.stack], self.pending, self.steps)
+                     [f.copy() for f in self.stack], self.pending, self.steps, list(self.watch))
 
     # ---- the one way cards change place ----
     def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False):

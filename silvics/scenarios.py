@@ -154,15 +154,25 @@ def check(game: Game, expect: dict) -> list[str]:
                 failures.append(f"{card} side: expected {want}, got {got}")
         if "first" in expect and state.markers["first"] + 1 != expect["first"]:
             failures.append(f"first player: expected P{expect['first']}, got P{state.markers['first'] + 1}")
-        for line in expect.get("log", []):
-            if line not in state.log:
-                failures.append(f"log has no line {line!r}")
+        failures.extend(_check_log(state.log, expect.get("log", [])))
         if "choice" in expect:
             failures.extend(_check_choice(game, expect["choice"]))
     except PositionError as error:
         failures.append(str(error))
     conservation = state.conservation_errors()
     return failures + [f"conservation: {e}" for e in conservation]
+
+
+def _check_log(log: list[str], lines: list[str]) -> list[str]:
+    """The expected lines must appear in the log in this order (other lines may come between)."""
+    position = 0
+    for line in lines:
+        try:
+            position = log.index(line, position) + 1
+        except ValueError:
+            where = "at all" if line not in log else "after the lines before it"
+            return [f"log has no line {line!r} {where}"]
+    return []
 
 
 def _check_card(game, card: str, want: dict) -> list[str]:

@@ -122,6 +122,14 @@ def where(node, build):
     return select
 
 
+@primitive("union", "expression", template="{items}", example="hand + stored", returns="cards",
+           params=[Param("items", "list")])
+def union(node, build):
+    """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
+    items = [build(item) for item in node.args["items"]]
+    return lambda game, env: [uid for item in items for uid in cards(game, item(game, env))]
+
+
 @primitive("count", "expression", template="the number of {coll}", example="count(hand)",
            returns="int", params=[Param("coll", "cards")])
 def count(node, build):

@@ -84,6 +84,14 @@ def each_player(node, build):
     return enter
 
 
+class _Root:
+    """The parent of a flow that starts with no bindings (an interrupt's body)."""
+    env: dict = {}
+
+
+_ROOT = _Root()
+
+
 def _with(frame, **names):
     """A stand-in parent frame whose bindings add `names` (children copy env on push)."""
     return type(frame)(frame.run, frame.i, {**frame.env, **names}, None)
@@ -170,6 +178,23 @@ def run_effect(node, build):
     return enter
 
 
+@primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
+           example="interrupts: [{when: count(deck) = 0, do: [end_round]}]",
+           params=[Param("cond", "bool"), Param("body", "block")])
+def interrupt(node, build):
+    """Declared beside the procedures: after every action, when the condition turns from false to
+    true, the body runs at once and whatever was interrupted then resumes."""
+    cond, body = build(node.args["cond"]), build(node.args["body"])
+
+    def check(game, index):
+        was, now = game.state.watch[index], bool(cond(game, {}))
+        game.state.watch[index] = now
+        if now and was is False:
+            game.note("interrupt", [], str(node.span))
+            body(game, _ROOT)
+    return check
+
+
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
            params=[Param("steps", "list"), Param("chooser", "player")])
 def one_of(node, build):
@@ -198,21 +223,46 @@ def until(node, build):
     return lambda game, frame: game.push(run, frame.env)
 
 
-@primitive("choose", "flow", template="choose {var} from {from}", example="choose card from hand",
-           params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values")])
+@primitive("choose", "flow", template="choose {var} from {from}[, {count} of them]", example="choose card from hand",
+           params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
+                   Param("count", "int", prep="count", required=False,
+                         doc="pick this many cards one after another (fewer if they run out); binds them all")])
 def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
-    and no option binds nothing (actions on it do nothing)."""
+    and no option binds nothing (actions on it do nothing). With `count`, several cards."""
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
     prompt = node.args.get("prompt") or f"choose {name}"
 
-    def enter(game, frame):
-        options = source(game, frame.env)
-        options = tuple(cards(game, options) if of_cards else options)
-        if len(options) <= 1:
-            frame.env[name] = options[0] if options else None
-            return
+    def options(game, env, taken=()):
+        found = source(game, env)
+        return tuple(o for o in (cards(game, found) if of_cards else found) if o not in taken)
+
+    def ask(game, seat, choices, var):
         labels = tuple(game.card_id(option) if of_cards else
-                       game.zone_label(option) if isinstance(option, Zone) else str(option) for option in options)
-        game.ask(Choice(frame.env["you"], prompt, options, labels, name))
-    return enter
+                       game.zone_label(option) if isinstance(option, Zone) else str(option) for option in choices)
+        game.ask(Choice(seat, prompt, choices, labels, var))
+
+    def enter(game, frame):
+        found = options(game, frame.env)
+        if len(found) <= 1:
+            frame.env[name] = found[0] if found else None
+            return
+        ask(game, frame.env["you"], found, name)
+    if not node.args.get("count"):
+        return enter
+    count = build(node.args["count"])
+
+    def run_many(game, frame):
+        picked = frame.data
+        if "_pick" in frame.env:
+            picked.append(frame.env.pop("_pick"))
+        left = options(game, frame.env, picked)
+        if len(picked) >= count(game, frame.env) or not left:
+            game.pop()
+            game.state.stack[-1].env[name] = list(picked)      # bound in the block that chose
+            return
+        if len(left) == 1 and len(picked) + 1 >= count(game, frame.env):
+            frame.env["_pick"] = left[0]
+            return
+        ask(game, frame.env["you"], left, "_pick")
+    return lambda game, frame: game.push(run_many, frame.env, [])
