@@ -193,6 +193,7 @@ class _GameCompiler:
         decls.sides = tuple(dict.fromkeys(s for k in self.kinds.values() for s in k.sides if len(k.sides) > 1))
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(self.kinds) | {row for z in decls.zones.values() for row in z.rows}
+        decls.words |= {"up", "down"}            # the values of every card's face
         decls.words |= {card["id"] for doc in self.card_docs for i, card in enumerate(doc.data["cards"])
                         if i not in doc.skipped}
         return decls

@@ -17,7 +17,7 @@ from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
 STATEMENT_FLOW = ("choose", "run")     # flow primitives written as statements
-BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word"}
+BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect"}
 
 
@@ -283,6 +283,11 @@ class Lowerer:
             if kind not in ("cards", "list", "space", "spaces"):
                 self.fail(args[0], source, "E0402", f"count needs cards or a list, got {_A.get(kind, kind)}")
             return self.node("count", tree, source, coll=coll), "int"
+        if str(name) == "cards" and len(args) == 1:
+            places, kind = self.expr(args[0], source, scope)
+            if kind not in ("space", "spaces") and places.op != "zone":
+                self.fail(args[0], source, "E0402", f"cards needs spaces or a pile, got {_A.get(kind, kind)}")
+            return self.node("contents", tree, source, spaces=places), "cards"
         if str(name) in ("adjacent", "top") and len(args) == 1:
             want = "space" if str(name) == "adjacent" else "zone"
             place, kind = self.expr(args[0], source, scope)
@@ -296,7 +301,7 @@ class Lowerer:
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
         self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
                   "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
-                  "adjacent(space), top(pile)")
+                  "adjacent(space), top(pile), cards(spaces)")
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children

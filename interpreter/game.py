@@ -196,6 +196,8 @@ class Game:
         side = card.sides[self.state.side[uid]]
         if name in side.attributes:
             return side.attributes[name]
+        if name == "face":
+            return "down" if self.state.facedown[uid] else "up"
         return {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name}.get(name)
 
     def condition(self, uid: int, name: str):

@@ -51,3 +51,12 @@ def test_determinize_keeps_what_the_seat_sees_and_each_kind_in_place(four_forest
         assert [world.rules.defs[uid].kind for uid in world.state.zones[key]] == kinds
     assert not world.state.conservation_errors()
     assert world.state.zones != game.state.zones           # the unseen cards did move
+
+
+def test_choice_labels_never_name_a_card_the_chooser_cannot_see(four_forests):
+    from silvics.interpreter.primitives.flow import _card_label
+    game = Game(four_forests, 2, 1)
+    mine, theirs = game.state.zones["hand/0"][0], game.state.zones["hand/1"][0]
+    assert _card_label(game, 0, mine) == game.card_id(mine)
+    assert _card_label(game, 0, theirs) == "a hidden card from hand@2"
+    assert _card_label(game, 1, theirs) == game.card_id(theirs)

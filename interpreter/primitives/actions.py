@@ -80,6 +80,20 @@ def flip(node, build):
     return act
 
 
+@primitive("turn", "action", template="turn {what} face {face}, where they lie", example="turn top(space) face down",
+           params=[Param("what", "cards"), Param("face", "word", prep="face", words=("up", "down"))])
+def turn(node, build):
+    """Turn cards face up or face down without moving them (e.g. a covered card becoming stored energy)."""
+    what, down = build(node.args["what"]), node.args["face"] == "down"
+
+    def act(game, env):
+        chosen = cards(game, what(game, env))
+        for uid in chosen:
+            game.state.facedown[uid] = down
+        game.note("turn", chosen, f"face {node.args['face']}")
+    return act
+
+
 @primitive("set", "action", template="set {target} to {value}", example="set card.stance to way",
            params=[Param("target", "target", doc="card.mark"), Param("value", "value", prep="to")])
 def set_(node, build):

@@ -69,7 +69,7 @@ def counter(node, build):
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
            params=[Param("of", "card", doc="defaults to it"), Param("name", "word")])
 def attr(node, build):
-    """A printed attribute of a card's face-up side, or one of: id, name, kind, side."""
+    """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down)."""
     of, name = build(node.args["of"]), node.args["name"]
     return lambda game, env: game.attribute(of(game, env), name)
 
@@ -128,6 +128,19 @@ def union(node, build):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
     items = [build(item) for item in node.args["items"]]
     return lambda game, env: [uid for item in items for uid in cards(game, item(game, env))]
+
+
+@primitive("contents", "expression", template="the cards in {spaces}", example="cards(adjacent(space))",
+           returns="cards", params=[Param("spaces", "spaces")])
+def contents(node, build):
+    """Every card in some spaces (or piles), each pile from the bottom up."""
+    places = build(node.args["spaces"])
+
+    def every(game, env):
+        found = places(game, env)
+        keys = [found] if isinstance(found, Zone) else found
+        return [uid for key in keys for uid in game.state.zones.get(key, ())]
+    return every
 
 
 @primitive("count", "expression", template="the number of {coll}", example="count(hand)",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..registry import Param, primitive
 from ..state import Zone
+from ..views import visible
 from .expressions import cards
 
 
@@ -223,6 +224,13 @@ def until(node, build):
     return lambda game, frame: game.push(run, frame.env)
 
 
+def _card_label(game, seat: int, uid: int) -> str:
+    """A card option as the chooser may see it: its id, or where it lies if hidden from them."""
+    if visible(game, seat, uid):
+        return game.card_id(uid)
+    return f"a hidden card from {game.zone_label(game.state.location[uid])}"
+
+
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them]", example="choose card from hand",
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
                    Param("count", "int", prep="count", required=False,
@@ -238,7 +246,7 @@ def choose(node, build):
         return tuple(o for o in (cards(game, found) if of_cards else found) if o not in taken)
 
     def ask(game, seat, choices, var):
-        labels = tuple(game.card_id(option) if of_cards else
+        labels = tuple(_card_label(game, seat, option) if of_cards else
                        game.zone_label(option) if isinstance(option, Zone) else str(option) for option in choices)
         game.ask(Choice(seat, prompt, choices, labels, var))
 
