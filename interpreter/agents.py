@@ -45,6 +45,33 @@ class GreedyAgent:
         return scores[self.seat] - (max(others) if others else 0)
 
 
+class MonteCarloAgent:
+    """Flat Monte Carlo: for each option, play several guessed worlds (unseen cards dealt at
+    random among themselves) to the end with random agents, and keep the option with the best
+    average lead over the best other seat."""
+    name = "montecarlo"
+
+    def __init__(self, seed: int, seat: int, rollouts: int = 8):
+        self.rng, self.seat, self.rollouts = random.Random(f"{seed}/{seat}/montecarlo"), seat, rollouts
+
+    def choose(self, game, choice) -> int:
+        totals = [0.0] * len(choice.options)
+        for _ in range(self.rollouts):
+            world = determinize(game, choice.seat, self.rng)
+            for index in range(len(choice.options)):
+                totals[index] += self.playout(world.copy(), index)
+        best = max(totals)
+        return self.rng.choice([i for i, total in enumerate(totals) if total == best])
+
+    def playout(self, world, index: int) -> float:
+        world.apply(index)
+        while not world.over:
+            world.apply(self.rng.randrange(len(world.pending.options)))
+        scores = world.state.scores
+        others = [s for seat, s in enumerate(scores) if seat != self.seat]
+        return scores[self.seat] - (max(others) if others else 0)
+
+
 class ScriptedAgent:
     """Answers from a list of option labels (scenario files); fails clearly when one is illegal."""
     name = "scripted"
@@ -68,4 +95,4 @@ class ScriptExhausted(Exception):
         self.choice = choice
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "montecarlo": MonteCarloAgent}

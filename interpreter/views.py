@@ -32,13 +32,14 @@ def view(game, seat: int) -> dict[str, list[str]]:
 def determinize(game, seat: int, rng):
     """A copy of the game in which every card this seat cannot see has been swapped at random
     with the other unseen cards of its kind (card backs tell kinds apart), so an agent that
-    searches the copy learns nothing it could not know."""
+    searches the copy learns nothing it could not know (its random generator is reseeded too)."""
     world = game.copy()
     state = world.state
     by_kind: dict[str, list[int]] = {}
     for uid in range(len(state.location)):
         if not visible(game, seat, uid):
             by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
+    state.rng.seed(rng.random())      # nor may it foresee the game's future shuffles
     for hidden in by_kind.values():
         places = [(state.location[uid], state.zones[state.location[uid]].index(uid)) for uid in hidden]
         rng.shuffle(hidden)
