@@ -79,7 +79,7 @@ class Lowerer:
         tree = self._parse(text, source, "expr")
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
-        coll, kind = self.typed(tree.children[1], source, scope, "cards")
+        coll, kind = self.collection(tree.children[1], source, scope)
         return str(tree.children[0].children[0]), coll, "space" if kind == "spaces" else "card"
 
     def _parse(self, text, source, start):
@@ -213,13 +213,25 @@ class Lowerer:
                 found = self.node("counter", token, source, name=name, per="player", of=node), "int"
         else:
             self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
+        if found is None and kind == "space":
+            self.fail(token, source, "E0401", f"a space has no '{name}'",
+                      f"a space has a row and a column; for its top card's {name}, write top(it).{name}")
         if found is None:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
 
+    def collection(self, tree, source, scope) -> tuple[Node, str]:
+        """Something to filter or loop over: cards, or the spaces of a grid."""
+        node, kind = self.expr(tree, source, scope)
+        if kind == "spaces":
+            return node, kind
+        if not _fits(kind, "cards"):
+            self.fail(tree, source, "E0402", f"expected cards or spaces, got {_A.get(kind, kind)}")
+        return node, kind
+
     def expr_where(self, tree, source, scope):
-        coll, kind = self.typed(tree.children[0], source, scope, "cards")
+        coll, kind = self.collection(tree.children[0], source, scope)
         element = "space" if kind == "spaces" else "card"
         cond = self.typed(tree.children[1], source, scope.bind("it", element), "bool")[0]
         return self.node("where", tree, source, coll=coll, cond=cond), "spaces" if kind == "spaces" else "cards"
@@ -307,7 +319,7 @@ class Lowerer:
         fn, body, var, coll = tree.children
         if str(fn) not in ("sum", "min", "max"):
             self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), ["sum", "min", "max"]))
-        coll_node, kind = self.typed(coll, source, scope, "cards")
+        coll_node, kind = self.collection(coll, source, scope)
         body_node = self.typed(body, source, scope.bind(str(var), "space" if kind == "spaces" else "card"), "int")[0]
         return self.node("aggregate", tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), "int"
 
@@ -436,6 +448,6 @@ def _fits(got: str, want: str) -> bool:
     if want == "value" or got == want:
         return True
     return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("cards", "space"),
-                           ("cards", "spaces"), ("list", "spaces"), ("zone", "space"), ("bool", "cond"), ("int", "value"),
+                           ("list", "spaces"), ("zone", "space"), ("bool", "cond"), ("int", "value"),
                            ("list", "value"), ("card", "value"), ("bool", "value")}
 

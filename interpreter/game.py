@@ -191,7 +191,10 @@ class Game:
     def card_id(self, uid: int) -> str:
         return self.rules.defs[uid].id
 
-    def attribute(self, uid: int, name: str):
+    def attribute(self, uid: int | None, name: str):
+        """A card's attribute on its face-up side; nothing (None) for no card or no such attribute."""
+        if uid is None:
+            return None
         card = self.rules.defs[uid]
         side = card.sides[self.state.side[uid]]
         if name in side.attributes:

@@ -116,6 +116,8 @@ def counter_from_label(game, label: str) -> str:
 
 def _space(decl, name: str):
     """Check that `name` is one space (row.column) of the grid zone `decl`."""
+    if not decl.rows:
+        raise PositionError(f"'{decl.name}' is not a grid: write it without :row.column")
     spaces = [f"{decl.name}:{row}.{column}" for row in decl.rows for column in range(1, decl.columns + 1)]
     if name not in spaces:
         hint = did_you_mean(name, spaces)

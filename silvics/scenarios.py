@@ -91,11 +91,13 @@ def _play(game: Game, data: dict) -> str | None:
         for name in procedures:
             if name:
                 procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
+                if seat and not 1 <= int(seat) <= seats:
+                    return f"run: {name}: there is no seat {seat} in a {seats}-player game"
                 game.start_procedure(procedure, int(seat) - 1 if seat else None)
             if not _answer(game, scripted, fallback):
                 return None
     except (GameError, ValueError, KeyError) as error:
-        return str(error)
+        return error.args[0] if isinstance(error, KeyError) else str(error)
     unused = [f"P{seat + 1}: {agent.answers}" for seat, agent in enumerate(scripted) if agent.answers]
     return f"scripted choices never asked for: {'; '.join(unused)}" if unused else None
 

@@ -45,3 +45,22 @@ def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
     [diagnostic] = failure.value.diagnostics
     assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("E0401", 8, 14)
     assert "did you mean 'add'?" in diagnostic.hint
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("score 1 per region", "'per' expects cards, got spaces"),
+    ("score count(region where it.height > 1)", "a space has no 'height'"),
+])
+def test_spaces_are_not_cards(tmp_path, statement, message):
+    import shutil
+
+    from silvics.compiler.build import compile_game
+    from silvics.compiler.diagnostics import CompileError
+    game = tmp_path / "grove"
+    shutil.copytree(FIXTURES / "grove", game)
+    rules = game / "game.yaml"
+    rules.write_text(rules.read_text().replace("        - score count(cards(region) where face = down)",
+                                               f"        - {statement}"))
+    with pytest.raises(CompileError) as failure:
+        compile_game(game)
+    assert message in failure.value.diagnostics[0].message

@@ -90,7 +90,8 @@ def turn(node, build):
         chosen = cards(game, what(game, env))
         for uid in chosen:
             game.state.facedown[uid] = down
-        game.note("turn", chosen, f"face {node.args['face']}")
+        if chosen:
+            game.note("turn", chosen, f"face {node.args['face']}")
     return act
 
 

@@ -159,7 +159,8 @@ _AGGREGATES = {"sum": sum, "min": min, "max": max}
            params=[Param("fn", "word", doc="sum, min or max"), Param("expr", "value"),
                    Param("var", "binding"), Param("coll", "cards")])
 def aggregate(node, build):
-    """Sum, minimum or maximum of a value computed for each card of a collection (0 when empty)."""
+    """Sum, minimum or maximum of a value computed for each card or space of a collection
+    (values that are nothing are left out; 0 when none is left)."""
     fn, expr, name, coll = (_AGGREGATES[node.args["fn"]], build(node.args["expr"]),
                             node.args["var"], build(node.args["coll"]))
 
@@ -169,6 +170,7 @@ def aggregate(node, build):
         for uid in cards(game, coll(game, env)):
             inner[name] = uid
             values.append(expr(game, inner))
+        values = [value for value in values if value is not None]   # e.g. the top of an empty space
         return fn(values) if values else 0
     return total
 
