@@ -40,8 +40,11 @@ class Summary:
     awarded: dict = field(default_factory=lambda: defaultdict(CardStats))
 
 
-def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=()) -> Summary:
-    """Play `games` games with seeds seed, seed+1, …; ties share a win."""
+def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1) -> Summary:
+    """Play `games` games with seeds seed, seed+1, …; ties share a win. With several workers the
+    seeds are split among processes and the summaries merged: the figures are the same."""
+    if workers > 1 and games > 1:
+        return _in_parallel(ir, players, games, seed, agents, modules, workers)
     names = list(agents) * players if len(agents) == 1 else list(agents)
     summary = Summary(games, players, [0.0] * players, [0.0] * players)
     for number in range(games):
@@ -74,3 +77,35 @@ def _record_cards(summary: Summary, game: Game, share: list[float]):
             stats[card].games += 1
             stats[card].points += points
             stats[card].wins += won
+
+
+def _in_parallel(ir, players, games, seed, agents, modules, workers) -> Summary:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .ir import dumps
+    size = -(-games // workers)
+    chunks = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
+    text = dumps(ir)                      # workers rebuild the IR from its JSON form
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(_chunk, [(text, players, n, start, tuple(agents), tuple(modules)) for start, n in chunks]))
+    return _merged(parts, games, players)
+
+
+def _chunk(job) -> Summary:
+    from .ir import loads
+    text, players, games, seed, agents, modules = job
+    return simulate(loads(text), players, games, seed, agents, modules)
+
+
+def _merged(parts, games: int, players: int) -> Summary:
+    total = Summary(games, players, [0.0] * players, [0.0] * players)
+    for part in parts:
+        total.totals = [a + b for a, b in zip(total.totals, part.totals)]
+        total.wins = [a + b for a, b in zip(total.wins, part.wins)]
+        total.lengths += part.lengths
+        for mine, theirs in ((total.earned, part.earned), (total.awarded, part.awarded)):
+            for card, stats in theirs.items():
+                mine[card].games += stats.games
+                mine[card].points += stats.points
+                mine[card].wins += stats.wins
+    return total

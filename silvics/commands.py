@@ -143,7 +143,7 @@ def simulate(args) -> int:
     names = args.agents.split(",")
     _agents(args, players)                      # checks the names
     started = time.perf_counter()
-    summary = run_simulation(ir, players, args.games, args.seed, names, args.module)
+    summary = run_simulation(ir, players, args.games, args.seed, names, args.module, workers=args.workers)
     elapsed = time.perf_counter() - started
     print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
           + (f", modules {', '.join(args.module)}" if args.module else "")

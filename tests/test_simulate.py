@@ -21,3 +21,10 @@ def test_montecarlo_agent_beats_random_players(four_forests):
     summary = simulate(four_forests, 3, 6, seed=1, agents=("montecarlo", "random", "random"))
     assert summary.wins[0] > max(summary.wins[1:])
     assert summary.totals[0] / 6 > max(summary.totals[1:]) / 6 + 5
+
+
+def test_workers_share_the_games_without_changing_the_figures(four_forests):
+    alone, shared = simulate(four_forests, 3, 30, seed=4), simulate(four_forests, 3, 30, seed=4, workers=2)
+    assert shared.totals == alone.totals and shared.lengths == alone.lengths
+    assert [round(w, 9) for w in shared.wins] == [round(w, 9) for w in alone.wins]
+    assert dict(shared.earned) == dict(alone.earned) and dict(shared.awarded) == dict(alone.awarded)
