@@ -100,7 +100,7 @@ class Game:
             raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
         self.state.pending = None
         self.state.stack[-1].env[choice.var] = choice.options[index]
-        self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.labels[index]}")
+        self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.label(index)}")
         self.advance()
 
     def advance(self):
@@ -166,8 +166,9 @@ class Game:
             act(self, env)
         except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
             raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
-        for index, check in enumerate(self.rules.interrupts):
-            check(self, index)
+        if self.rules.interrupts:
+            for index, check in enumerate(self.rules.interrupts):
+                check(self, index)
         if self.on_step:
             self.on_step(self)
 

@@ -15,14 +15,23 @@ from ..views import visible
 from .expressions import cards
 
 
-@dataclass(slots=True)
 class Choice:
-    """A decision put to one seat: pick one of `options` (labels say them in words)."""
-    seat: int
-    prompt: str
-    options: tuple
-    labels: tuple[str, ...]
-    var: str
+    """A decision put to one seat: pick one of `options`. `labels` say them in words, as that seat
+    may see them; they are worked out only when asked for (random agents never need them)."""
+    __slots__ = ("seat", "prompt", "options", "var", "_labels", "_label")
+
+    def __init__(self, seat: int, prompt: str, options: tuple, labels, var: str):
+        self.seat, self.prompt, self.options, self.var = seat, prompt, options, var
+        self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        if self._labels is None:
+            self._labels = tuple(self._label(option) for option in self.options)
+        return self._labels
+
+    def label(self, index: int) -> str:
+        return self._labels[index] if self._labels is not None else self._label(self.options[index])
 
 
 def _enter_block(run):
@@ -246,9 +255,11 @@ def choose(node, build):
         return tuple(o for o in (cards(game, found) if of_cards else found) if o not in taken)
 
     def ask(game, seat, choices, var):
-        labels = tuple(_card_label(game, seat, option) if of_cards else
-                       game.zone_label(option) if isinstance(option, Zone) else str(option) for option in choices)
-        game.ask(Choice(seat, prompt, choices, labels, var))
+        def label(option) -> str:
+            if of_cards:
+                return _card_label(game, seat, option)
+            return game.zone_label(option) if isinstance(option, Zone) else str(option)
+        game.ask(Choice(seat, prompt, choices, label, var))
 
     def enter(game, frame):
         found = options(game, frame.env)
