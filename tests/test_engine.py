@@ -64,3 +64,14 @@ def test_spaces_are_not_cards(tmp_path, statement, message):
     with pytest.raises(CompileError) as failure:
         compile_game(game)
     assert message in failure.value.diagnostics[0].message
+
+
+def test_nothing_propagates_through_arithmetic_and_marks(four_forests):
+    from silvics.interpreter.ir import Node
+    game = Game(four_forests, 2, 0, start=False)
+    empty_top = Node("top", {"zone": Node("zone", {"name": "pruned", "per": "shared"})})
+    value = Node("attr", {"of": empty_top, "name": "value"})
+    plus_one = game.rules.build(Node("arith", {"op": "+", "left": value, "right": Node("const", {"value": 1})}))
+    token = game.rules.build(Node("mark", {"of": empty_top, "name": "token", "default": 0}))
+    assert plus_one(game, {}) is None
+    assert token(game, {}) == 0

@@ -194,7 +194,7 @@ def score(node, build):
         before = game.state.scores[seat]
         earners = cards(game, per(game, env)) if per else [-1]
         for uid in earners:
-            points = amount(game, {**env, "it": uid})
+            points = amount(game, {**env, "it": uid}) or 0     # nothing scores nothing
             game.state.scores[seat] += points
             game.state.score_items.append((seat, uid, points, by))
         game.note("score", [uid for uid in earners if uid >= 0],

@@ -81,7 +81,8 @@ def mark(node, build):
     of, name, default = build(node.args["of"]), node.args["name"], node.args["default"]
 
     def value(game, env):
-        marks = game.state.marks[of(game, env)]
+        uid = of(game, env)
+        marks = game.state.marks[uid] if uid is not None else None
         return marks.get(name, default) if marks else default
     return value
 
@@ -260,9 +261,14 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
 @primitive("arith", "expression", template="{left} {op} {right}", example="count(hand) - 1", returns="int",
            params=[Param("op", "word"), Param("left", "int"), Param("right", "int")])
 def arith(node, build):
-    """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do)."""
+    """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do); with
+    nothing on either side (the attribute of no card) the result is nothing."""
     fn, left, right = _ARITH[node.args["op"]], build(node.args["left"]), build(node.args["right"])
-    return lambda game, env: fn(left(game, env), right(game, env))
+
+    def compute(game, env):
+        a, b = left(game, env), right(game, env)
+        return None if a is None or b is None else fn(a, b)
+    return compute
 
 
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----

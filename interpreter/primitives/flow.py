@@ -280,8 +280,8 @@ def choose(node, build):
             game.pop()
             game.state.stack[-1].env[name] = list(picked)      # bound in the block that chose
             return
-        if len(left) == 1 and len(picked) + 1 >= count(game, frame.env):
-            frame.env["_pick"] = left[0]
+        if len(left) <= count(game, frame.env) - len(picked):     # every card left must be taken
+            picked.extend(left)
             return
         ask(game, frame.env["you"], left, "_pick")
     return lambda game, frame: game.push(run_many, frame.env, [])
