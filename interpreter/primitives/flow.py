@@ -126,7 +126,7 @@ def repeat(node, build):
            example="for: c in pool", params=[Param("var", "binding"), Param("coll", "cards"),
                                                   Param("body", "block")])
 def for_each(node, build):
-    """Run the body once per card of a collection, as it stood when the loop began."""
+    """Run the body once per card (or space) of a collection, as it stood when the loop began."""
     name, coll, body = node.args["var"], build(node.args["coll"]), build(node.args["body"])
 
     def run(game, frame):
