@@ -16,7 +16,7 @@ from .parse import Source
 from .validate import validate
 from .yamlload import YamlError, load
 
-FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order", "one of", "until")
+FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order", "one of", "until", "may")
 CARD_FIELDS = ("id", "name", "kind", "copies", "sides")
 
 
@@ -440,6 +440,15 @@ class _GameCompiler:
         self.called(names, scope)
         chooser = self.expr(doc, step.get("chooser", "you"), path + ("chooser",), scope, "player")
         return Node("one_of", {"steps": names, "chooser": chooser}, span)
+
+    def flow_may(self, doc, step, path, scope, span):
+        if "you" not in scope.names:
+            self.diagnostics.append(doc.error(path + ("may",), "E0402", "'may' needs an acting player",
+                                              "use it inside 'each player:' or a turn procedure"))
+        steps = step["may"]
+        first = steps[0] if steps and isinstance(steps[0], str) else "…"
+        body = self.block(doc, steps, path + ("may",), scope)
+        return Node("may", {"body": body, "prompt": f"{self.procedure}: you may: {first}"}, span)
 
     def flow_until(self, doc, step, path, scope, span):
         cond = self.expr(doc, step["until"], path + ("until",), scope, "bool")

@@ -67,7 +67,7 @@ def _diagnostic(error, located: Located) -> Diagnostic:
     elif error.validator == "pattern":
         message = f"{where} {error.instance!r} must be lowercase letters, digits and hyphens"
     elif error.validator == "oneOf":
-        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order"
+        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
 
 

@@ -188,6 +188,23 @@ def run_effect(node, build):
     return enter
 
 
+@primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
+           acting=True, params=[Param("body", "block"), Param("prompt", "word", required=False)])
+def may(node, build):
+    """The acting seat decides whether to carry out the steps (all of them, or none): optional
+    effects, and "up to N" actions as N optional steps."""
+    body, prompt = build(node.args["body"]), node.args.get("prompt") or "may"
+
+    def run(game, frame):
+        answer = frame.env.pop("_may", None)
+        if answer is None:
+            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no"), "_may"))
+        game.pop()
+        if answer == "yes":
+            body(game, frame)
+    return lambda game, frame: game.push(run, frame.env)
+
+
 @primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
            example="interrupts: [{when: count(deck) = 0, do: [end_round]}]",
            params=[Param("cond", "bool"), Param("body", "block")])
