@@ -57,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     from silvics import commands as run
     sub = command("check", run.check, "validate games, card files, modules, packs and scenarios")
     sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub.add_argument("--format", choices=("text", "json"), default="text",
+                     help="json: one object with the paths that passed and every diagnostic")
     sub = command("compile", run.compile_, "write a game's IR as JSON")
     sub.add_argument("game")
     sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")

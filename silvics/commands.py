@@ -1,8 +1,10 @@
 """What each `silvics` subcommand does (argument parsing lives in cli.py)."""
 from __future__ import annotations
 
+import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from silvics import games, scenarios
@@ -18,24 +20,27 @@ from silvics.interpreter.simulate import simulate as run_simulation
 # ---- check ----------------------------------------------------------------------------
 
 def check(args) -> int:
-    errors, checked = [], 0
+    errors, checked = [], []
     for spec in args.paths:
         path = Path(spec)
         if not path.exists():
             print(f"error: no such file or folder: {spec}", file=sys.stderr)
             return MISUSE
         try:
-            print(f"{spec}: ok ({_check_one(path)})")
-            checked += 1
+            summary = _check_one(path)
+            checked.append(spec)
+            if args.format == "text":
+                print(f"{spec}: ok ({summary})")
         except CompileError as error:
             fresh = [d for d in error.diagnostics if d not in errors]   # a game and its card file share errors
             errors.extend(fresh)
-            if fresh:
+            if fresh and args.format == "text":
                 print(CompileError(fresh).render(), file=sys.stderr)
-    if errors:
+    if args.format == "json":      # for editors and CI annotations
+        print(json.dumps({"ok": checked, "diagnostics": [asdict(d) for d in errors]}, indent=1))
+    elif errors:
         print(f"{len(errors)} error(s)", file=sys.stderr)
-        return DATA_ERROR
-    return OK
+    return DATA_ERROR if errors else OK
 
 
 def _check_one(path: Path) -> str:

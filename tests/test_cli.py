@@ -73,6 +73,17 @@ def test_check_a_card_file_finds_its_game(capsys):
     assert status == 0 and "cards for Four Forests" in out
 
 
+def test_check_json_lists_every_diagnostic(capsys):
+    bad = Path(__file__).parent / "fixtures" / "diagnostics" / "several-errors-one-file" / "cards" / "four-forests"
+    status, out, err = run(capsys, "check", str(bad / "plants.yaml"), "--format", "json")
+    report = json.loads(out)
+    assert status == 1 and err == "" and report["ok"] == []
+    assert len(report["diagnostics"]) == 5
+    assert {"file", "line", "col", "code", "message", "hint"} == set(report["diagnostics"][0])
+    status, out, _ = run(capsys, "check", str(ROOT / "rules" / "four-forests"), "--format", "json")
+    assert status == 0 and json.loads(out) == {"ok": [str(ROOT / "rules" / "four-forests")], "diagnostics": []}
+
+
 def test_check_misuse_is_status_2(capsys):
     assert run(capsys, "check", "no/such/file.yaml")[0] == 2
     with pytest.raises(SystemExit) as exit_:
