@@ -13,7 +13,7 @@ from ..interpreter.ir import AttrDecl, CardDef, CounterDecl, GameIR, KindDecl, M
 from .diagnostics import CompileError, Diagnostic, did_you_mean
 from .lower import Decls, Lowerer, LowerError, Scope
 from .parse import Source
-from .validate import validate
+from .validate import validate, validate_block
 from .yamlload import YamlError, load
 
 FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order", "one of", "until", "may")
@@ -190,6 +190,12 @@ class _GameCompiler:
         decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
         decls.defines = {name: self.game.effect(("define", name), text) for name, text in data.get("define", {}).items()}
         decls.procedures = set(data["procedures"]) | {n for m in self.modules for n in m.data["procedures"]}
+        for kind in self.kinds.values():
+            for attribute in kind.attributes:
+                if attribute.within and attribute.within not in decls.zones:
+                    self.diagnostics.append(self.game.error(("kinds", kind.name, "attributes", attribute.name, "within"),
+                                                            "E0401", f"unknown zone '{attribute.within}'",
+                                                            did_you_mean(attribute.within, decls.zones)))
         decls.sides = tuple(dict.fromkeys(s for k in self.kinds.values() for s in k.sides if len(k.sides) > 1))
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(self.kinds) | {row for z in decls.zones.values() for row in z.rows}
@@ -203,7 +209,10 @@ class _GameCompiler:
             self.optional.add(name)
         if spec["type"] in ("enum", "set") and not spec.get("values"):
             self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
-        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())))
+        if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):
+            self.diagnostics.append(self.game.error(path, "E0201", f"'{name}' reacts to an event: it must be "
+                                                    "an effect, and say within which zone its card reacts"))
+        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())), spec.get("on", ""), spec.get("within", ""))
 
     def run(self) -> GameIR:
         players = self.game.data["players"]
@@ -333,10 +342,14 @@ class _GameCompiler:
             return tuple(value)
         if kind == "effect":
             steps = [value] if isinstance(value, str) else value
-            if not isinstance(steps, list) or not all(isinstance(step, str) for step in steps):
-                return self.bad(doc, path, f"{where} must be an effect: a statement, or a list of statements")
+            if not isinstance(steps, list):
+                return self.bad(doc, path, f"{where} must be an effect: a statement, or a list of steps")
+            problems = validate_block(steps, doc.located, path)
+            if problems:
+                self.diagnostics.extend(problems)
+                return None
             self.procedure = where
-            scope = Scope({"you": "player", "it": "card"})
+            scope = Scope({"you": "player", "it": "card", **({"subject": "card"} if attribute.on else {})})
             return self.block(doc, steps, path, scope) if isinstance(value, list) else \
                 Node("block", {"steps": tuple(n for n in [self.step(doc, value, path, scope)[0]] if n)})
         if kind == "condition":

@@ -75,7 +75,8 @@ def describe_card(card: CardDef) -> str:
         for name, value in side.attributes.items():
             if isinstance(value, Node) and value.op == "block":      # an effect
                 lines.append(f"{indent}{name}: {english(value)}")
-                lines.append(f"{indent}  (written: {side.text.get(name, '')})")
+                if isinstance(side.text.get(name), str):
+                    lines.append(f"{indent}  (written: {side.text[name]})")
             elif isinstance(value, Node):                           # a condition
                 lines.append(f"{indent}{name}: cards where {english(value)}")
                 lines.append(f"{indent}  (written: {side.text.get(name, '')})")

@@ -16,7 +16,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
-STATEMENT_FLOW = ("choose", "run")     # flow primitives written as statements
+STATEMENT_FLOW = ("choose", "run", "trigger")     # flow primitives written as statements
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect"}
 
@@ -43,7 +43,8 @@ class Decls:
     @property
     def categories(self) -> dict:
         """Word lists a primitive's parameter may draw from (see Param.words)."""
-        return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",)}
+        return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",),
+                "events": tuple(sorted({a.on for a in self.attributes.values() if a.on}))}
 
     def known(self) -> set:
         return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)

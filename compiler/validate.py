@@ -20,7 +20,10 @@ def _validators() -> dict:
     registry = Registry().with_resources(
         (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in schemas.items())
     registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())
-    return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+    validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+    # Effects printed on cards are blocks of steps, checked against the rules' own step schema.
+    validators["block"] = Draft202012Validator({"$ref": "game.schema.json#/$defs/block"}, registry=registry)
+    return validators
 
 
 EMPTY_HINTS = {"cards": "a card file needs kind: and cards:",
@@ -40,8 +43,14 @@ def validate(data, located: Located, kind: str) -> list[Diagnostic]:
     return [_diagnostic(best_match(group), located) for group in by_place.values()]
 
 
-def _diagnostic(error, located: Located) -> Diagnostic:
-    path = tuple(error.absolute_path)
+def validate_block(data, located: Located, at: tuple) -> list[Diagnostic]:
+    """Schema errors of a list of steps that sits at `at` inside a file (a printed effect)."""
+    errors = list(_validators()["block"].iter_errors(data))
+    return [_diagnostic(best_match([error]), located, at) for error in errors]
+
+
+def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
+    path = at + tuple(error.absolute_path)
     where = ".".join(str(p) for p in path) or "the file"
     message, hint = error.message, ""
     if error.validator == "additionalProperties":

@@ -36,6 +36,11 @@ class Rules:
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
         self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
         self.interrupts = [self.build(node) for node in ir.interrupts]
+        self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
+        for kind in ir.kinds:
+            for attribute in kind.attributes:
+                if attribute.on:
+                    self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 
@@ -207,6 +212,18 @@ class Game:
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
         return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
+
+    def reactors(self, event: str) -> list[tuple]:
+        """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
+        found = []
+        for name, within in self.rules.listeners.get(event, ()):
+            for key, pile in self.state.zones.items():
+                if pile and zone_name(key) == within:
+                    owner = key.partition("/")[2]
+                    per_player = self.rules.zones[within].per == "player"
+                    found += [(uid, name, int(owner) if per_player else None) for uid in pile
+                              if self.effect(uid, name) is not None]
+        return found
 
     def effect(self, uid: int, name: str):
         """The compiled effect printed on the card's face-up side, or None."""

@@ -51,8 +51,10 @@ class CounterDecl:
 @dataclass(frozen=True, slots=True)
 class AttrDecl:
     name: str
-    type: str           # "int", "enum", "set" or "condition"
+    type: str           # "int", "enum", "set", "condition" or "effect"
     values: tuple = ()  # allowed values for enum and set
+    on: str = ""        # an effect that reacts: the event it answers ("trigger EVENT on CARD")
+    within: str = ""    # … while its card lies in this zone
 
 
 @dataclass(frozen=True, slots=True)

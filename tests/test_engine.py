@@ -43,7 +43,7 @@ def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
     with pytest.raises(CompileError) as failure:
         compile_game(game)
     [diagnostic] = failure.value.diagnostics
-    assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("E0401", 8, 14)
+    assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("E0401", 13, 14)
     assert "did you mean 'add'?" in diagnostic.hint
 
 
@@ -75,3 +75,19 @@ def test_nothing_propagates_through_arithmetic_and_marks(four_forests):
     token = game.rules.build(Node("mark", {"of": empty_top, "name": "token", "default": 0}))
     assert plus_one(game, {}) is None
     assert token(game, {}) == 0
+
+
+def test_steps_inside_a_printed_effect_are_schema_checked(tmp_path):
+    import shutil
+
+    from silvics.compiler.build import compile_game
+    from silvics.compiler.diagnostics import CompileError
+    game = tmp_path / "market"
+    shutil.copytree(FIXTURES / "market", game)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("      - if: subject.price >= 2", "      - iff: subject.price >= 2"))
+    with pytest.raises(CompileError) as failure:
+        compile_game(game)
+    [diagnostic] = failure.value.diagnostics
+    assert (diagnostic.code, diagnostic.line) == ("E0201", 9)
+    assert "is not a step" in diagnostic.message

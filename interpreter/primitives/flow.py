@@ -188,6 +188,32 @@ def run_effect(node, build):
     return enter
 
 
+@primitive("trigger", "flow", template="every card that reacts to {event} does so, about {on}",
+           example="trigger bought on card",
+           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject")])
+def trigger(node, build):
+    """Announce an event about a card: every other card whose printed effect answers that event
+    (an effect attribute declared with `on: EVENT, within: ZONE`) and that lies in its zone
+    carries it out, one after another, with `it` the reacting card, `subject` the event's card and
+    `you` the reacting card's owner (the acting player for a shared zone)."""
+    event, subject = node.args["event"], build(node.args["on"])
+
+    def run(game, frame):
+        if not frame.data:
+            return game.pop()
+        uid, name, owner = frame.data.pop(0)
+        effect = game.effect(uid, name)
+        if effect is not None:
+            seat = frame.env.get("you") if owner is None else owner
+            effect(game, _with(frame, it=uid, subject=frame.env["_subject"], you=seat))
+
+    def enter(game, frame):
+        about = subject(game, frame.env)
+        reactors = [r for r in game.reactors(event) if r[0] != about]
+        game.push(run, {**frame.env, "_subject": about}, reactors)
+    return enter
+
+
 @primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
            acting=True, params=[Param("body", "block"), Param("prompt", "word", required=False)])
 def may(node, build):
