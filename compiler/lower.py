@@ -17,6 +17,7 @@ from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
 STATEMENT_FLOW = ("choose", "run", "trigger")     # flow primitives written as statements
+ELEMENT = {"spaces": "space", "players": "player"}  # what `it` or a loop variable is, by collection
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect"}
 
@@ -48,7 +49,8 @@ class Decls:
 
     def known(self) -> set:
         return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)
-                | self.procedures | self.words | set(self.markers) | set(PLAYER_WORDS) | set(BUILTIN_ATTRS))
+                | self.procedures | self.words | set(self.markers) | set(PLAYER_WORDS) | set(BUILTIN_ATTRS)
+                | {"players"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ class Lowerer:
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
         coll, kind = self.collection(tree.children[1], source, scope)
-        return str(tree.children[0].children[0]), coll, "space" if kind == "spaces" else "card"
+        return str(tree.children[0].children[0]), coll, ELEMENT.get(kind, "card")
 
     def _parse(self, text, source, start):
         try:
@@ -157,6 +159,8 @@ class Lowerer:
                 self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
                           f"use it inside 'each player:', or write e.g. left.{name}")
             return self.node("counter", token, source, name=name, per=counter.per), "int"
+        if name == "players":
+            return self.node("players", token, source), "players"
         if name in PLAYER_WORDS:
             if "you" not in scope.names:
                 self.fail(token, source, "E0402", f"'{name}' needs an acting player", "use it inside 'each player:'")
@@ -223,9 +227,9 @@ class Lowerer:
         return found
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
-        """Something to filter or loop over: cards, or the spaces of a grid."""
+        """Something to filter or loop over: cards, the spaces of a grid, or the players."""
         node, kind = self.expr(tree, source, scope)
-        if kind == "spaces":
+        if kind in ELEMENT:
             return node, kind
         if not _fits(kind, "cards"):
             self.fail(tree, source, "E0402", f"expected cards or spaces, got {_A.get(kind, kind)}")
@@ -233,9 +237,8 @@ class Lowerer:
 
     def expr_where(self, tree, source, scope):
         coll, kind = self.collection(tree.children[0], source, scope)
-        element = "space" if kind == "spaces" else "card"
-        cond = self.typed(tree.children[1], source, scope.bind("it", element), "bool")[0]
-        return self.node("where", tree, source, coll=coll, cond=cond), "spaces" if kind == "spaces" else "cards"
+        cond = self.typed(tree.children[1], source, scope.bind("it", ELEMENT.get(kind, "card")), "bool")[0]
+        return self.node("where", tree, source, coll=coll, cond=cond), kind if kind in ELEMENT else "cards"
 
     def _logic(self, op, tree, source, scope):
         items = tuple(self.typed(child, source, scope, "bool")[0] for child in tree.children)
@@ -293,7 +296,7 @@ class Lowerer:
         args = [arg for arg in args if arg is not None]
         if str(name) == "count" and len(args) == 1:
             coll, kind = self.expr(args[0], source, scope)
-            if kind not in ("cards", "list", "space", "spaces"):
+            if kind not in ("cards", "list", "space", "spaces", "players"):
                 self.fail(args[0], source, "E0402", f"count needs cards or a list, got {_A.get(kind, kind)}")
             return self.node("count", tree, source, coll=coll), "int"
         if str(name) == "cards" and len(args) == 1:
@@ -321,7 +324,7 @@ class Lowerer:
         if str(fn) not in ("sum", "min", "max"):
             self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), ["sum", "min", "max"]))
         coll_node, kind = self.collection(coll, source, scope)
-        body_node = self.typed(body, source, scope.bind(str(var), "space" if kind == "spaces" else "card"), "int")[0]
+        body_node = self.typed(body, source, scope.bind(str(var), ELEMENT.get(kind, "card")), "int")[0]
         return self.node("aggregate", tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), "int"
 
     def typed(self, tree, source, scope, want: str) -> tuple[Node, str]:
@@ -357,15 +360,16 @@ class Lowerer:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list", "spaces"):
+        if kind not in ("cards", "list", "spaces", "players"):
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         many = {}
         if "count" in parts:
             if kind != "cards":
                 self.fail(parts["count"], source, "E0402", "choose … count N picks cards; choose from cards")
             many = {"count": self.typed(parts["count"].children[1], source, scope, "int")[0]}
-        node = self.node("choose", verb, source, var=var, cards=kind == "cards", **{"from": origin}, **many)
-        element = "cards" if many else {"cards": "card", "spaces": "space"}.get(kind, "value")
+        node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
+                         **{"from": origin}, **many)
+        element = "cards" if many else {"cards": "card", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:
@@ -442,7 +446,7 @@ class Lowerer:
 
 _A = {"int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
       "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
-      "space": "a space", "spaces": "spaces"}
+      "space": "a space", "spaces": "spaces", "players": "players"}
 
 
 def _fits(got: str, want: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Callable
 # "target" is a card's mark (card.name) or a counter. A `per_card` parameter is computed once per
 # card, as `it`: always (True), or when the parameter it names is given (e.g. "per").
 TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "word", "binding",
-         "amount", "target", "block", "effect", "space", "spaces")
+         "amount", "target", "block", "effect", "space", "spaces", "players")
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,3 +91,42 @@ def test_steps_inside_a_printed_effect_are_schema_checked(tmp_path):
     [diagnostic] = failure.value.diagnostics
     assert (diagnostic.code, diagnostic.line) == ("E0201", 9)
     assert "is not a step" in diagnostic.message
+
+
+GIFT_GAME = """
+id: gift
+name: Gift
+players: {min: 3, max: 3}
+kinds:
+  token: {}
+zones:
+  hand: {per: player, visibility: owner}
+procedures:
+  setup:
+    - each player: [move 2 from box to hand]
+  play:
+    - each player:
+        - choose friend from players where it != you and count(it.hand) < 4
+        - move 1 from hand to friend.hand
+  scoring:
+    - each player:
+        - if: count(hand) = max(count(p.hand) for p in players)
+          then: [score 1]
+"""
+
+
+def test_players_are_a_collection_to_choose_from_and_compare(tmp_path):
+    from silvics.compiler.build import compile_game
+    from silvics.interpreter.agents import ScriptedAgent
+    (tmp_path / "game.yaml").write_text(GIFT_GAME)
+    (tmp_path / "cards.yaml").write_text("kind: token\ncards: [{id: bead, copies: 6}]\n")
+    text = (tmp_path / "game.yaml").read_text().replace("kinds:", "cards: [cards.yaml]\nkinds:")
+    (tmp_path / "game.yaml").write_text(text)
+    game = Game(compile_game(tmp_path), 3, 0)
+    assert game.pending.labels == ("P2", "P3")             # never yourself
+    agents = [ScriptedAgent(["P2"]), ScriptedAgent(["P1"]), ScriptedAgent(["P2"])]
+    while not game.over:
+        game.apply(agents[game.pending.seat].choose(game, game.pending))
+    # P1 gives to P2, P2 to P1, P3 to P2: hands 2, 3, 1 -> only P2 holds the most
+    assert [len(game.state.zones[f"hand/{s}"]) for s in range(3)] == [2, 3, 1]
+    assert game.state.scores == [0, 1, 0]

@@ -106,6 +106,16 @@ def player(node, build):
     return lambda game, env: (env["you"] + step) % game.state.players
 
 
+@primitive("players", "expression", template="the players", example="max(p.coins for p in players)",
+           returns="players")
+def players(node, build):
+    """Every seat, in turn order from the first player: to compare players (most, none has more)."""
+    def seats(game, env):
+        n, first = game.state.players, game.state.markers["first"]
+        return [(first + i) % n for i in range(n)]
+    return seats
+
+
 @primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
            returns="cards", params=[Param("coll", "cards"), Param("cond", "bool", per_card=True)])
 def where(node, build):

@@ -291,6 +291,7 @@ def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
     and no option binds nothing (actions on it do nothing). With `count`, several cards."""
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
+    of_players = node.args.get("players", False)
     prompt = node.args.get("prompt") or f"choose {name}"
 
     def options(game, env, taken=()):
@@ -301,6 +302,8 @@ def choose(node, build):
         def label(option) -> str:
             if of_cards:
                 return _card_label(game, seat, option)
+            if of_players:
+                return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
         game.ask(Choice(seat, prompt, choices, label, var))
 
