@@ -1,9 +1,13 @@
-"""Engine guarantees that no single game's rules exercise: runaway loops and bad choices."""
+"""Engine and compiler guarantees beyond any one bundled game: runaway loops, bad choices,
+copies, printed effects, spaces, nothing, players."""
+import shutil
 from pathlib import Path
 
 import pytest
 
 from silvics import games
+from silvics.compiler.build import compile_game
+from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter.game import Game, GameError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "games"
@@ -31,18 +35,20 @@ def test_copies_are_independent(four_forests):
     assert game.pending.options == Game(four_forests, 3, 0).pending.options
 
 
-def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
-    import shutil
-
-    from silvics.compiler.build import compile_game
-    from silvics.compiler.diagnostics import CompileError
-    game = tmp_path / "market"
-    shutil.copytree(FIXTURES / "market", game)
-    cards = game / "cards.yaml"
-    cards.write_text(cards.read_text().replace('"add 2 to coins"', '"ad 2 to coins"'))
+def diagnostics_after_edit(tmp_path, game: str, file: str, old: str, new: str):
+    """Compile a copy of a test game with one edit; the diagnostics it must produce."""
+    folder = tmp_path / game
+    shutil.copytree(FIXTURES / game, folder)
+    edited = folder / file
+    assert old in edited.read_text()
+    edited.write_text(edited.read_text().replace(old, new))
     with pytest.raises(CompileError) as failure:
-        compile_game(game)
-    [diagnostic] = failure.value.diagnostics
+        compile_game(folder)
+    return failure.value.diagnostics
+
+
+def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
+    [diagnostic] = diagnostics_after_edit(tmp_path, "market", "cards.yaml", '"add 2 to coins"', '"ad 2 to coins"')
     assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("E0401", 13, 14)
     assert "did you mean 'add'?" in diagnostic.hint
 
@@ -52,18 +58,9 @@ def test_effects_printed_on_cards_are_checked_where_they_are_written(tmp_path):
     ("score count(region where it.height > 1)", "a space has no 'height'"),
 ])
 def test_spaces_are_not_cards(tmp_path, statement, message):
-    import shutil
-
-    from silvics.compiler.build import compile_game
-    from silvics.compiler.diagnostics import CompileError
-    game = tmp_path / "grove"
-    shutil.copytree(FIXTURES / "grove", game)
-    rules = game / "game.yaml"
-    rules.write_text(rules.read_text().replace("        - score count(cards(region) where face = down)",
-                                               f"        - {statement}"))
-    with pytest.raises(CompileError) as failure:
-        compile_game(game)
-    assert message in failure.value.diagnostics[0].message
+    found = diagnostics_after_edit(tmp_path, "grove", "game.yaml",
+                                   "        - score count(cards(region) where face = down)", f"        - {statement}")
+    assert message in found[0].message
 
 
 def test_nothing_propagates_through_arithmetic_and_marks(four_forests):
@@ -78,17 +75,8 @@ def test_nothing_propagates_through_arithmetic_and_marks(four_forests):
 
 
 def test_steps_inside_a_printed_effect_are_schema_checked(tmp_path):
-    import shutil
-
-    from silvics.compiler.build import compile_game
-    from silvics.compiler.diagnostics import CompileError
-    game = tmp_path / "market"
-    shutil.copytree(FIXTURES / "market", game)
-    cards = game / "cards.yaml"
-    cards.write_text(cards.read_text().replace("      - if: subject.price >= 2", "      - iff: subject.price >= 2"))
-    with pytest.raises(CompileError) as failure:
-        compile_game(game)
-    [diagnostic] = failure.value.diagnostics
+    [diagnostic] = diagnostics_after_edit(tmp_path, "market", "cards.yaml",
+                                          "      - if: subject.price >= 2", "      - iff: subject.price >= 2")
     assert (diagnostic.code, diagnostic.line) == ("E0201", 9)
     assert "is not a step" in diagnostic.message
 
@@ -116,7 +104,6 @@ procedures:
 
 
 def test_players_are_a_collection_to_choose_from_and_compare(tmp_path):
-    from silvics.compiler.build import compile_game
     from silvics.interpreter.agents import ScriptedAgent
     (tmp_path / "game.yaml").write_text(GIFT_GAME)
     (tmp_path / "cards.yaml").write_text("kind: token\ncards: [{id: bead, copies: 6}]\n")
