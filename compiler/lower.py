@@ -307,6 +307,8 @@ class Lowerer:
         if str(name) in ("adjacent", "top") and len(args) == 1:
             want = "space" if str(name) == "adjacent" else "zone"
             place, kind = self.expr(args[0], source, scope)
+            if str(name) == "adjacent" and kind == "card":       # the cards next to a card
+                return self.node("neighbours", tree, source, card=place), "cards"
             if not (kind == "space" or (want == "zone" and place.op == "zone")):
                 self.fail(args[0], source, "E0402", f"{name} needs {_A[want]}, got {_A.get(kind, kind)}")
             if str(name) == "adjacent":
@@ -317,7 +319,7 @@ class Lowerer:
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
         self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
                   "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
-                  "adjacent(space), top(pile), cards(spaces)")
+                  "adjacent(space or card), top(pile), cards(spaces)")
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children

@@ -9,6 +9,7 @@ from silvics import games
 from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter.game import Game, GameError
+from silvics.interpreter.ir import dumps
 
 FIXTURES = Path(__file__).parent / "fixtures" / "games"
 
@@ -117,3 +118,24 @@ def test_players_are_a_collection_to_choose_from_and_compare(tmp_path):
     # P1 gives to P2, P2 to P1, P3 to P2: hands 2, 3, 1 -> only P2 holds the most
     assert [len(game.state.zones[f"hand/{s}"]) for s in range(3)] == [2, 3, 1]
     assert game.state.scores == [0, 1, 0]
+
+
+def test_cards_next_to_a_card_include_its_stack_but_not_itself():
+    from silvics.interpreter.ir import Node
+    from silvics.position import find_card, place
+    game = Game(games.load(str(FIXTURES / "grove")), 1, 0, start=False)
+    place(game, {"players": [{"region:low.1": ["moss", "fern"], "region:low.2": ["birch"],
+                              "region:middle.1": ["pine"], "region:middle.2": ["fern"]}]})
+    near = game.rules.build(Node("neighbours", {"card": Node("var", {"name": "it"})}))
+    moss = find_card(game, "moss")
+    # same stack (fern), bordering spaces low.2 (birch) and middle.1 (pine); not middle.2 (a corner)
+    assert sorted(game.card_id(uid) for uid in near(game, {"it": moss})) == ["birch", "fern", "pine"]
+    assert near(game, {"it": None}) == []
+
+
+def test_adjacent_of_a_card_lowers_to_its_neighbours(tmp_path):
+    folder = tmp_path / "grove"
+    shutil.copytree(FIXTURES / "grove", folder)
+    rules = folder / "game.yaml"
+    rules.write_text(rules.read_text() + "        - score sum(count(adjacent(top(s))) for s in region)\n")
+    assert '"op": "neighbours"' in dumps(compile_game(folder))

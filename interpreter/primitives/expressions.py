@@ -312,13 +312,33 @@ def adjacent(node, build):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
     space = build(node.args["space"])
 
-    def around(game, env):
-        decl, row, column, suffix = _grid(game, space(game, env))
-        index = decl.rows.index(row)
-        places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-        return [Zone(f"{decl.name}:{decl.rows[r]}.{c}{suffix}") for r, c in places
-                if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
-    return around
+    return lambda game, env: _bordering(game, space(game, env))
+
+
+def _bordering(game, key: str) -> list[Zone]:
+    """The spaces sharing a border with a space: same row next column, same column next row."""
+    decl, row, column, suffix = _grid(game, key)
+    index = decl.rows.index(row)
+    places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
+    return [Zone(f"{decl.name}:{decl.rows[r]}.{c}{suffix}") for r, c in places
+            if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
+
+
+@primitive("neighbours", "expression", template="the cards next to {card}", example="adjacent(card)",
+           returns="cards", params=[Param("card", "card")])
+def neighbours(node, build):
+    """The cards adjacent to a card in a grid: the others in its stack, and every card in the
+    spaces sharing a border with its space (a card is not adjacent to itself)."""
+    card = build(node.args["card"])
+
+    def near(game, env):
+        uid = card(game, env)
+        key = game.state.location[uid] if uid is not None else None
+        if key is None or ":" not in key.partition("/")[0]:
+            return []
+        same = [other for other in game.state.zones[key] if other != uid]
+        return same + [other for space in _bordering(game, key) for other in game.state.zones.get(space, ())]
+    return near
 
 
 @primitive("space_part", "expression", template="the {part} of {space}", example="space.row", returns="word",
