@@ -64,8 +64,8 @@ def test_compile_then_play_the_saved_ir(capsys, tmp_path):
 
 def test_check_the_bundled_game(capsys):
     status, out, _ = run(capsys, "check", str(ROOT / "rules" / "four-forests"))
-    assert status == 0 and "64" not in out.split("ok")[0]
-    assert "75 cards" in out
+    assert status == 0
+    assert "ok (Four Forests: 75 cards (75 copies), 9 procedures, 2 modules)" in out
 
 
 def test_check_a_card_file_finds_its_game(capsys):

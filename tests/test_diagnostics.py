@@ -70,3 +70,14 @@ def test_diagnostics(case, monkeypatch, capsys):
 
 def test_corpus_is_not_empty():
     assert len(CASES) >= 30, CASES
+
+
+def test_every_diagnostic_code_is_declared_and_exercised():
+    """compiler/diagnostics.CODES lists every code; the corpus shows each one at least once."""
+    import re
+
+    from silvics.compiler.diagnostics import CODES
+    used = {code for case in CASES
+            for code in re.findall(r"error\[(E\d{4})\]", (CORPUS / case / "expected.txt").read_text())}
+    assert used <= set(CODES), used - set(CODES)
+    assert set(CODES) <= used, f"no fixture shows {sorted(set(CODES) - used)}"

@@ -20,6 +20,14 @@ def test_random_games_conserve_cards(four_forests, players):
         assert len(zones["creatures"]) == 4
 
 
+def test_first_player_is_chosen_at_random(four_forests):
+    """Setup 2: the first player token goes to "the person who most recently watered a plant":
+    the rules draw the seat with the game's seeded generator, so every seat can start."""
+    from silvics.interpreter.game import Game
+    firsts = {Game(four_forests, 4, seed).state.markers["first"] for seed in range(40)}
+    assert firsts == {0, 1, 2, 3}
+
+
 @pytest.mark.parametrize("modules", [["experienced"], ["first-game"], ["experienced", "first-game"]])
 def test_modules_play_through(four_forests, modules):
     for seed in range(100):
