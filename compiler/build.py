@@ -165,7 +165,7 @@ class _GameCompiler:
         self.game, self.modules, self.card_docs, self.diagnostics = game, modules, card_docs, diagnostics
         self.decls = self.declare()
         self.lowerer = Lowerer(self.decls)
-        self.acting, self.calls, self.procedure = set(), {}, ""
+        self.inherited, self.calls, self.procedure = {}, {}, ""
 
     # ---- names ----
     def declare(self) -> Decls:
@@ -220,7 +220,7 @@ class _GameCompiler:
             self.diagnostics.append(self.game.error(("players", "min"), "E0501",
                                                     f"players: min {players['min']} is more than max {players['max']}"))
         cards = self.cards()
-        self.find_acting()
+        self.find_inherited()
         procedures = self.procedures(self.game, self.game.data["procedures"])
         modules = {m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()),
                                           self.procedures(m, m.data["procedures"]))
@@ -369,28 +369,29 @@ class _GameCompiler:
         lowered = {}
         for name, body in procedures.items():
             self.procedure = name        # choices are prompted as "procedure: choose name"
-            scope = Scope({"you": "player"}) if name in self.acting else Scope()
-            lowered[name] = self.block(doc, body, ("procedures", name), scope)
+            lowered[name] = self.block(doc, body, ("procedures", name), Scope(self.inherited.get(name, {})))
         return lowered
 
-    def find_acting(self):
-        """Procedures only ever run for an acting player (every call inside `each player`, directly
-        or through other such procedures) see `you`, so a turn's actions can be procedures too."""
+    def find_inherited(self):
+        """A procedure sees the names bound at every place it is called from (`you` inside
+        `each player`, a chosen card, `it` in a card's effect), so steps can be shared as
+        procedures. Scopes only grow from one pass to the next, so the passes settle."""
         sources = [(self.game, self.game.data["procedures"])] + [(m, m.data["procedures"]) for m in self.modules]
         kept, self.diagnostics = self.diagnostics, []
+        from_cards = {name: list(sites) for name, sites in self.calls.items()}
         for _ in range(len(self.decls.procedures) + 1):
-            self.calls = {}
+            self.calls = {name: list(sites) for name, sites in from_cards.items()}
             for doc, procedures in sources:
                 self.procedures(doc, procedures)
-            acting = {name for name, sites in self.calls.items() if sites and all(sites)}
-            if acting == self.acting:
+            inherited = {name: _common(sites) for name, sites in self.calls.items() if sites}
+            if inherited == self.inherited:
                 break
-            self.acting = acting
+            self.inherited = inherited
         self.diagnostics = kept
 
     def called(self, names, scope):
         for name in names:
-            self.calls.setdefault(name, []).append("you" in scope.names)
+            self.calls.setdefault(name, []).append(scope.names)
 
     def block(self, doc, steps, path, scope: Scope) -> Node:
         nodes = []
@@ -479,3 +480,9 @@ class _GameCompiler:
         self.called(names, scope)
         chooser = self.expr(doc, step["chooser"], path + ("chooser",), scope, "player")
         return Node("any_order", {"steps": tuple(names), "chooser": chooser}, span)
+
+
+def _common(scopes: list[dict]) -> dict:
+    """The bindings (name and type) that every one of the scopes has."""
+    first, *rest = scopes
+    return {name: kind for name, kind in first.items() if all(other.get(name) == kind for other in rest)}

@@ -123,7 +123,7 @@ class Lowerer:
 
     def expr_neg(self, tree, source, scope):
         inner, kind = self.typed(tree.children[0], source, scope, "int")
-        if inner.op == "const":
+        if inner.op == "const" and isinstance(inner.args["value"], int):
             return self.node("const", tree, source, value=-inner.args["value"]), "int"
         return self.node("arith", tree, source, op="-", left=Node("const", {"value": 0}), right=inner), "int"
 
