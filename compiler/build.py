@@ -6,6 +6,7 @@ all of its diagnostics; the run stops with a CompileError listing them all.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from .yamlload import YamlError, load
 
 FLOW_KEYS = ("each player", "repeat", "for", "if", "in any order", "one of", "until", "may")
 CARD_FIELDS = ("id", "name", "kind", "copies", "sides")
+DEFINITION = re.compile(r"(?P<name>[a-z_][a-z0-9_-]*)\s*(?:\((?P<params>\s*[a-z_][a-z0-9_]*\s*(?:,\s*[a-z_][a-z0-9_]*\s*)*)\))?", re.I)
 
 
 class Document:
@@ -188,7 +190,7 @@ class _GameCompiler:
                     self.diagnostics.append(self.game.error(("kinds", kind, "attributes", attribute.name), "E0402",
                                                             f"attribute '{attribute.name}' is declared twice, differently"))
         decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
-        decls.defines = {name: self.game.effect(("define", name), text) for name, text in data.get("define", {}).items()}
+        decls.defines = dict(self.definition(key, text) for key, text in data.get("define", {}).items())
         decls.procedures = set(data["procedures"]) | {n for m in self.modules for n in m.data["procedures"]}
         for kind in self.kinds.values():
             for attribute in kind.attributes:
@@ -204,6 +206,16 @@ class _GameCompiler:
                         if i not in doc.skipped}
         return decls
 
+    def definition(self, key: str, text: str):
+        """`name: text`, or `name(a, b): text` whose parameters stand for what each use passes."""
+        found = DEFINITION.fullmatch(key)
+        if found is None:
+            self.diagnostics.append(self.game.error(("define", key), "E0404", f"cannot read the definition name '{key}'",
+                                                    "write a name, or a name with parameters: near(a, b)", at_key=True))
+            return key, (*self.game.effect(("define", key), text), ())
+        params = tuple(p.strip() for p in found["params"].split(",")) if found["params"] else ()
+        return found["name"], (*self.game.effect(("define", key), text), params)
+
     def attribute(self, name, spec, path) -> AttrDecl:
         if spec.get("optional"):
             self.optional.add(name)
@@ -212,7 +224,8 @@ class _GameCompiler:
         if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):
             self.diagnostics.append(self.game.error(path, "E0201", f"'{name}' reacts to an event: it must be "
                                                     "an effect, and say within which zone its card reacts"))
-        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())), spec.get("on", ""), spec.get("within", ""))
+        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())), spec.get("on", ""), spec.get("within", ""),
+                        tuple(spec.get("sees", {}).items()))
 
     def run(self) -> GameIR:
         players = self.game.data["players"]
@@ -352,6 +365,18 @@ class _GameCompiler:
             scope = Scope({"you": "player", "it": "card", **({"subject": "card"} if attribute.on else {})})
             return self.block(doc, steps, path, scope) if isinstance(value, list) else \
                 Node("block", {"steps": tuple(n for n in [self.step(doc, value, path, scope)[0]] if n)})
+        if kind == "number":
+            if isinstance(value, int) and not isinstance(value, bool):
+                return Node("const", {"value": value})
+            if not isinstance(value, str):
+                return self.bad(doc, path, f"{where} must be a whole number or an expression in quotes, "
+                                           f"e.g. \"count(adjacent(it))\"")
+            scope = Scope({"it": "card", "you": "player", **dict(attribute.sees)})
+            return self.lowered(self.lowerer.typed_text, *doc.effect(path, value), scope, "int")
+        if kind == "numbers":
+            if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                return self.bad(doc, path, f"{where} must be a list of whole numbers, e.g. [3, 4, 5]")
+            return tuple(value)
         if kind == "condition":
             if not isinstance(value, str):
                 return self.bad(doc, path, f"{where} must be a condition in quotes, e.g. \"value >= 6\"")
@@ -450,10 +475,17 @@ class _GameCompiler:
         return Node("when", {"cond": cond, "then": then, "else": other}, span)
 
     def flow_one_of(self, doc, step, path, scope, span):
-        names = self.procedure_names(doc, step["one of"], path + ("one of",))
+        """`one of: [gather, play: CONDITION]`: a step written with a condition is offered only when it holds."""
+        items = step["one of"]
+        names = self.procedure_names(doc, [item if isinstance(item, str) else next(iter(item)) for item in items],
+                                     path + ("one of",))
+        guards = tuple(None if isinstance(item, str) else
+                       self.expr(doc, next(iter(item.values())), path + ("one of", i, names[i]), scope, "bool")
+                       for i, item in enumerate(items))
         self.called(names, scope)
         chooser = self.expr(doc, step.get("chooser", "you"), path + ("chooser",), scope, "player")
-        return Node("one_of", {"steps": names, "chooser": chooser}, span)
+        args = {"steps": names, "chooser": chooser, **({"guards": guards} if any(guards) else {})}
+        return Node("one_of", args, span)
 
     def flow_may(self, doc, step, path, scope, span):
         if "you" not in scope.names:

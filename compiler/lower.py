@@ -19,7 +19,8 @@ PLAYER_WORDS = ("you", "left", "right")
 STATEMENT_FLOW = ("choose", "run", "trigger")     # flow primitives written as statements
 ELEMENT = {"spaces": "space", "players": "player"}  # what `it` or a loop variable is, by collection
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word"}
-ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect"}
+ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect", "number": "int",
+              "numbers": "list"}
 
 
 class LowerError(Exception):
@@ -35,7 +36,7 @@ class Decls:
     counters: dict = field(default_factory=dict)     # name -> CounterDecl
     attributes: dict = field(default_factory=dict)   # name -> AttrDecl (any kind)
     marks: dict = field(default_factory=dict)        # name -> AttrDecl
-    defines: dict = field(default_factory=dict)      # name -> (text, Source)
+    defines: dict = field(default_factory=dict)      # name -> (text, Source, parameter names)
     procedures: set = field(default_factory=set)
     words: set = field(default_factory=set)          # enum values, side names, card ids, kinds
     markers: tuple = ("first",)
@@ -57,6 +58,7 @@ class Decls:
 class Scope:
     names: dict = field(default_factory=dict)        # binding -> type
     expanding: tuple = ()                            # definitions being expanded (catches cycles)
+    passed: dict = field(default_factory=dict)       # a definition's parameter -> (tree, source, scope) passed
 
     def bind(self, name: str, kind: str) -> "Scope":
         return replace(self, names={**self.names, name: kind})
@@ -137,12 +139,15 @@ class Lowerer:
         token = tree.children[0]
         name = str(token)
         decls = self.decls
+        if name in scope.passed:
+            tree, where, outer = scope.passed[name]
+            return self.expr(tree, where, outer)
         if name in scope.names:
             return self.node("var", token, source, name=name), scope.names[name]
         if name in decls.defines:
             return self.define(name, token, source, scope)
         if "it" in scope.names:
-            found = self.field(self.node("var", token, source, name="it"), name, token, source)
+            found = self.field(self.node("var", token, source, name="it"), name, token, source, scope)
             if found:
                 return found
         zone = decls.zones.get(name)
@@ -175,21 +180,35 @@ class Lowerer:
         hint = did_you_mean(name, decls.known() | set(scope.names))
         self.fail(token, source, "E0401", f"unknown name '{name}'", hint)
 
-    def define(self, name, token, source, scope):
+    def define(self, name, token, source, scope, args=()):
+        """A definition, expanded where it is used; its parameters stand for the parts passed."""
         if name in scope.expanding:
             self.fail(token, source, "E0501", f"definition '{name}' refers to itself")
-        text, where = self.decls.defines[name]
-        return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+        text, where, params = self.decls.defines[name]
+        if len(args) != len(params):
+            self.fail(token, source, "E0404", f"'{name}' takes {len(params)} part(s), got {len(args)}",
+                      f"write {name}({', '.join(params)})" if params else f"write {name} alone")
+        passed = {**scope.passed, **{param: (arg, source, scope) for param, arg in zip(params, args)}}
+        return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,), passed=passed))
 
-    def field(self, card: Node, name: str, token, source):
+    def field(self, card: Node, name: str, token, source, scope=None):
         """`card.name`: an attribute, mark, attached zone or printed condition, or None."""
         decls = self.decls
         if name in BUILTIN_ATTRS:
             return self.node("attr", token, source, of=card, name=name), BUILTIN_ATTRS[name]
+        if name == "space" and name not in decls.attributes:
+            return self.node("space_of", token, source, card=card), "space"
         if name in decls.attributes:
-            kind = ATTR_TYPES[decls.attributes[name].type]
+            declared = decls.attributes[name]
+            kind = ATTR_TYPES[declared.type]
             if kind == "cond":
                 return self.node("meets", token, source, of=card, name=name), "bool"
+            if declared.type == "number":
+                missing = [seen for seen, _ in declared.sees if scope is not None and seen not in scope.names]
+                if missing:
+                    self.fail(token, source, "E0402", f"'{name}' is worked out with {', '.join(missing)} in view, "
+                              "and nothing is bound to it here", f"choose or loop over {missing[0]} before reading {name}")
+                return self.node("computed", token, source, of=card, name=name), "int"
             return self.node("attr", token, source, of=card, name=name), kind
         if name in decls.marks:
             mark = decls.marks[name]
@@ -205,7 +224,7 @@ class Lowerer:
         node, kind = self.expr(base, source, scope)
         name = str(token)
         if kind == "card":
-            found = self.field(node, name, token, source)
+            found = self.field(node, name, token, source, scope)
         elif kind == "space":
             found = None
             if name in ("row", "column"):
@@ -294,6 +313,8 @@ class Lowerer:
     def expr_call(self, tree, source, scope):
         name, *args = tree.children
         args = [arg for arg in args if arg is not None]
+        if str(name) in self.decls.defines:
+            return self.define(str(name), name, source, scope, args)
         if str(name) == "count" and len(args) == 1:
             coll, kind = self.expr(args[0], source, scope)
             if kind not in ("cards", "list", "space", "spaces", "players"):
@@ -304,22 +325,27 @@ class Lowerer:
             if kind not in ("space", "spaces") and places.op != "zone":
                 self.fail(args[0], source, "E0402", f"cards needs spaces or a pile, got {_A.get(kind, kind)}")
             return self.node("contents", tree, source, spaces=places), "cards"
-        if str(name) in ("adjacent", "top") and len(args) == 1:
-            want = "space" if str(name) == "adjacent" else "zone"
+        if str(name) == "adjacent" and len(args) == 1:
             place, kind = self.expr(args[0], source, scope)
-            if str(name) == "adjacent" and kind == "card":       # the cards next to a card
+            if kind == "card":                                    # the cards next to a card
                 return self.node("neighbours", tree, source, card=place), "cards"
-            if not (kind == "space" or (want == "zone" and place.op == "zone")):
-                self.fail(args[0], source, "E0402", f"{name} needs {_A[want]}, got {_A.get(kind, kind)}")
-            if str(name) == "adjacent":
-                return self.node("adjacent", tree, source, space=place), "spaces"
-            return self.node("top", tree, source, zone=place), "card"
+            if kind != "space":
+                self.fail(args[0], source, "E0402", f"adjacent needs a space or a card, got {_A.get(kind, kind)}")
+            return self.node("adjacent", tree, source, space=place), "spaces"
+        if str(name) in ("top", "bottom") and len(args) == 1:
+            place, kind = self.expr(args[0], source, scope)
+            if kind not in ("space", "cards"):
+                self.fail(args[0], source, "E0402", f"{name} needs a pile, a space or cards, got {_A.get(kind, kind)}")
+            return self.node(str(name), tree, source, zone=place), "card"
+        if str(name) == "nth" and len(args) == 2:
+            items = self.typed(args[0], source, scope, "list")[0]
+            return self.node("nth", tree, source, items=items, n=self.typed(args[1], source, scope, "int")[0]), "value"
         if str(name) in ("min", "max") and len(args) >= 2:
             items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
         self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
                   "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
-                  "adjacent(space or card), top(pile), cards(spaces)")
+                  "adjacent(space or card), top(pile or cards), bottom(pile or cards), cards(spaces), nth(list, n)")
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children
@@ -355,9 +381,12 @@ class Lowerer:
         return self.node(name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)), scope
 
     def choose(self, tree, verb, positional, parts, source, scope):
-        if positional is None or positional.data != "name" or "from" not in parts or set(parts) - {"from", "count"}:
-            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST [count N]",
-                      "e.g. choose card from hand, choose way from [for, against], choose payment from hand count 2")
+        if positional is None or positional.data != "name" or "from" not in parts or \
+                set(parts) - {"from", "count", "worth", "by"} or ("by" in parts and "worth" not in parts) or \
+                {"count", "worth"} <= set(parts):
+            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST [count N | worth N [by VALUE]]",
+                      "e.g. choose card from hand, choose way from [for, against], choose payment from hand count 2, "
+                      "choose paid from hand + stored worth 3 by it.energy")
         if "you" not in scope.names:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
@@ -365,10 +394,13 @@ class Lowerer:
         if kind not in ("cards", "list", "spaces", "players"):
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         many = {}
-        if "count" in parts:
-            if kind != "cards":
-                self.fail(parts["count"], source, "E0402", "choose … count N picks cards; choose from cards")
-            many = {"count": self.typed(parts["count"].children[1], source, scope, "int")[0]}
+        for part in ("count", "worth"):
+            if part in parts:
+                if kind != "cards":
+                    self.fail(parts[part], source, "E0402", f"choose … {part} N picks cards; choose from cards")
+                many[part] = self.typed(parts[part].children[1], source, scope, "int")[0]
+        if "by" in parts:
+            many["by"] = self.typed(parts["by"].children[1], source, scope.bind("it", "card"), "int")[0]
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
                          **{"from": origin}, **many)
         element = "cards" if many else {"cards": "card", **ELEMENT}.get(kind, "value")

@@ -225,9 +225,11 @@ class Game:
                               if self.effect(uid, name) is not None]
         return found
 
-    def effect(self, uid: int, name: str):
-        """The compiled effect printed on the card's face-up side, or None."""
+    def printed(self, uid: int, name: str):
+        """The compiled effect or number printed on the card's face-up side, or None."""
         return self.rules.printed[uid][self.state.side[uid]].get(name)
+
+    effect = printed
 
 
 def _reason(error) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 
-IR_VERSION = 2
+IR_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +51,11 @@ class CounterDecl:
 @dataclass(frozen=True, slots=True)
 class AttrDecl:
     name: str
-    type: str           # "int", "enum", "set", "condition" or "effect"
+    type: str           # "int", "enum", "set", "condition", "effect", "number" or "numbers"
     values: tuple = ()  # allowed values for enum and set
     on: str = ""        # an effect that reacts: the event it answers ("trigger EVENT on CARD")
     within: str = ""    # … while its card lies in this zone
+    sees: tuple = ()    # a number: (name, type) bindings its expression reads besides it and you
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def _record_seats(summary: Summary, game: Game) -> list[float]:
 
 def _record_cards(summary: Summary, game: Game, share: list[float]):
     earned, awarded = defaultdict(lambda: [0, 0.0]), defaultdict(lambda: [0, 0.0])
-    for seat, uid, points, source in game.state.score_items:
+    for seat, uid, points, source, _ in game.state.score_items:
         for table, card in ((earned, uid), (awarded, source)):
             if card >= 0 and points:
                 table[game.card_id(card)][0] += points

@@ -55,7 +55,7 @@ class State:
     markers: dict[str, int]        # player markers, e.g. the first player
     counters: dict[str, int]       # counter key ("coins/2", "round") -> value
     scores: list[int]
-    score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1)
+    score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1, heading or "")
     rng: random.Random
     log: list[str] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
@@ -80,10 +80,15 @@ class State:
                      [f.copy() for f in self.stack], self.pending, self.steps, list(self.watch))
 
     # ---- the one way cards change place ----
-    def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False):
+    def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False,
+             below: int | None = None):
+        """Put a card on top of `to` (or at its bottom, or right under the card `below` when it lies there)."""
         self.zones[self.location[uid]].remove(uid)
         pile = self.zones.setdefault(to, [])
-        pile.insert(0, uid) if bottom else pile.append(uid)
+        if below is not None and below in pile:
+            pile.insert(pile.index(below), uid)
+        else:
+            pile.insert(0, uid) if bottom else pile.append(uid)
         self.location[uid] = to
         self.marks[uid] = None
         self.placer[uid] = placer

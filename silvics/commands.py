@@ -216,7 +216,8 @@ def score(args) -> int:
 
 
 def itemised(game) -> str:
-    """Points per card (with the cards that awarded them), per player, and in total."""
+    """Points per heading (when the rules name them), per card (with the cards that awarded them),
+    per player, and in total."""
     state, lines = game.state, []
     int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
     marked = [f"{game.card_id(uid)} {name} {marks[name]}" for uid, marks in enumerate(state.marks)
@@ -225,16 +226,22 @@ def itemised(game) -> str:
         lines.append("Marks: " + ", ".join(marked))
     for seat in range(state.players):
         lines.append(f"P{seat + 1}")
-        per_card: dict[int, list] = {}
-        for owner, uid, points, source in state.score_items:
+        headings: dict[str, dict[int, list]] = {}
+        for owner, uid, points, source, heading in state.score_items:
             if owner == seat:
-                per_card.setdefault(uid, []).append((points, source))
-        for uid, items in per_card.items():
-            total = sum(points for points, _ in items)
-            reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source >= 0 else f"{points:+d}"
-                                for points, source in items if points)
-            label = game.card_id(uid) if uid >= 0 else "(other)"
-            lines.append(f"  {label:<28}{total:>5}   {reasons}")
+                headings.setdefault(heading, {}).setdefault(uid, []).append((points, source))
+        for heading, per_card in headings.items():
+            indent = "  "
+            if heading:
+                total = sum(points for items in per_card.values() for points, _ in items)
+                lines.append(f"  {heading.replace('_', ' '):<28}{total:>5}")
+                indent = "    "
+            for uid, items in per_card.items():
+                total = sum(points for points, _ in items)
+                reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source >= 0 else f"{points:+d}"
+                                    for points, source in items if points)
+                label = game.card_id(uid) if uid >= 0 else "(other)"
+                lines.append(f"{indent}{label:<{30 - len(indent)}}{total:>5}   {reasons}".rstrip())
         lines.append(f"  {'total':<28}{state.scores[seat]:>5}")
     lines.append(f"Total over all players: {sum(state.scores)}")
     return "\n".join(lines)

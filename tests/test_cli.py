@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from silvics.interpreter.ir import IR_VERSION
 from silvics.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +58,7 @@ def test_simulate_reports_cards(capsys):
 def test_compile_then_play_the_saved_ir(capsys, tmp_path):
     saved = tmp_path / "ff.json"
     assert run(capsys, "compile", "four-forests", "-o", str(saved))[0] == 0
-    assert json.loads(saved.read_text())["version"] == 2
+    assert json.loads(saved.read_text())["version"] == IR_VERSION
     status, out, _ = run(capsys, "play", str(saved), "--players", "2", "--seed", "5", "--quiet")
     assert status == 0 and "Final scores:" in out
 

@@ -17,13 +17,16 @@ def _span(node) -> str:
     return f" ({node.span})" if node.span else ""
 
 
-@primitive("move", "action", template="move {count}{what}[ from {from}] to {to}[, face {face}][, at the {at}]",
+@primitive("move", "action", template="move {count}{what}[ from {from}] to {to}[, face {face}][, at the {at}][, right under {below}]",
            example="move 4 from deck to hand",
            params=[Param("what", "amount", doc="a number or all (taken from the top of `from`), a card or a collection"),
                    Param("from", "zone", prep="from", required=False),
                    Param("to", "zone", prep="to"),
                    Param("face", "word", prep="face", required=False, words=("up", "down")),
-                   Param("at", "word", prep="at", required=False, words=("top", "bottom"), doc="top is the default")])
+                   Param("at", "word", prep="at", required=False, words=("top", "bottom"), doc="top is the default"),
+                   Param("below", "card", prep="below", required=False,
+                         doc="put them right under this card when it lies in `to` (on top or at `at` otherwise): "
+                             "a place in a stack found by a rule, such as by height")])
 def move(node, build):
     """Move cards to a zone; with a number, take that many from the top of `from` (fewer if it runs out)."""
     to, count = build(node.args["to"]), node.args.get("count")
@@ -31,13 +34,19 @@ def move(node, build):
     face = node.args.get("face")
     facedown = None if face is None else face == "down"
     bottom = node.args.get("at") == "bottom"
+    below = build(node.args["below"]) if node.args.get("below") else _nothing
 
     def act(game, env):
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
+        under = below(game, env)
         for uid in moving:
-            game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom)
+            game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         game.note("move", moving, game.zone_label(destination))
     return act
+
+
+def _nothing(game, env):
+    return None
 
 
 def _top_cards(source, count):
@@ -178,16 +187,20 @@ def rank(node, build):
     return act
 
 
-@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}]", example="score c.award per tableau where c.wants by c",
-           acting=True,
+@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}][ (as {as})]",
+           example="score c.award per tableau where c.wants by c", acting=True,
            params=[Param("amount", "int", per_card="per", doc="with per: computed for each of its cards, as it"),
                    Param("per", "cards", prep="per", required=False),
-                   Param("by", "card", prep="by", required=False, doc="the card that awards the points")])
+                   Param("by", "card", prep="by", required=False, doc="the card that awards the points"),
+                   Param("as", "word", prep="as", required=False,
+                         doc="the heading the points are listed under when a score is itemised")])
 def score(node, build):
-    """Add points to the acting player's score, itemised by card when `per` names the cards that earn them."""
+    """Add points to the acting player's score, itemised by card when `per` names the cards that earn
+    them, and by heading when `as` names one."""
     amount = build(node.args["amount"])
     per = build(node.args["per"]) if node.args.get("per") else None
     source = build(node.args["by"]) if node.args.get("by") else None
+    heading = node.args.get("as") or ""
 
     def act(game, env):
         seat, by = env["you"], source(game, env) if source else -1
@@ -196,7 +209,7 @@ def score(node, build):
         for uid in earners:
             points = amount(game, {**env, "it": uid}) or 0     # nothing scores nothing
             game.state.scores[seat] += points
-            game.state.score_items.append((seat, uid, points, by))
+            game.state.score_items.append((seat, uid, points, by, heading))
         game.note("score", [uid for uid in earners if uid >= 0],
                   f"P{seat + 1} {game.state.scores[seat] - before:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act

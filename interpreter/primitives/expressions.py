@@ -74,6 +74,20 @@ def attr(node, build):
     return lambda game, env: game.attribute(of(game, env), name)
 
 
+@primitive("computed", "expression", template="the {name} of {of}", example="card.discount", returns="int",
+           params=[Param("of", "card"), Param("name", "word")])
+def computed(node, build):
+    """A number printed on a card, as a whole number or an expression worked out when read, with
+    `it` the card (0 for no card, or a card without it)."""
+    of, name = build(node.args["of"]), node.args["name"]
+
+    def value(game, env):
+        uid = of(game, env)
+        number = game.printed(uid, name) if uid is not None else None
+        return 0 if number is None else number(game, {**env, "it": uid})
+    return value
+
+
 @primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value",
            params=[Param("of", "card"), Param("name", "word"), Param("default", "value")])
 def mark(node, build):
@@ -354,12 +368,48 @@ def space_part(node, build):
 
 
 @primitive("top", "expression", template="the top card of {zone}", example="top(space)", returns="card",
-           params=[Param("zone", "zone")])
+           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its last card)")])
 def top(node, build):
-    """The top card of a pile or space (nothing when it is empty)."""
-    zone = build(node.args["zone"])
+    """The top card of a pile or space, or the last card of a collection (nothing when it is empty)."""
+    return _end(build(node.args["zone"]), -1)
 
+
+@primitive("bottom", "expression", template="the bottom card of {zone}", example="bottom(space)", returns="card",
+           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its first card)")])
+def bottom(node, build):
+    """The bottom card of a pile or space, or the first card of a collection (nothing when it is empty)."""
+    return _end(build(node.args["zone"]), 0)
+
+
+def _end(zone, index: int):
     def card(game, env):
-        pile = game.state.zones.get(zone(game, env))
-        return pile[-1] if pile else None
+        found = zone(game, env)
+        pile = game.state.zones.get(found) if isinstance(found, str) else cards(game, found)
+        return pile[index] if pile else None
     return card
+
+
+@primitive("space_of", "expression", template="the space of {card}", example="card.space", returns="space",
+           params=[Param("card", "card")])
+def space_of(node, build):
+    """The space of a grid a card lies in (nothing when it is not in a grid)."""
+    card = build(node.args["card"])
+
+    def space(game, env):
+        uid = card(game, env)
+        key = game.state.location[uid] if uid is not None else None
+        return key if key is not None and ":" in key.partition("/")[0] else None
+    return space
+
+
+@primitive("nth", "expression", template="item {n} of {items}", example="nth([30, 50, 70, 90], count(players))",
+           returns="value", params=[Param("items", "list"), Param("n", "int", doc="counted from 1")])
+def nth(node, build):
+    """The item at a place in a list, counted from 1 (nothing past either end): a value per
+    player count, per round …"""
+    items, n = build(node.args["items"]), build(node.args["n"])
+
+    def pick(game, env):
+        found, at = items(game, env), n(game, env)
+        return found[at - 1] if found is not None and at is not None and 1 <= at <= len(found) else None
+    return pick

@@ -190,13 +190,16 @@ def run_effect(node, build):
 
 @primitive("trigger", "flow", template="every card that reacts to {event} does so, about {on}",
            example="trigger bought on card",
-           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject")])
+           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject"),
+                   Param("among", "cards", prep="among", required=False,
+                         doc="only these cards may react (e.g. those whose effects are in force)")])
 def trigger(node, build):
     """Announce an event about a card: every other card whose printed effect answers that event
     (an effect attribute declared with `on: EVENT, within: ZONE`) and that lies in its zone
     carries it out, one after another, with `it` the reacting card, `subject` the event's card and
     `you` the reacting card's owner (the acting player for a shared zone)."""
     event, subject = node.args["event"], build(node.args["on"])
+    among = build(node.args["among"]) if node.args.get("among") else None
 
     def run(game, frame):
         if not frame.data:
@@ -209,7 +212,8 @@ def trigger(node, build):
 
     def enter(game, frame):
         about = subject(game, frame.env)
-        reactors = [r for r in game.reactors(event) if r[0] != about]
+        allowed = set(cards(game, among(game, frame.env))) if among else None
+        reactors = [r for r in game.reactors(event) if r[0] != about and (allowed is None or r[0] in allowed)]
         game.push(run, {**frame.env, "_subject": about}, reactors)
     return enter
 
@@ -249,17 +253,25 @@ def interrupt(node, build):
 
 
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
-           params=[Param("steps", "list"), Param("chooser", "player")])
+           params=[Param("steps", "list"), Param("chooser", "player"),
+                   Param("guards", "list", required=False,
+                         doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
 def one_of(node, build):
-    """The chooser picks one of several procedures (e.g. a turn's actions) and it runs."""
+    """The chooser picks one of several procedures (e.g. a turn's actions) whose conditions hold,
+    and it runs (a single one runs without asking; none: nothing happens)."""
     names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
+    guards = [build(g) if g is not None else None for g in node.args.get("guards") or (None,) * len(names)]
 
     def run(game, frame):
         picked = frame.env.pop("_next", None)
         if picked is None:
-            return game.ask(Choice(chooser(game, frame.env), "choose an action", names, names, "_next"))
+            offered = tuple(n for n, g in zip(names, guards) if g is None or g(game, frame.env))
+            if len(offered) > 1:
+                return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered, "_next"))
+            picked = offered[0] if offered else None
         game.pop()
-        game.procedure(picked)(game, frame)
+        if picked is not None:
+            game.procedure(picked)(game, frame)
     return lambda game, frame: game.push(run, frame.env)
 
 
@@ -286,10 +298,16 @@ def _card_label(game, seat: int, uid: int) -> str:
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them]", example="choose card from hand",
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
                    Param("count", "int", prep="count", required=False,
-                         doc="pick this many cards one after another (fewer if they run out); binds them all")])
+                         doc="pick this many cards one after another (fewer if they run out); binds them all"),
+                   Param("worth", "int", prep="worth", required=False,
+                         doc="pick cards one after another until they are worth this much together "
+                             "(all of them if they are worth less); binds them all"),
+                   Param("by", "int", prep="by", required=False, per_card=True,
+                         doc="with worth: what each card is worth (as it); 1 if not given")])
 def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
-    and no option binds nothing (actions on it do nothing). With `count`, several cards."""
+    and no option binds nothing (actions on it do nothing). With `count`, several cards; with
+    `worth`, cards until their worth reaches an amount (a cost paid with cards of different value)."""
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
     of_players = node.args.get("players", False)
     prompt = node.args.get("prompt") or f"choose {name}"
@@ -313,21 +331,40 @@ def choose(node, build):
             frame.env[name] = found[0] if found else None
             return
         ask(game, frame.env["you"], found, name)
-    if not node.args.get("count"):
+    if node.args.get("worth"):
+        still = _worth(build(node.args["worth"]), build(node.args["by"]) if node.args.get("by") else None)
+    elif node.args.get("count"):
+        count = build(node.args["count"])
+        still = lambda game, env, picked: count(game, env) - len(picked)  # noqa: E731
+    else:
         return enter
-    count = build(node.args["count"])
 
     def run_many(game, frame):
         picked = frame.data
         if "_pick" in frame.env:
             picked.append(frame.env.pop("_pick"))
         left = options(game, frame.env, picked)
-        if len(picked) >= count(game, frame.env) or not left:
+        wanted = still(game, frame.env, picked)
+        if wanted <= 0 or not left:
             game.pop()
             game.state.stack[-1].env[name] = list(picked)      # bound in the block that chose
             return
-        if len(left) <= count(game, frame.env) - len(picked):     # every card left must be taken
+        if len(left) == 1 or (left and still(game, frame.env, picked + list(left)) >= 0):  # every card left is needed
             picked.extend(left)
             return
         ask(game, frame.env["you"], left, "_pick")
     return lambda game, frame: game.push(run_many, frame.env, [])
+
+
+def _worth(amount, by):
+    """How much is still wanted once `picked` are chosen, each worth `by` (1 when not given)."""
+    def still(game, env, picked):
+        if by is None:
+            return amount(game, env) - len(picked)
+        saved, total = env.get("it"), 0
+        for uid in picked:
+            env["it"] = uid
+            total += by(game, env) or 0
+        env["it"] = saved
+        return amount(game, env) - total
+    return still
