@@ -173,6 +173,7 @@ class _GameCompiler:
     def declare(self) -> Decls:
         data, decls = self.game.data, Decls()
         self.optional: set[str] = set()
+        self.defaults: dict[tuple, object] = {}      # (kind, attribute) -> the value a card may leave out
         decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"],
                                       tuple(z.get("grid", {}).get("rows", ())), z.get("grid", {}).get("columns", 0))
                        for name, z in data["zones"].items()}
@@ -181,7 +182,7 @@ class _GameCompiler:
                           for name, c in data.get("counters", {}).items()}
         self.kinds = {}
         for kind, spec in data["kinds"].items():
-            attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name))
+            attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name), kind)
                                for name, a in spec.get("attributes", {}).items())
             self.kinds[kind] = KindDecl(kind, attributes, tuple(spec.get("sides", ("front",))))
             for attribute in attributes:
@@ -216,9 +217,11 @@ class _GameCompiler:
         params = tuple(p.strip() for p in found["params"].split(",")) if found["params"] else ()
         return found["name"], (*self.game.effect(("define", key), text), params)
 
-    def attribute(self, name, spec, path) -> AttrDecl:
+    def attribute(self, name, spec, path, kind: str = "") -> AttrDecl:
         if spec.get("optional"):
             self.optional.add(name)
+        if "default" in spec:
+            self.defaults[kind, name] = spec["default"]
         if spec["type"] in ("enum", "set") and not spec.get("values"):
             self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
         if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):
@@ -314,7 +317,8 @@ class _GameCompiler:
     def side(self, doc, kind: KindDecl, side: str, face: dict, path) -> SideDef:
         values, texts, meant = {}, {}, set()
         declared = {a.name: a for a in kind.attributes}
-        for name, value in face.items():
+        defaults = {name: value for (of, name), value in self.defaults.items() if of == kind.name and name not in face}
+        for name, value in {**face, **defaults}.items():
             if name == "name":
                 continue
             if name not in declared:
@@ -329,7 +333,7 @@ class _GameCompiler:
                 if isinstance(checked, Node):
                     texts[name] = value
         for name in declared:
-            if name not in face and name not in meant and name not in self.optional:   # misspelt: reported above
+            if name not in face and name not in meant and name not in self.optional and (kind.name, name) not in self.defaults:
                 self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
                                                   f"every {kind.name} needs: {', '.join(declared)}"))
         return SideDef(side, face.get("name", ""), values, texts)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from lark import Token
+from lark import Token, Tree
 
 from ..interpreter.ir import Node, Span
 from ..interpreter.registry import REGISTRY
@@ -16,9 +16,9 @@ from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
-STATEMENT_FLOW = ("choose", "run", "trigger")     # flow primitives written as statements
+STATEMENT_FLOW = ("choose", "run", "trigger", "let")     # flow primitives written as statements
 ELEMENT = {"spaces": "space", "players": "player"}  # what `it` or a loop variable is, by collection
-BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word"}
+BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word", "effects": "list"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect", "number": "int",
               "numbers": "list"}
 
@@ -58,7 +58,7 @@ class Decls:
 class Scope:
     names: dict = field(default_factory=dict)        # binding -> type
     expanding: tuple = ()                            # definitions being expanded (catches cycles)
-    passed: dict = field(default_factory=dict)       # a definition's parameter -> (tree, source, scope) passed
+    passed: dict = field(default_factory=dict)       # a definition's parameter -> (hidden binding, type)
 
     def bind(self, name: str, kind: str) -> "Scope":
         return replace(self, names={**self.names, name: kind})
@@ -82,6 +82,10 @@ class Lowerer:
     def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node, str]:
         """`NAME in CARDS` (or SPACES) of a for step → (name, collection node, element type)."""
         tree = self._parse(text, source, "expr")
+        if tree.data == "where" and tree.children[0].data == "member":    # c in cards where …: filter the cards
+            member = tree.children[0]
+            tree = Tree("member", [member.children[0], Tree("where", [member.children[1], tree.children[1]], tree.meta)],
+                        member.meta)
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
         coll, kind = self.collection(tree.children[1], source, scope)
@@ -140,8 +144,8 @@ class Lowerer:
         name = str(token)
         decls = self.decls
         if name in scope.passed:
-            tree, where, outer = scope.passed[name]
-            return self.expr(tree, where, outer)
+            hidden, kind = scope.passed[name]
+            return self.node("var", token, source, name=hidden), kind
         if name in scope.names:
             return self.node("var", token, source, name=name), scope.names[name]
         if name in decls.defines:
@@ -188,8 +192,16 @@ class Lowerer:
         if len(args) != len(params):
             self.fail(token, source, "E0404", f"'{name}' takes {len(params)} part(s), got {len(args)}",
                       f"write {name}({', '.join(params)})" if params else f"write {name} alone")
-        passed = {**scope.passed, **{param: (arg, source, scope) for param, arg in zip(params, args)}}
-        return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,), passed=passed))
+        if not params:
+            return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+        values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
+        hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
+        inner = replace(scope, expanding=scope.expanding + (name,),
+                        passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},
+                        names={**scope.names, **{h: kind for h, (_, kind) in zip(hidden, values)}})
+        body, kind = self.expression(text, where, inner)
+        return self.node("let_in", token, source, names=tuple(hidden), values=tuple(v for v, _ in values),
+                         body=body), kind
 
     def field(self, card: Node, name: str, token, source, scope=None):
         """`card.name`: an attribute, mark, attached zone or printed condition, or None."""
@@ -244,6 +256,29 @@ class Lowerer:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
+
+    def expr_method(self, tree, source, scope):
+        """`p.discount(card, space)`: a number printed on a card, worked out with the names it sees."""
+        base, token, *args = tree.children
+        args = [arg for arg in args if arg is not None]
+        card = self.typed(base, source, scope, "card")[0]
+        declared = self.decls.attributes.get(str(token))
+        if declared is None or declared.type != "number":
+            numbers = [a.name for a in self.decls.attributes.values() if a.type == "number" and a.sees]
+            self.fail(token, source, "E0401", f"'{token}' is not a number printed on cards that takes parts",
+                      did_you_mean(str(token), numbers) or f"such numbers: {', '.join(numbers) or 'none'}")
+        if len(args) != len(declared.sees):
+            names = ", ".join(name for name, _ in declared.sees)
+            self.fail(token, source, "E0404", f"'{token}' takes {len(declared.sees)} part(s), got {len(args)}",
+                      f"write {token}({names})")
+        given = tuple(self.typed(arg, source, scope, kind)[0] for arg, (_, kind) in zip(args, declared.sees))
+        return self.node("computed", tree, source, of=card, name=str(token), given=given), "int"
+
+    def expr_if_else(self, tree, source, scope):
+        then, cond, other = tree.children
+        then_node, kind = self.expr(then, source, scope)
+        return self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
+                         other=self.typed(other, source, scope, kind if kind != "card" else "value")[0]), kind
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
         """Something to filter or loop over: cards, the spaces of a grid, or the players."""
@@ -339,7 +374,10 @@ class Lowerer:
             return self.node(str(name), tree, source, zone=place), "card"
         if str(name) == "nth" and len(args) == 2:
             items = self.typed(args[0], source, scope, "list")[0]
-            return self.node("nth", tree, source, items=items, n=self.typed(args[1], source, scope, "int")[0]), "value"
+            numbers = items.op == "const" and all(isinstance(v, int) for v in items.args["value"]) or \
+                (items.op == "attr" and getattr(self.decls.attributes.get(items.args["name"]), "type", "") == "numbers")
+            return self.node("nth", tree, source, items=items,
+                             n=self.typed(args[1], source, scope, "int")[0]), "int" if numbers else "value"
         if str(name) in ("min", "max") and len(args) >= 2:
             items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
@@ -378,7 +416,18 @@ class Lowerer:
                       did_you_mean(name, actions + sorted(self.decls.procedures)))
         if name == "choose":
             return self.choose(tree, verb, positional, parts, source, scope)
+        if name == "let":
+            return self.let(verb, positional, parts, source, scope)
         return self.node(name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)), scope
+
+    def let(self, verb, positional, parts, source, scope):
+        """`let NAME = VALUE`: a name for a value worked out now, for the steps after it."""
+        if positional is None or parts or positional.data != "compare" or str(positional.children[1]) != "=" \
+                or positional.children[0].data != "name":
+            self.fail(verb, source, "E0404", "write: let NAME = VALUE", "e.g. let covered = top(space)")
+        var = str(positional.children[0].children[0])
+        value, kind = self.expr(positional.children[2], source, scope)
+        return self.node("let", verb, source, var=var, value=value), scope.bind(var, kind)
 
     def choose(self, tree, verb, positional, parts, source, scope):
         if positional is None or positional.data != "name" or "from" not in parts or \
@@ -488,5 +537,5 @@ def _fits(got: str, want: str) -> bool:
         return True
     return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("cards", "space"),
                            ("list", "spaces"), ("zone", "space"), ("bool", "cond"), ("int", "value"),
-                           ("list", "value"), ("card", "value"), ("bool", "value")}
+                           ("list", "value"), ("card", "value"), ("bool", "value"), ("bool", "effect")}
 

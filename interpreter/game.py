@@ -36,6 +36,7 @@ class Rules:
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
         self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
         self.interrupts = [self.build(node) for node in ir.interrupts]
+        self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
         for kind in ir.kinds:
             for attribute in kind.attributes:
@@ -43,6 +44,9 @@ class Rules:
                     self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
+
+    def attribute(self, name: str):
+        return self.attributes[name]
 
     def build(self, node: Node):
         primitive = REGISTRY.get(node.op)
@@ -207,6 +211,8 @@ class Game:
             return side.attributes[name]
         if name == "face":
             return "down" if self.state.facedown[uid] else "up"
+        if name == "effects":      # the effects and numbers printed on this side
+            return tuple(n for n in side.attributes if self.rules.attributes[n].type in ("effect", "number"))
         return {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name}.get(name)
 
     def condition(self, uid: int, name: str):

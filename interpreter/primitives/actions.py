@@ -203,13 +203,14 @@ def score(node, build):
     heading = node.args.get("as") or ""
 
     def act(game, env):
-        seat, by = env["you"], source(game, env) if source else -1
+        seat, by = env["you"], source(game, env) if source else env.get("_source", -1)
+        listed = heading or env.get("_heading", "")
         before = game.state.scores[seat]
         earners = cards(game, per(game, env)) if per else [-1]
         for uid in earners:
             points = amount(game, {**env, "it": uid}) or 0     # nothing scores nothing
             game.state.scores[seat] += points
-            game.state.score_items.append((seat, uid, points, by, heading))
+            game.state.score_items.append((seat, uid, points, by, listed))
         game.note("score", [uid for uid in earners if uid >= 0],
                   f"P{seat + 1} {game.state.scores[seat] - before:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act

@@ -69,23 +69,50 @@ def counter(node, build):
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
            params=[Param("of", "card", doc="defaults to it"), Param("name", "word")])
 def attr(node, build):
-    """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down)."""
+    """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
+    effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
     return lambda game, env: game.attribute(of(game, env), name)
 
 
-@primitive("computed", "expression", template="the {name} of {of}", example="card.discount", returns="int",
-           params=[Param("of", "card"), Param("name", "word")])
+@primitive("computed", "expression", template="the {name} of {of}[ for {given}]", example="p.discount(card, space)",
+           returns="int", params=[Param("of", "card"), Param("name", "word"),
+                                  Param("given", "list", required=False, doc="values for the names it sees, in order")])
 def computed(node, build):
     """A number printed on a card, as a whole number or an expression worked out when read, with
-    `it` the card (0 for no card, or a card without it)."""
-    of, name = build(node.args["of"]), node.args["name"]
+    `it` the card and the names its attribute sees (0 for no card, or a card without it)."""
+    of, name, given = build(node.args["of"]), node.args["name"], [build(g) for g in node.args.get("given") or ()]
+    names: list = []
 
     def value(game, env):
         uid = of(game, env)
         number = game.printed(uid, name) if uid is not None else None
-        return 0 if number is None else number(game, {**env, "it": uid})
+        if number is None:
+            return 0
+        if given and not names:
+            names.extend(seen for seen, _ in game.rules.attribute(name).sees)
+        return number(game, {**env, **{n: g(game, env) for n, g in zip(names, given)}, "it": uid})
     return value
+
+
+@primitive("let_in", "expression", template="{body}", example="near(card, space)", returns="value",
+           params=[Param("names", "list"), Param("values", "list"), Param("body", "value")])
+def let_in(node, build):
+    """A definition with parameters, used: the values passed are worked out first, then the
+    definition's text with its parameters standing for them."""
+    names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
+
+    def value(game, env):
+        return body(game, {**env, **{n: v(game, env) for n, v in zip(names, values)}})
+    return value
+
+
+@primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
+           returns="value", params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")])
+def if_else(node, build):
+    """One value or another, by a condition."""
+    cond, then, other = build(node.args["cond"]), build(node.args["then"]), build(node.args["other"])
+    return lambda game, env: then(game, env) if cond(game, env) else other(game, env)
 
 
 @primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value",

@@ -172,34 +172,50 @@ def any_order(node, build):
     return lambda game, frame: game.push(run, frame.env, list(names))
 
 
-@primitive("run", "flow", template="carry out {effect}", example="run card.on_buy",
-           acting=True, params=[Param("effect", "effect", doc="card.NAME, an effect attribute")])
+@primitive("run", "flow", template="carry out {effect}[ about {on}][, scoring as {as}]", example="run card.on_buy",
+           acting=True, params=[Param("effect", "effect", doc="card.NAME, an effect attribute"),
+                                Param("on", "card", prep="on", required=False,
+                                      doc="for a reacting effect: the card it reacts to (its subject)"),
+                                Param("as", "word", prep="as", required=False,
+                                      doc="the heading its points are listed under")])
 def run_effect(node, build):
     """Carry out an effect printed on a card's face-up side (nothing if that side has none),
-    with `it` bound to the card: how rules give cards their when-played, reaction or scoring text."""
+    with `it` bound to the card: how rules give cards their when-played, reaction or scoring text.
+    Points it scores are awarded by the card."""
     target = node.args["effect"].args
     of, name = build(target["of"]), target["name"]
+    subject = build(node.args["on"]) if node.args.get("on") else None
+    heading = {"_heading": node.args["as"]} if node.args.get("as") else {}
 
     def enter(game, frame):
         uid = of(game, frame.env)
         effect = game.effect(uid, name) if uid is not None else None
         if effect is not None:
-            effect(game, _with(frame, it=uid))
+            about = {"subject": subject(game, frame.env)} if subject else {}
+            effect(game, _with(frame, it=uid, _source=uid, **about, **heading))
+    return enter
+
+
+@primitive("let", "flow", template="let {var} be {value}", example="let covered = top(space)",
+           params=[Param("var", "binding"), Param("value", "value")])
+def let(node, build):
+    """Name a value worked out now, for the steps after it (in the same block)."""
+    name, value = node.args["var"], build(node.args["value"])
+
+    def enter(game, frame):
+        frame.env[name] = value(game, frame.env)
     return enter
 
 
 @primitive("trigger", "flow", template="every card that reacts to {event} does so, about {on}",
            example="trigger bought on card",
-           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject"),
-                   Param("among", "cards", prep="among", required=False,
-                         doc="only these cards may react (e.g. those whose effects are in force)")])
+           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject")])
 def trigger(node, build):
     """Announce an event about a card: every other card whose printed effect answers that event
     (an effect attribute declared with `on: EVENT, within: ZONE`) and that lies in its zone
     carries it out, one after another, with `it` the reacting card, `subject` the event's card and
     `you` the reacting card's owner (the acting player for a shared zone)."""
     event, subject = node.args["event"], build(node.args["on"])
-    among = build(node.args["among"]) if node.args.get("among") else None
 
     def run(game, frame):
         if not frame.data:
@@ -212,8 +228,7 @@ def trigger(node, build):
 
     def enter(game, frame):
         about = subject(game, frame.env)
-        allowed = set(cards(game, among(game, frame.env))) if among else None
-        reactors = [r for r in game.reactors(event) if r[0] != about and (allowed is None or r[0] in allowed)]
+        reactors = [r for r in game.reactors(event) if r[0] != about]
         game.push(run, {**frame.env, "_subject": about}, reactors)
     return enter
 
