@@ -241,6 +241,8 @@ class Lowerer:
             found = None
             if name in ("row", "column"):
                 found = self.node("space_part", token, source, space=node, part=name), "word" if name == "row" else "int"
+        elif kind == "player" and name == "score" and "score" not in self.decls.counters:
+            found = self.node("points", token, source, of=node), "int"
         elif kind == "player":
             zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
             found = (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),

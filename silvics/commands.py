@@ -139,7 +139,11 @@ def _scores_table(game) -> str:
     best = max(scores)
     lines = ["", "Final scores:"]
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
-        lines.append(f"  P{seat + 1}  {scores[seat]:>4}" + ("  winner" if scores[seat] == best else ""))
+        winner = "  winner" if scores[seat] == best and len(scores) > 1 else ""
+        lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
+    counters = [f"{game.zone_label(key)} {value}" for key, value in sorted(game.state.counters.items())]
+    if counters:
+        lines.append("Counters: " + ", ".join(counters))
     return "\n".join(lines)
 
 

@@ -103,8 +103,21 @@ def let_in(node, build):
     names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
 
     def value(game, env):
-        return body(game, {**env, **{n: v(game, env) for n, v in zip(names, values)}})
+        passed = [v(game, env) for v in values]
+        saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
+        env.update(zip(names, passed))
+        try:
+            return body(game, env)
+        finally:
+            for n, old in zip(names, saved):
+                if old is _UNBOUND:
+                    del env[n]
+                else:
+                    env[n] = old
     return value
+
+
+_UNBOUND = object()
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
@@ -155,6 +168,14 @@ def players(node, build):
         n, first = game.state.players, game.state.markers["first"]
         return [(first + i) % n for i in range(n)]
     return seats
+
+
+@primitive("points", "expression", template="the score of {of}", example="you.score", returns="int",
+           params=[Param("of", "player")])
+def points(node, build):
+    """The points a player has scored so far (e.g. to compare with a solitaire target)."""
+    of = build(node.args["of"])
+    return lambda game, env: game.state.scores[of(game, env)]
 
 
 @primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
@@ -247,10 +268,41 @@ _COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operato
             ">": operator.gt, ">=": operator.ge}
 
 
+def _existence(node):
+    """`count(C where P) > 0` (or `= 0`, `>= 1`, `!= 0`): stop at the first card that meets P
+    instead of counting them all. Placement rules ask this of every space for every card in
+    hand, so it is most of a turn's work."""
+    op, left, right = node.args["op"], node.args["left"], node.args["right"]
+    if left.op != "count" or left.args["coll"].op != "where" or right.op != "const":
+        return None
+    wanted = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get(
+        (op, right.args["value"]))
+    if wanted is None:
+        return None
+
+    def compiled(build):
+        coll, cond = build(left.args["coll"].args["coll"]), build(left.args["coll"].args["cond"])
+
+        def found(game, env):
+            saved, hit = env.get("it"), False
+            for uid in cards(game, coll(game, env)):
+                env["it"] = uid
+                if cond(game, env):
+                    hit = True
+                    break
+            env["it"] = saved
+            return hit == wanted
+        return found
+    return compiled
+
+
 @primitive("compare", "expression", template="{left} {op} {right}", example="value >= 6", returns="bool",
            params=[Param("op", "word"), Param("left", "value"), Param("right", "value")])
 def compare(node, build):
     """Compare two values with =, !=, <, <=, > or >= (a card without the attribute is never < or >)."""
+    exists = _existence(node)
+    if exists is not None:
+        return exists(build)
     op, left, right = node.args["op"], build(node.args["left"]), build(node.args["right"])
     fn = _COMPARE[op]
     if op in ("=", "!="):
