@@ -1,0 +1,201 @@
+"""The language features Reforest needed, each on a small game written here: definitions with
+parameters (worked out where they are used, never captured by an inner `it`), `let`,
+`A if C else B`, numbers printed on cards (with the names they see), defaults, `nth`,
+`bottom`/`top` of a collection, `card.space`, `card.effects`, paying with `worth`, `move … below`,
+`one of` steps under a condition, `run … on/as`, and `you.score`."""
+import textwrap
+
+import pytest
+
+from silvics.compiler.build import compile_game
+from silvics.compiler.diagnostics import CompileError
+from silvics.interpreter.agents import ScriptedAgent
+from silvics.interpreter.game import Game
+
+RULES = """
+id: lab
+name: Lab
+players: {{min: 1, max: 2}}
+cards: [cards.yaml]
+kinds:
+  chip:
+    attributes:
+      worth: {{type: int, default: 1}}
+      size: {{type: int, default: 0}}
+      tags: {{type: set, values: [red, blue], default: []}}
+      bonus: {{type: number, optional: true, sees: {{target: card}}}}
+      perks: {{type: numbers, optional: true}}
+      on_take: {{type: effect, optional: true}}
+      reacts: {{type: effect, optional: true, on: taken, within: bag}}
+counters:
+  total: {{start: 0}}
+zones:
+  pile: {{visibility: public}}
+  bag: {{per: player, visibility: public}}
+  grid: {{per: player, visibility: public, grid: {{rows: [top, bottom], columns: 2}}}}
+define:
+{define}
+procedures:
+  setup:
+    - move box to pile face up          # in the order the cards are written: the last on top
+  play:
+    - each player:
+{play}
+  scoring: []
+"""
+
+
+def lab(tmp_path, play: str, cards: str, define: str = "  nothing: \"0\""):
+    (tmp_path / "game.yaml").write_text(RULES.format(play=textwrap.indent(textwrap.dedent(play), " " * 8),
+                                                     define=textwrap.indent(textwrap.dedent(define), "  ")))
+    (tmp_path / "cards.yaml").write_text("kind: chip\ncards:\n" + textwrap.indent(textwrap.dedent(cards), "  "))
+    return compile_game(tmp_path)
+
+
+def lab_errors(tmp_path, *args, **kwargs) -> str:
+    with pytest.raises(CompileError) as failure:
+        lab(tmp_path, *args, **kwargs)
+    return "\n".join(str(d) for d in failure.value.diagnostics)
+
+
+def played(ir, answers=(), players=1):
+    game = Game(ir, players, 0)
+    agent = ScriptedAgent(answers)
+    while not game.over:
+        game.apply(agent.choose(game, game.pending))
+    return game
+
+
+def zone(game, key):
+    return [game.card_id(uid) for uid in game.state.zones.get(key, [])]
+
+
+def test_a_definition_works_out_what_it_is_given_before_an_inner_it_can_capture_it(tmp_path):
+    # bigger(c): the pile's chips larger than c. Called with `it` from an outer `where`, the inner
+    # `where` rebinds `it`; c must still be the outer chip.
+    ir = lab(tmp_path, """
+        - move pile where count(bigger(it)) = 0 to bag
+    """, """
+        - {id: small, size: 1}
+        - {id: middle, size: 2}
+        - {id: large, size: 3}
+    """, define='bigger(c): "pile where size > c.size"')
+    assert zone(played(ir), "bag/0") == ["large"]
+
+
+def test_a_definition_given_the_wrong_number_of_parts_is_an_error(tmp_path):
+    assert "'bigger' takes 1 part(s), got 2" in lab_errors(
+        tmp_path, "- move pile where count(bigger(it, it)) = 0 to bag", "- {id: a}",
+        define='bigger(c): "pile where size > c.size"')
+
+
+def test_let_names_a_value_for_later_steps_and_if_else_picks_one(tmp_path):
+    ir = lab(tmp_path, """
+        - let first = bottom(pile)
+        - move first to bag
+        - add 10 if first.size > 1 else 1 to total
+        - move top(pile where size = 1) to bag
+    """, """
+        - {id: a, size: 2}
+        - {id: b, size: 1}
+        - {id: c, size: 1}
+    """)
+    game = played(ir)
+    assert zone(game, "bag/0") == ["a", "c"] and game.state.counters["total"] == 10
+
+
+def test_numbers_printed_on_cards_see_the_names_their_rules_pass(tmp_path):
+    ir = lab(tmp_path, """
+        - let target = top(pile)
+        - add sum(c.bonus(target) for c in pile) to total
+        - add nth(bottom(pile).perks, 2) to total
+    """, """
+        - {id: a, size: 5, bonus: "it.size + target.size", perks: [100, 200]}
+        - {id: b, size: 1, bonus: 7}
+        - {id: c, size: 2}
+    """)
+    assert played(ir).state.counters["total"] == (5 + 2) + 7 + 0 + 200
+
+
+def test_a_number_read_without_the_names_it_sees_is_an_error(tmp_path):
+    assert "'bonus' is worked out with target in view" in lab_errors(
+        tmp_path, "- add sum(c.bonus for c in pile) to total", "- {id: a}")
+
+
+def test_defaults_fill_what_a_card_leaves_out(tmp_path):
+    ir = lab(tmp_path, "- add sum(c.worth for c in pile) to total", "- {id: a}\n- {id: b, worth: 3}")
+    assert played(ir).state.counters["total"] == 4
+
+
+def test_choose_worth_takes_cards_until_their_worth_reaches_the_amount(tmp_path):
+    ir = lab(tmp_path, """
+        - choose paid from pile worth 4 by it.worth
+        - move paid to bag
+    """, """
+        - {id: one, worth: 1}
+        - {id: other, worth: 1}
+        - {id: three, worth: 3}
+    """)
+    game = played(ir, ["one", "three"])          # 1 + 3 reaches 4: no third pick is asked for
+    assert sorted(zone(game, "bag/0")) == ["one", "three"]
+
+
+def test_choose_worth_takes_everything_when_everything_is_not_enough(tmp_path):
+    ir = lab(tmp_path, "- choose paid from pile worth 9 by it.worth\n- move paid to bag", "- {id: a}\n- {id: b}")
+    assert sorted(zone(played(ir), "bag/0")) == ["a", "b"]
+
+
+def test_move_below_puts_a_card_right_under_another_and_card_space_finds_its_space(tmp_path):
+    ir = lab(tmp_path, """
+        - choose spot from grid where it.row = top and it.column = 1
+        - move pile where size > 0 to spot face up
+        - move pile to spot face up below bottom(cards(spot) where size >= 2)
+        - move top(cards(spot)).space where size = 3 to bag
+    """, """
+        - {id: one, size: 1}
+        - {id: two, size: 2}
+        - {id: three, size: 3}
+        - {id: flat}
+    """)
+    game = played(ir)
+    assert zone(game, "grid:top.1/0") == ["one", "flat", "two"] and zone(game, "bag/0") == ["three"]
+
+
+def test_one_of_offers_only_the_steps_whose_condition_holds(tmp_path):
+    rules = RULES.replace("  scoring: []", """  take: [move 1 from pile to bag]
+  skip: []
+  scoring: []""")
+    (tmp_path / "game.yaml").write_text(rules.format(
+        play="        - one of: [skip, take: count(pile) > 1]\n        - one of: [skip, take: count(pile) > 1]",
+        define='  nothing: "0"'))
+    (tmp_path / "cards.yaml").write_text("kind: chip\ncards:\n  - {id: a}\n  - {id: b}\n")
+    ir = compile_game(tmp_path)
+    game = Game(ir, 1, 0)
+    assert game.pending.options == ("skip", "take")
+    game.apply(1)                                     # take: one card left, so only skip remains
+    assert game.over and zone(game, "bag/0") == ["b"]
+
+
+def test_run_binds_the_subject_and_lists_points_under_a_heading_awarded_by_the_card(tmp_path):
+    ir = lab(tmp_path, """
+        - move pile to bag face up
+        - for: c in bag where it.reacts
+          do: [run c.reacts on bottom(bag) as bonuses]
+        - set total to you.score
+    """, """
+        - {id: base, size: 4}
+        - {id: echo, reacts: "score subject.size"}
+    """)
+    game = played(ir)
+    assert game.state.scores == [4] and game.state.counters["total"] == 4
+    [(seat, earner, points, source, heading)] = game.state.score_items
+    assert (points, game.card_id(source), heading) == (4, "echo", "bonuses")
+
+
+def test_effects_lists_what_is_printed_on_a_card(tmp_path):
+    ir = lab(tmp_path, "- move pile where count(it.effects) > 0 to bag", """
+        - {id: plain}
+        - {id: active, on_take: "add 1 to total"}
+        - {id: clever, bonus: 2}
+    """)
+    assert sorted(zone(played(ir), "bag/0")) == ["active", "clever"]
