@@ -398,7 +398,7 @@ class _GameCompiler:
         lowered = {}
         for name, body in procedures.items():
             self.procedure = name        # choices are prompted as "procedure: choose name"
-            lowered[name] = self.block(doc, body, ("procedures", name), Scope(self.inherited.get(name, {})))
+            lowered[name] = self.block(doc, body, ("procedures", name), Scope(self.inherited.get(name, LIBRARY)))
         return lowered
 
     def find_inherited(self):
@@ -412,7 +412,9 @@ class _GameCompiler:
             self.calls = {name: list(sites) for name, sites in from_cards.items()}
             for doc, procedures in sources:
                 self.procedures(doc, procedures)
-            inherited = {name: _common(sites) for name, sites in self.calls.items() if sites}
+            reached = self.reachable()
+            inherited = {name: _common([names for caller, names in self.calls.get(name, ()) if caller in reached])
+                         for name in reached}
             if inherited == self.inherited:
                 break
             self.inherited = inherited
@@ -420,7 +422,19 @@ class _GameCompiler:
 
     def called(self, names, scope):
         for name in names:
-            self.calls.setdefault(name, []).append(scope.names)
+            self.calls.setdefault(name, []).append((self.procedure, scope.names))
+
+    def reachable(self) -> set:
+        """Procedures run from the game's entry points, its interrupts or a card's effect; a call
+        from a procedure nothing runs does not narrow what its callee sees."""
+        roots = {caller for sites in self.calls.values() for caller, _ in sites
+                 if caller not in self.decls.procedures} | {"setup", "play", "scoring"}
+        reached, frontier = set(), roots
+        while frontier:
+            reached |= frontier
+            frontier = {name for name, sites in self.calls.items()
+                        if name not in reached and any(caller in reached for caller, _ in sites)}
+        return reached
 
     def block(self, doc, steps, path, scope: Scope) -> Node:
         nodes = []
@@ -518,7 +532,12 @@ class _GameCompiler:
         return Node("any_order", {"steps": tuple(names), "chooser": chooser}, span)
 
 
+LIBRARY = {"you": "player", "it": "card"}   # what a procedure nothing runs yet is checked with: a card effect's names
+
+
 def _common(scopes: list[dict]) -> dict:
     """The bindings (name and type) that every one of the scopes has."""
+    if not scopes:
+        return {}
     first, *rest = scopes
     return {name: kind for name, kind in first.items() if all(other.get(name) == kind for other in rest)}

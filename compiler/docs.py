@@ -62,7 +62,7 @@ def game_page(ir: GameIR) -> str:
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
         lines += [f"## {kind.name.capitalize()} cards ({len(cards)})", "", "```text"]
-        lines += [describe_card(card) for card in cards]
+        lines += [describe_card(card, kind) for card in cards]
         lines += ["```", ""]
     return "\n".join(lines)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..interpreter.ir import CardDef, Node
+from ..interpreter.ir import CardDef, KindDecl, Node
 from ..interpreter.registry import REGISTRY, load_all
 
 # How symbols read; and how the items of a list-valued part are joined, by primitive.
@@ -63,8 +63,9 @@ def _is_it(node) -> bool:
     return isinstance(node, Node) and node.op == "var" and node.args["name"] == "it"
 
 
-def describe_card(card: CardDef) -> str:
+def describe_card(card: CardDef, kind: KindDecl | None = None) -> str:
     """A card's attributes and printed conditions, for `silvics show` and the docs."""
+    types = {a.name: a.type for a in kind.attributes} if kind else {}
     lines = [f"{card.sides[0].name or card.id} ({card.kind}, id {card.id}"
              + (f", {card.copies} copies)" if card.copies > 1 else ")")]
     for side in card.sides:
@@ -77,10 +78,14 @@ def describe_card(card: CardDef) -> str:
                 lines.append(f"{indent}{name}: {english(value)}")
                 if isinstance(side.text.get(name), str):
                     lines.append(f"{indent}  (written: {side.text[name]})")
+            elif isinstance(value, Node) and types.get(name) == "number":
+                lines.append(f"{indent}{name}: {english(value)}")
+                if isinstance(side.text.get(name), str):
+                    lines.append(f"{indent}  (written: {side.text[name]})")
             elif isinstance(value, Node):                           # a condition
                 lines.append(f"{indent}{name}: cards where {english(value)}")
                 lines.append(f"{indent}  (written: {side.text.get(name, '')})")
             else:
-                shown = ", ".join(value) if isinstance(value, tuple) else value
+                shown = ", ".join(map(str, value)) if isinstance(value, tuple) else value
                 lines.append(f"{indent}{name}: {shown if shown != '' else 'none'}")
     return "\n".join(lines)

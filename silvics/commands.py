@@ -259,7 +259,7 @@ def show(args) -> int:
         from silvics.compiler.diagnostics import did_you_mean
         hint = did_you_mean(args.card, [c.id for c in ir.cards])
         raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
-    print(describe_card(card))
+    print(describe_card(card, next(k for k in ir.kinds if k.name == card.kind)))
     return OK
 
 
