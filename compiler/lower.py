@@ -193,7 +193,8 @@ class Lowerer:
             self.fail(token, source, "E0404", f"'{name}' takes {len(params)} part(s), got {len(args)}",
                       f"write {name}({', '.join(params)})" if params else f"write {name} alone")
         if not params:
-            return self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+            body, kind = self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+            return self.node("let_in", token, source, names=(), values=(), body=body), kind
         values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
         hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
         inner = replace(scope, expanding=scope.expanding + (name,),

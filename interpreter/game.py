@@ -89,6 +89,7 @@ class Game:
                 seats = range(players) if counter.per == "player" else (None,)
                 self.state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
         self.on_step = None     # test hook: called after every action
+        self._memo, self._memo_version = {}, -1
         self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
         if _state is None and start:
             self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
@@ -175,11 +176,19 @@ class Game:
             act(self, env)
         except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
             raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
+        finally:
+            self.state.version += 1
         if self.rules.interrupts:
             for index, check in enumerate(self.rules.interrupts):
                 check(self, index)
         if self.on_step:
             self.on_step(self)
+
+    def memo(self) -> dict:
+        """Values worked out since the state last changed (see let_in)."""
+        if self._memo_version != self.state.version:
+            self._memo, self._memo_version = {}, self.state.version
+        return self._memo
 
     def note(self, what: str, uids, detail: str):
         """Append a line to the game log (the full record: it shows hidden cards too)."""

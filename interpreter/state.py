@@ -62,6 +62,7 @@ class State:
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
     watch: list = field(default_factory=list)   # each interrupt's condition when last checked
+    version: int = 0               # bumped by every change, so remembered values know when to forget
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":
@@ -90,18 +91,25 @@ class State:
         else:
             pile.insert(0, uid) if bottom else pile.append(uid)
         self.location[uid] = to
+        self.version += 1
         self.marks[uid] = None
         self.placer[uid] = placer
         if facedown is not None:
             self.facedown[uid] = facedown
 
     def mark(self, uid: int, name: str, value):
+        self.version += 1
         if self.marks[uid] is None:
             self.marks[uid] = {}
         self.marks[uid][name] = value
 
     def conservation_errors(self) -> list[str]:
         """Every card in exactly one zone, and where `location` says it is."""
+        held = [uid for pile in self.zones.values() for uid in pile]
+        location = self.location
+        if len(held) == len(location) == len(set(held)) and \
+                all(location[uid] == key for key, pile in self.zones.items() for uid in pile):
+            return []                                  # the common case, checked fast; else say what is wrong
         seen: dict[int, str] = {}
         errors = []
         for key, pile in self.zones.items():

@@ -46,4 +46,5 @@ def determinize(game, seat: int, rng):
         for (key, index), uid in zip(places, hidden):
             state.zones[key][index] = uid
             state.location[uid] = key
+    state.version += 1
     return world

@@ -99,11 +99,26 @@ def computed(node, build):
            params=[Param("names", "list"), Param("values", "list"), Param("body", "value")])
 def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
-    definition's text with its parameters standing for them."""
+    definition's text with its parameters standing for them. Its value is remembered until the
+    state next changes (placement rules ask the same question of every card and space)."""
     names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
+    reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
+    token = object()
 
     def value(game, env):
         passed = [v(game, env) for v in values]
+        try:
+            key = (token, tuple(passed), tuple(env.get(n) for n in reads))
+            hash(key)
+        except TypeError:                        # a collection was passed: work it out afresh
+            return _evaluate(game, env, passed)
+        memo = game.memo()
+        if key not in memo:
+            found = _evaluate(game, env, passed)
+            memo[key] = tuple(found) if isinstance(found, list) else found
+        return memo[key]
+
+    def _evaluate(game, env, passed):
         saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
         env.update(zip(names, passed))
         try:
@@ -118,6 +133,23 @@ def let_in(node, build):
 
 
 _UNBOUND = object()
+
+
+def free_names(node) -> set:
+    """The bindings an expression reads from its surroundings (names it binds itself left out)."""
+    if not hasattr(node, "op"):
+        return set().union(*map(free_names, node)) if isinstance(node, tuple) else set()
+    args = node.args
+    if node.op == "var":
+        return {args["name"]}
+    if node.op == "where":
+        return free_names(args["coll"]) | (free_names(args["cond"]) - {"it"})
+    if node.op == "aggregate":
+        return free_names(args["coll"]) | (free_names(args["expr"]) - {args["var"]})
+    if node.op == "let_in":
+        return free_names(args["values"]) | (free_names(args["body"]) - set(args["names"]))
+    extra = {"it"} if node.op == "meets" else set()          # a printed condition tests `it`
+    return extra.union(*(free_names(value) for value in args.values()))
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
