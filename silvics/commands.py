@@ -242,6 +242,8 @@ def itemised(game) -> str:
                 indent = "    "
             for uid, items in per_card.items():
                 total = sum(points for points, _ in items)
+                if heading and uid < 0 and not total:
+                    continue                               # the heading's own line already says 0
                 reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source >= 0 else f"{points:+d}"
                                     for points, source in items if points)
                 label = game.card_id(uid) if uid >= 0 else "(other)"

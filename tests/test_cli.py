@@ -115,6 +115,20 @@ def test_score_itemises_a_position(capsys):
     assert "Total over all players: 15" in out
 
 
+def test_score_itemises_a_reforest_region_by_heading(capsys):
+    """Plant values (understory included), scoring effects of the canopy and terrains, stored energy
+    (a stored visitor 3), visitors, elevation bonus and hand: the sums worked out in the file."""
+    status, out, _ = run(capsys, "score", "reforest", str(POSITION.parent / "reforest-end.yaml"))
+    assert status == 0
+    rows = [line.split() for line in out.splitlines()]
+    for heading in (["plant", "values", "13"], ["scoring", "effects", "5"], ["stored", "energy", "5"],
+                    ["visitors", "6"], ["elevation", "bonus", "4"], ["cards", "in", "hand", "1"], ["total", "34"]):
+        assert heading in rows, heading
+    assert ["salal", "2", "+2"] in rows                              # covered, half-sun: still scores
+    assert ["deer-fern", "2", "+1", "sword-fern,", "+1", "fog-belt"] in rows
+    assert ["total", "2"] in rows and "Total over all players: 36" in out
+
+
 def test_show_renders_a_card_in_english(capsys):
     status, out, _ = run(capsys, "show", "four-forests", "dragons")
     assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
