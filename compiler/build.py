@@ -242,13 +242,16 @@ class _GameCompiler:
                                           self.procedures(m, m.data["procedures"]))
                    for m in self.modules}
         data = self.game.data
-        self.procedure = "interrupt"
-        interrupts = tuple(self.interrupt(i, spec) for i, spec in enumerate(data.get("interrupts", [])))
+        interrupts = self.interrupts()
         return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                       max_players=data["players"]["max"], zones=tuple(self.decls.zones.values()),
                       kinds=tuple(self.kinds.values()), marks=tuple(self.decls.marks.values()),
                       cards=cards, procedures=procedures, modules=modules,
                       counters=tuple(self.decls.counters.values()), interrupts=interrupts)
+
+    def interrupts(self) -> tuple:
+        self.procedure = "interrupt"
+        return tuple(self.interrupt(i, spec) for i, spec in enumerate(self.game.data.get("interrupts", [])))
 
     def interrupt(self, index: int, spec: dict) -> Node:
         path = ("interrupts", index)
@@ -412,6 +415,7 @@ class _GameCompiler:
             self.calls = {name: list(sites) for name, sites in from_cards.items()}
             for doc, procedures in sources:
                 self.procedures(doc, procedures)
+            self.interrupts()
             reached = self.reachable()
             inherited = {name: _common([names for caller, names in self.calls.get(name, ()) if caller in reached])
                          for name in reached}

@@ -11,6 +11,7 @@ import sys
 
 from silvics import games
 from silvics.compiler.diagnostics import CompileError
+from silvics.interpreter.game import GameError
 from silvics.position import PositionError
 
 OK, DATA_ERROR, MISUSE = 0, 1, 2
@@ -35,7 +36,7 @@ def main(argv=None) -> int:
     except (games.GameNotFound, UsageError) as error:
         print(f"silvics: error: {error}", file=sys.stderr)
         return MISUSE
-    except PositionError as error:
+    except (PositionError, GameError) as error:     # a rule that fails while a game runs names its source
         print(f"error: {error}", file=sys.stderr)
         return DATA_ERROR
     except KeyboardInterrupt:
