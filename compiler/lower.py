@@ -370,10 +370,13 @@ class Lowerer:
             if kind != "space":
                 self.fail(args[0], source, "E0402", f"adjacent needs a space or a card, got {_A.get(kind, kind)}")
             return self.node("adjacent", tree, source, space=place), "spaces"
-        if str(name) in ("top", "bottom") and len(args) == 1:
+        if str(name) in ("top", "bottom") and len(args) == 1 or str(name) == "top" and len(args) == 2:
             place, kind = self.expr(args[0], source, scope)
             if kind not in ("space", "cards"):
                 self.fail(args[0], source, "E0402", f"{name} needs a pile, a space or cards, got {_A.get(kind, kind)}")
+            if len(args) == 2:                                   # top(deck, 3): the top 3 cards
+                count = self.typed(args[1], source, scope, "int")[0]
+                return self.node("top", tree, source, zone=place, count=count), "cards"
             return self.node(str(name), tree, source, zone=place), "card"
         if str(name) == "nth" and len(args) == 2:
             items = self.typed(args[0], source, scope, "list")[0]
@@ -386,7 +389,7 @@ class Lowerer:
             return self.node("extreme", tree, source, fn=str(name), items=items), "int"
         self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
                   "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
-                  "adjacent(space or card), top(pile or cards), bottom(pile or cards), cards(spaces), nth(list, n)")
+                  "adjacent(space or card), top(pile or cards[, n]), bottom(pile or cards), cards(spaces), nth(list, n)")
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children

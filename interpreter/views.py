@@ -12,8 +12,14 @@ def _decl(game, key: str):
     return game.rules.zones[zone_name(key)]
 
 
+SEEN = "_seen_by"      # the mark `look` leaves: the seats that have inspected a card where it lies
+
+
 def visible(game, seat: int, uid: int) -> bool:
     state = game.state
+    marks = state.marks[uid]
+    if marks and seat in marks.get(SEEN, ()):
+        return True
     key = state.location[uid]
     decl = _decl(game, key)
     if decl.visibility == "hidden":

@@ -199,3 +199,25 @@ def test_effects_lists_what_is_printed_on_a_card(tmp_path):
         - {id: clever, bonus: 2}
     """)
     assert sorted(zone(played(ir), "bag/0")) == ["active", "clever"]
+
+
+def test_inspect_lets_only_the_looker_see_cards_until_they_move(tmp_path):
+    ir = lab(tmp_path, """
+        - move pile to box
+        - inspect top(box, 2)
+        - choose kept from box
+        - move kept to pile face up
+    """, """
+        - {id: a}
+        - {id: b}
+        - {id: c}
+    """)
+    from silvics.interpreter.views import visible
+    game = Game(ir, 2, 0)
+    uid = {d.id: i for i, d in enumerate(game.rules.defs)}
+    labels = game.pending.labels            # seat 1 looked at the top two (c, b), not at a
+    assert sorted(labels) == ["a hidden card from box", "b", "c"]
+    assert visible(game, 0, uid["b"]) and not visible(game, 1, uid["b"])
+    game.apply(labels.index("b"))           # b moves to the pile; then seat 2 puts it back and looks
+    assert not visible(game, 0, uid["b"]) and visible(game, 1, uid["b"])   # seat 1's look ended when b moved
+    assert visible(game, 0, uid["c"])                                     # c never moved: seat 1 still knows it

@@ -6,6 +6,7 @@ zone, so conservation holds by construction and is checked by the tests after ev
 from __future__ import annotations
 
 from ..registry import Param, primitive
+from ..views import SEEN
 from .expressions import cards, owned_key
 
 
@@ -56,6 +57,22 @@ def _top_cards(source, count):
         n = len(pile) if n == "all" else max(0, min(n, len(pile)))
         return pile[len(pile) - n:][::-1]
     return take
+
+
+@primitive("inspect", "action", template="look at {what}", example="inspect top(deck, 3)", acting=True,
+           params=[Param("what", "cards", doc="the cards looked at; they stay where they are")])
+def inspect(node, build):
+    """Let the acting player look at cards without taking them ("look at"): they see them (in
+    choices and in their view) until the cards next move."""
+    what = build(node.args["what"])
+
+    def act(game, env):
+        seat, seen = env["you"], cards(game, what(game, env))
+        for uid in seen:
+            known = (game.state.marks[uid] or {}).get(SEEN, ())
+            game.state.mark(uid, SEEN, tuple(sorted({*known, seat})))
+        game.note("look", [], f"P{seat + 1} looks at {len(seen)} card(s)")
+    return act
 
 
 @primitive("shuffle", "action", template="shuffle {zone}", example="shuffle deck",

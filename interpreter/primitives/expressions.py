@@ -478,11 +478,21 @@ def space_part(node, build):
     return value
 
 
-@primitive("top", "expression", template="the top card of {zone}", example="top(space)", returns="card",
-           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its last card)")])
+@primitive("top", "expression", template="the top [{count} cards|card] of {zone}", example="top(space)", returns="card",
+           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its last card)"),
+                   Param("count", "int", required=False, doc="that many cards from the top, topmost first")])
 def top(node, build):
-    """The top card of a pile or space, or the last card of a collection (nothing when it is empty)."""
-    return _end(build(node.args["zone"]), -1)
+    """The top card of a pile or space, or the last card of a collection (nothing when it is empty);
+    with a count, the top cards (fewer if there are not so many)."""
+    if node.args.get("count") is None:
+        return _end(build(node.args["zone"]), -1)
+    zone, count = build(node.args["zone"]), build(node.args["count"])
+
+    def some(game, env):
+        found = zone(game, env)
+        pile = game.state.zones.get(found, ()) if isinstance(found, str) else cards(game, found)
+        return list(pile[len(pile) - max(0, min(count(game, env), len(pile))):][::-1])
+    return some
 
 
 @primitive("bottom", "expression", template="the bottom card of {zone}", example="bottom(space)", returns="card",
