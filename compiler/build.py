@@ -498,16 +498,19 @@ class _GameCompiler:
 
     def flow_one_of(self, doc, step, path, scope, span):
         """`one of: [gather, play: CONDITION]`: a step written with a condition is offered only when it holds."""
-        items = step["one of"]
-        names = self.procedure_names(doc, [item if isinstance(item, str) else next(iter(item)) for item in items],
-                                     path + ("one of",))
+        names, guards = self.guarded_steps(doc, step["one of"], path + ("one of",), scope)
+        chooser = self.expr(doc, step.get("chooser", "you"), path + ("chooser",), scope, "player")
+        return Node("one_of", {"steps": names, "chooser": chooser, **guards}, span)
+
+    def guarded_steps(self, doc, items, path, scope) -> tuple[tuple, dict]:
+        """Procedure names, each maybe with a condition (`- grow: CONDITION`); the conditions as
+        a `guards` argument when any is given."""
+        names = self.procedure_names(doc, [item if isinstance(item, str) else next(iter(item)) for item in items], path)
         guards = tuple(None if isinstance(item, str) else
-                       self.expr(doc, next(iter(item.values())), path + ("one of", i, names[i]), scope, "bool")
+                       self.expr(doc, next(iter(item.values())), path + (i, names[i]), scope, "bool")
                        for i, item in enumerate(items))
         self.called(names, scope)
-        chooser = self.expr(doc, step.get("chooser", "you"), path + ("chooser",), scope, "player")
-        args = {"steps": names, "chooser": chooser, **({"guards": guards} if any(guards) else {})}
-        return Node("one_of", args, span)
+        return names, ({"guards": guards} if any(g is not None for g in guards) else {})
 
     def flow_may(self, doc, step, path, scope, span):
         if "you" not in scope.names:
@@ -530,10 +533,9 @@ class _GameCompiler:
         return tuple(names)
 
     def flow_in_any_order(self, doc, step, path, scope, span):
-        names = self.procedure_names(doc, step["in any order"], path + ("in any order",))
-        self.called(names, scope)
+        names, guards = self.guarded_steps(doc, step["in any order"], path + ("in any order",), scope)
         chooser = self.expr(doc, step["chooser"], path + ("chooser",), scope, "player")
-        return Node("any_order", {"steps": tuple(names), "chooser": chooser}, span)
+        return Node("any_order", {"steps": tuple(names), "chooser": chooser, **guards}, span)
 
 
 LIBRARY = {"you": "player", "it": "card"}   # what a procedure nothing runs yet is checked with: a card effect's names

@@ -92,6 +92,7 @@ class Game:
         self._memo, self._memo_version = {}, -1
         self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
         if _state is None and start:
+            self._prime_interrupts()
             self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
             self.advance()
 
@@ -141,8 +142,16 @@ class Game:
         if name not in self.rules.procedures:
             raise KeyError(f"no procedure {name!r}; this game has: {', '.join(self.rules.procedures)}")
         env = {} if seat is None else {"you": seat}
+        self._prime_interrupts()
         self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, env))
         self.advance()
+
+    def _prime_interrupts(self):
+        """Record each interrupt's condition as the state now stands (a laid-out position), so the
+        first action that makes one true fires it."""
+        for index, check in enumerate(self.rules.interrupts):
+            if self.state.watch[index] is None:
+                check(self, index)           # with nothing recorded yet, a check only records
 
     def run_procedure(self, name: str):
         """Run one procedure to its end (it must not ask for a choice)."""

@@ -42,7 +42,8 @@ def move(node, build):
         under = below(game, env)
         for uid in moving:
             game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
-        game.note("move", moving, game.zone_label(destination))
+        if moving:
+            game.note("move", moving, game.zone_label(destination))
     return act
 
 

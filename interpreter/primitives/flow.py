@@ -153,21 +153,28 @@ def when(node, build):
 
 @primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
            example="in any order: [draft, trade, refill]",
-           params=[Param("steps", "list"), Param("chooser", "player")])
+           params=[Param("steps", "list"), Param("chooser", "player"),
+                   Param("guards", "list", required=False,
+                         doc="per step, a condition under which it still applies (`- reactions: …`)")])
 def any_order(node, build):
-    """Run every named procedure once, the chooser picking the next one each time."""
+    """Run every named procedure once, the chooser picking the next one each time; a step whose
+    condition no longer holds when the next is picked is left out (a single one left runs
+    without asking)."""
     names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
+    guards = dict(zip(names, [build(g) if g is not None else None
+                              for g in node.args.get("guards") or (None,) * len(names)]))
 
     def run(game, frame):
-        remaining = frame.data
-        if not remaining:
-            return game.pop()
         picked = frame.env.pop("_next", None)
-        if picked is None and len(remaining) > 1:
-            seat = chooser(game, frame.env)
-            return game.ask(Choice(seat, "next step", tuple(remaining), tuple(remaining), "_next"))
-        picked = picked or remaining[0]
-        remaining.remove(picked)
+        if picked is None:
+            frame.data[:] = [n for n in frame.data if guards[n] is None or guards[n](game, frame.env)]
+            if len(frame.data) > 1:
+                seat = chooser(game, frame.env)
+                return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data), "_next"))
+            if not frame.data:
+                return game.pop()
+            picked = frame.data[0]
+        frame.data.remove(picked)
         game.procedure(picked)(game, frame)
     return lambda game, frame: game.push(run, frame.env, list(names))
 
