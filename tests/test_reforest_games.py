@@ -82,3 +82,21 @@ def test_an_end_state_fault_is_reported():
     for uid in trees:
         game.state.move(uid, "region:low.1/0", facedown=False)
     assert any("more than one old-growth" in fault for fault in stack_faults(game, "region:low.1/0", trees))
+
+
+def test_solitaire_uses_30_plants_with_at_most_6_old_growth_trees():
+    """Setup 1: "Solitaire: 30 Cards (use no more than 6 old-growth trees in a solitaire game)";
+    the other plants stay in the box. Over many seeds some games reach the limit of 6."""
+    from silvics import games
+    from silvics.interpreter.game import Game
+
+    ir, most = games.load("reforest"), 0
+    for seed in range(60):
+        game = Game(ir, 1, seed)
+        state = game.state
+        in_play = [uid for uid, where in enumerate(state.location)
+                   if where != "box" and game.attribute(uid, "kind") == "plant"]
+        old_growth = sum(1 for uid in in_play if game.attribute(uid, "class") == "old-growth")
+        assert len(in_play) == 30 and old_growth <= 6, (seed, len(in_play), old_growth)
+        most = max(most, old_growth)
+    assert most == 6                     # the limit binds: without it 30 of 124 would often hold more
