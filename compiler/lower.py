@@ -197,9 +197,10 @@ class Lowerer:
             return self.node("let_in", token, source, names=(), values=(), body=body), kind
         values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
         hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
-        inner = replace(scope, expanding=scope.expanding + (name,),
-                        passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},
-                        names={**scope.names, **{h: kind for h, (_, kind) in zip(hidden, values)}})
+        acting = {"you": scope.names["you"]} if "you" in scope.names else {}
+        inner = replace(scope, expanding=scope.expanding + (name,),       # it sees its parameters and you, not
+                        passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},   # the caller's names
+                        names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}})
         body, kind = self.expression(text, where, inner)
         return self.node("let_in", token, source, names=tuple(hidden), values=tuple(v for v, _ in values),
                          body=body), kind

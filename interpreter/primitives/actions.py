@@ -39,6 +39,8 @@ def move(node, build):
 
     def act(game, env):
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
+        if destination is None:              # a place chosen from none: nothing moves (as with no card)
+            return
         under = below(game, env)
         for uid in moving:
             game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)

@@ -243,7 +243,7 @@ def contents(node, build):
 
     def every(game, env):
         found = places(game, env)
-        keys = [found] if isinstance(found, Zone) else found
+        keys = [found] if isinstance(found, Zone) else found or ()       # the cards in no space: none
         return [uid for key in keys for uid in game.state.zones.get(key, ())]
     return every
 
@@ -362,7 +362,7 @@ def has(node, build):
 
     def test(game, env):
         held = items(game, env)
-        return item(game, env) in (cards(game, held) if isinstance(held, Zone) else held or ())
+        return item(game, env) in (cards(game, held) if isinstance(held, Zone) else held or ())   # nothing has nothing
     return test
 
 
