@@ -247,7 +247,9 @@ class _GameCompiler:
                       max_players=data["players"]["max"], zones=tuple(self.decls.zones.values()),
                       kinds=tuple(self.kinds.values()), marks=tuple(self.decls.marks.values()),
                       cards=cards, procedures=procedures, modules=modules,
-                      counters=tuple(self.decls.counters.values()), interrupts=interrupts)
+                      counters=tuple(self.decls.counters.values()), interrupts=interrupts,
+                      definitions=tuple((name, params, " ".join(str(text).split()))
+                                        for name, (text, _, params) in self.decls.defines.items()))
 
     def interrupts(self) -> tuple:
         self.procedure = "interrupt"

@@ -49,7 +49,13 @@ def _per_card(per_card) -> str:
 def game_page(ir: GameIR) -> str:
     lines = [f"# {ir.name}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
-             "## Procedures", ""]
+             ]
+    if ir.definitions:
+        lines += ["## Definitions", "", "| name | means |", "|---|---|"]
+        lines += [f"| `{name}{'(' + ', '.join(params) + ')' if params else ''}` | `{text}` |"
+                  for name, params, text in ir.definitions]
+        lines.append("")
+    lines += ["## Procedures", ""]
     for name, body in ir.procedures.items():
         lines += [f"**{name}**: {english(body)}", ""]
     if ir.modules:

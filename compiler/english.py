@@ -36,8 +36,8 @@ def _node(node: Node) -> str:
     if node.op == "const":
         value = node.args["value"]
         return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, tuple) else str(value)
-    if node.op == "var":
-        return "this card" if node.args["name"] == "it" else node.args["name"]
+    if node.op == "var":       # a definition's parameter is held under "definition:parameter"
+        return "this card" if node.args["name"] == "it" else node.args["name"].rpartition(":")[2]
     if node.op in ("attr", "mark") and _is_it(node.args["of"]):
         return node.args["name"]
     if node.op in ("zone", "counter") and node.args.get("of") is None:
@@ -45,7 +45,7 @@ def _node(node: Node) -> str:
     if node.op == "block":
         return english(node.args["steps"], "block")
     fill = lambda m: _grouped(node.args.get(m.group(1)), node.op)   # noqa: E731
-    template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False)
+    template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False, ())
                                                              for h in _HOLE.findall(m.group(1))) else "",
                              REGISTRY[node.op].template)
     text = _HOLE.sub(fill, template)

@@ -194,7 +194,7 @@ class Lowerer:
                       f"write {name}({', '.join(params)})" if params else f"write {name} alone")
         if not params:
             body, kind = self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
-            return self.node("let_in", token, source, names=(), values=(), body=body), kind
+            return self.node("let_in", token, source, define=name, names=(), values=(), body=body), kind
         values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
         hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
         acting = {"you": scope.names["you"]} if "you" in scope.names else {}
@@ -202,8 +202,8 @@ class Lowerer:
                         passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},   # the caller's names
                         names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}})
         body, kind = self.expression(text, where, inner)
-        return self.node("let_in", token, source, names=tuple(hidden), values=tuple(v for v, _ in values),
-                         body=body), kind
+        return self.node("let_in", token, source, define=name, names=tuple(hidden),
+                         values=tuple(v for v, _ in values), body=body), kind
 
     def field(self, card: Node, name: str, token, source, scope=None):
         """`card.name`: an attribute, mark, attached zone or printed condition, or None."""

@@ -103,6 +103,7 @@ class GameIR:
     modules: dict = field(default_factory=dict)   # name -> Module
     counters: tuple[CounterDecl, ...] = ()
     interrupts: tuple[Node, ...] = ()     # "interrupt" nodes, watched after every action
+    definitions: tuple = ()               # (name, parameters, text) of each `define:`, for the reference pages
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -95,8 +95,9 @@ def computed(node, build):
     return value
 
 
-@primitive("let_in", "expression", template="{body}", example="near(card, space)", returns="value",
-           params=[Param("names", "list"), Param("values", "list"), Param("body", "value")])
+@primitive("let_in", "expression", template="{define}[({values})]", example="near(card, space)", returns="value",
+           params=[Param("define", "word", doc="the definition's name"), Param("names", "list"),
+                   Param("values", "list"), Param("body", "value")])
 def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
     definition's text with its parameters standing for them. Its value is remembered until the

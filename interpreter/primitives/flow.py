@@ -317,7 +317,8 @@ def _card_label(game, seat: int, uid: int) -> str:
     return f"a hidden card from {game.zone_label(game.state.location[uid])}"
 
 
-@primitive("choose", "flow", template="choose {var} from {from}[, {count} of them]", example="choose card from hand",
+@primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
+           example="choose card from hand",
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
                    Param("count", "int", prep="count", required=False,
                          doc="pick this many cards one after another (fewer if they run out); binds them all"),
