@@ -35,6 +35,10 @@ class Rules:
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
         self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
+        leading = {card.id: [{name: self.build(value.args["steps"][0].args["cond"])
+                              for name, value in side.attributes.items() if _single_if(value)}
+                             for side in card.sides] for card in ir.cards}
+        self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
         self.interrupts = [self.build(node) for node in ir.interrupts]
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
@@ -254,6 +258,18 @@ class Game:
         return self.rules.printed[uid][self.state.side[uid]].get(name)
 
     effect = printed
+
+    def leading_condition(self, uid: int, name: str):
+        """The condition of an effect that is a single `if` on the card's face-up side, or None."""
+        return self.rules.leading[uid][self.state.side[uid]].get(name)
+
+
+def _single_if(value) -> bool:
+    """An effect whose text is a single `if` without `else` (it does nothing when the condition fails)."""
+    if not isinstance(value, Node) or value.op != "block" or len(value.args["steps"]) != 1:
+        return False
+    step = value.args["steps"][0]
+    return step.op == "when" and not step.args.get("else")
 
 
 def _reason(error) -> str:

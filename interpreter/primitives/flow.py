@@ -244,17 +244,48 @@ def trigger(node, build):
            acting=True, params=[Param("body", "block"), Param("prompt", "word", required=False)])
 def may(node, build):
     """The acting seat decides whether to carry out the steps (all of them, or none): optional
-    effects, and "up to N" actions as N optional steps."""
+    effects, and "up to N" actions as N optional steps. When the steps carry out one printed
+    effect, the question names the card, and is not asked when the card has no such effect or
+    when the effect is a single `if` whose condition does not hold (it would do nothing)."""
     body, prompt = build(node.args["body"]), node.args.get("prompt") or "may"
+    effect = _single_effect(node.args["body"], build)
 
     def run(game, frame):
         answer = frame.env.pop("_may", None)
         if answer is None:
-            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no"), "_may"))
+            asked = prompt
+            if effect is not None:
+                uid = effect(game, frame.env)
+                if uid is None:
+                    return game.pop()
+                asked = f"{prompt} ({game.card_id(uid)})"
+            return game.ask(Choice(frame.env["you"], asked, ("yes", "no"), ("yes", "no"), "_may"))
         game.pop()
         if answer == "yes":
             body(game, frame)
     return lambda game, frame: game.push(run, frame.env)
+
+
+def _single_effect(block, build):
+    """For steps that are one `run CARD.EFFECT [on SUBJECT]`: a function giving the card whose
+    effect would apply now, or None when it has none or its leading condition fails."""
+    steps = block.args["steps"]
+    if len(steps) != 1 or steps[0].op != "run":
+        return None
+    target, on = steps[0].args["effect"].args, steps[0].args.get("on")
+    of, name, subject = build(target["of"]), target["name"], build(on) if on else None
+
+    def applies(game, env):
+        uid = of(game, env)
+        if uid is None or game.printed(uid, name) is None:
+            return None
+        condition = game.leading_condition(uid, name)
+        if condition is not None:
+            about = {"subject": subject(game, env)} if subject else {}
+            if not condition(game, {**env, **about, "it": uid}):
+                return None
+        return uid
+    return applies
 
 
 @primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
