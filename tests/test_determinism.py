@@ -2,6 +2,7 @@
 catch any change that alters play. After an intended change, regenerate a golden file with
 the command on its first line, e.g.
     silvics play four-forests --players 4 --seed 1 > tests/golden/four-forests-4p-seed1.txt
+(each file's command is in RUNS below).
 """
 from pathlib import Path
 
@@ -15,6 +16,9 @@ RUNS = {
     "four-forests-4p-seed1.txt": ["play", "four-forests", "--players", "4", "--seed", "1"],
     "four-forests-3p-seed2-greedy-experienced.txt":
         ["play", "four-forests", "--players", "3", "--seed", "2", "--agents", "greedy", "--module", "experienced"],
+    "reforest-3p-seed1-terrain-events.txt":
+        ["play", "reforest", "--players", "3", "--seed", "1", "--module", "terrain", "--module", "events"],
+    "reforest-1p-seed4-hard.txt": ["play", "reforest", "--players", "1", "--seed", "4", "--module", "hard"],
 }
 
 
@@ -34,18 +38,21 @@ def test_golden_playthrough(name, capsys):
     assert capsys.readouterr().out == (GOLDEN / name).read_text()
 
 
-def test_replaying_the_recorded_choices_gives_the_same_game(four_forests):
+@pytest.mark.parametrize("game_id, modules", [("four-forests", ["experienced"]), ("reforest", ["terrain", "events"])])
+def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
     """Same seed + same choices = same game: replay a random game's choices by label."""
+    from silvics import games
     from silvics.interpreter.agents import ScriptedAgent
     from silvics.interpreter.game import Game
-    original = play_random(four_forests, 3, 77, ["experienced"])
+    ir = games.load(game_id)
+    original = play_random(ir, 3, 77, modules)
     answers = {seat: [] for seat in range(3)}
     for line in original.state.log:
         if line.startswith("choice P"):
             seat = int(line.split()[1][1:]) - 1
             answers[seat].append(line.rsplit(": ", 1)[1])
     agents = [ScriptedAgent(answers[seat]) for seat in range(3)]
-    replay = Game(four_forests, 3, 77, ["experienced"])
+    replay = Game(ir, 3, 77, modules)
     while not replay.over:
         replay.apply(agents[replay.pending.seat].choose(replay, replay.pending))
     assert "\n".join(replay.state.log).encode() == "\n".join(original.state.log).encode()
