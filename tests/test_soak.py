@@ -1,6 +1,7 @@
-"""Long soak: 20,000 random games per player count and module mix, every step checked.
-Kept out of CI; run with: pytest -m slow tests/test_soak.py"""
+"""Long soak: 20,000 random Four Forests games and 3,000 Reforest games per player count and
+module mix, every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py"""
 import itertools
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -13,3 +14,15 @@ pytestmark = [pytest.mark.slow]
 def test_soak(four_forests, players, modules):
     for seed in range(20_000):
         play_random(four_forests, players, seed, modules)
+
+
+@pytest.mark.parametrize("modules", [(), ("terrain", "events"), ("terrain", "events-casual", "hard")],
+                         ids=lambda m: "+".join(m) or "base")
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_reforest_soak(players, modules):
+    """3,000 games per setup (ten times CI's count), on two processes, with the end-state checks."""
+    from test_reforest_games import faults_in_games
+    with ProcessPoolExecutor(2) as pool:
+        halves = pool.map(faults_in_games, [players] * 2, [modules] * 2, [range(0, 3000, 2), range(1, 3000, 2)])
+        found = [fault for faults in halves for fault in faults]
+    assert not found, found[:5]
