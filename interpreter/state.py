@@ -6,6 +6,8 @@ exactly one zone (the box is a zone), and only `move` changes where it is.
 from __future__ import annotations
 
 import random
+from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass, field
 
 BOX = "box"
@@ -105,10 +107,9 @@ class State:
 
     def conservation_errors(self) -> list[str]:
         """Every card in exactly one zone, and where `location` says it is."""
-        held = [uid for pile in self.zones.values() for uid in pile]
-        location = self.location
-        if len(held) == len(location) == len(set(held)) and \
-                all(location[uid] == key for key, pile in self.zones.items() for uid in pile):
+        held = list(chain.from_iterable(self.zones.values()))
+        if len(held) == len(self.location) == len(set(held)) and held and \
+                list(itemgetter(*held)(self.location)) == [key for key, pile in self.zones.items() for _ in pile]:
             return []                                  # the common case, checked fast; else say what is wrong
         seen: dict[int, str] = {}
         errors = []
