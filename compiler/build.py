@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from functools import lru_cache
 from pathlib import Path
 
 from ..interpreter.ir import AttrDecl, CardDef, CounterDecl, GameIR, KindDecl, Module, Node, SideDef, Span, ZoneDecl
@@ -98,8 +99,7 @@ def _relocated(value, root: Path):
     """The IR with every span's file relative to the game's root (the folder holding rules/ and
     cards/), so the same data compiles to the same IR wherever the compiler runs."""
     if isinstance(value, Span):
-        file = Path(value.file).resolve()
-        return replace(value, file=str(file.relative_to(root)) if file.is_relative_to(root) else str(file))
+        return replace(value, file=_relative(value.file, root))
     if isinstance(value, (Node, CardDef, SideDef, Module, GameIR)):
         return replace(value, **{f.name: _relocated(getattr(value, f.name), root) for f in fields(value)})
     if isinstance(value, tuple):
@@ -107,6 +107,12 @@ def _relocated(value, root: Path):
     if isinstance(value, dict):
         return {key: _relocated(item, root) for key, item in value.items()}
     return value
+
+
+@lru_cache(maxsize=256)
+def _relative(file: str, root: Path) -> str:
+    resolved = Path(file).resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
 
 
 def compile_pack(pack_path, find_game) -> GameIR:

@@ -67,6 +67,7 @@ class Scope:
 class Lowerer:
     def __init__(self, decls: Decls):
         self.decls = decls
+        self.bodies: dict = {}       # definition bodies already lowered, by name and scope
 
     # ---- front doors ----
     def expression(self, text: str, source: Source, scope: Scope) -> tuple[Node, str]:
@@ -193,7 +194,8 @@ class Lowerer:
             self.fail(token, source, "E0404", f"'{name}' takes {len(params)} part(s), got {len(args)}",
                       f"write {name}({', '.join(params)})" if params else f"write {name} alone")
         if not params:
-            body, kind = self.expression(text, where, replace(scope, expanding=scope.expanding + (name,)))
+            inner = replace(scope, expanding=scope.expanding + (name,))
+            body, kind = self.expanded(name, text, where, inner)
             return self.node("let_in", token, source, define=name, names=(), values=(), body=body), kind
         values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
         hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
@@ -201,9 +203,17 @@ class Lowerer:
         inner = replace(scope, expanding=scope.expanding + (name,),       # it sees its parameters and you, not
                         passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},   # the caller's names
                         names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}})
-        body, kind = self.expression(text, where, inner)
+        body, kind = self.expanded(name, text, where, inner)
         return self.node("let_in", token, source, define=name, names=tuple(hidden),
                          values=tuple(v for v, _ in values), body=body), kind
+
+    def expanded(self, name, text, where, scope) -> tuple[Node, str]:
+        """A definition's body lowered in a scope; the same scope gives the same body, so each is
+        lowered once however often the rules use it."""
+        key = (name, tuple(sorted(scope.names.items())), tuple(sorted(scope.passed.items())))
+        if key not in self.bodies:
+            self.bodies[key] = self.expression(text, where, scope)
+        return self.bodies[key]
 
     def field(self, card: Node, name: str, token, source, scope=None):
         """`card.name`: an attribute, mark, attached zone or printed condition, or None."""
