@@ -342,7 +342,7 @@ class _GameCompiler:
             if checked is not None:
                 values[name] = checked
                 if isinstance(checked, Node):
-                    texts[name] = value
+                    texts[name] = _frozen(value)
         for name in declared:
             if name not in face and name not in meant and name not in self.optional and (kind.name, name) not in self.defaults:
                 self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
@@ -544,6 +544,15 @@ class _GameCompiler:
         names, guards = self.guarded_steps(doc, step["in any order"], path + ("in any order",), scope)
         chooser = self.expr(doc, step["chooser"], path + ("chooser",), scope, "player")
         return Node("any_order", {"steps": tuple(names), "chooser": chooser, **guards}, span)
+
+
+def _frozen(value):
+    """Written text kept in the IR as JSON gives it back (lists as tuples), so the IR round-trips exactly."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _frozen(item) for key, item in value.items()}
+    return value
 
 
 LIBRARY = {"you": "player", "it": "card"}   # what a procedure nothing runs yet is checked with: a card effect's names

@@ -9,9 +9,12 @@ import pytest
 from silvics.interpreter import ir
 
 
-def test_json_round_trip_is_exact(four_forests):
-    text = ir.dumps(four_forests)
-    assert ir.loads(text) == four_forests
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest"])
+def test_json_round_trip_is_exact(game_id):
+    from silvics import games
+    compiled = games.load(game_id)
+    text = ir.dumps(compiled)
+    assert ir.loads(text) == compiled
     assert json.loads(text)["version"] == ir.IR_VERSION
 
 
