@@ -128,7 +128,7 @@ class Game:
                 raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (last actions: {where})")
             try:
                 top.run(self, top)
-            except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError) as error:
                 where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
                 raise GameError(f"rule failed near {where}: {_reason(error)}") from error
 
@@ -187,7 +187,7 @@ class Game:
         self.recent.append(node.span)
         try:
             act(self, env)
-        except (KeyError, IndexError, TypeError, ValueError, RuleError) as error:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError) as error:
             raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
         finally:
             self.state.version += 1

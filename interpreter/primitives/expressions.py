@@ -438,7 +438,10 @@ def adjacent(node, build):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
     space = build(node.args["space"])
 
-    return lambda game, env: _bordering(game, space(game, env))
+    def bordering(game, env):
+        key = space(game, env)
+        return _bordering(game, key) if key is not None else []
+    return bordering
 
 
 def _bordering(game, key: str) -> list[Zone]:
@@ -474,7 +477,10 @@ def space_part(node, build):
     space, part = build(node.args["space"]), node.args["part"]
 
     def value(game, env):
-        _, row, column, _ = _grid(game, space(game, env))
+        key = space(game, env)
+        if key is None:                      # the space of a card in no grid: nothing
+            return None
+        _, row, column, _ = _grid(game, key)
         return row if part == "row" else column
     return value
 
