@@ -195,24 +195,26 @@ class Lowerer:
                       f"write {name}({', '.join(params)})" if params else f"write {name} alone")
         if not params:
             inner = replace(scope, expanding=scope.expanding + (name,))
-            body, kind = self.expanded(name, text, where, inner)
-            return self.node("let_in", token, source, define=name, names=(), values=(), body=body), kind
+            body, kind, variant = self.expanded(name, text, where, inner)
+            return self.node("let_in", token, source, define=name, variant=variant, names=(), values=(),
+                             body=body), kind
         values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
         hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
         acting = {"you": scope.names["you"]} if "you" in scope.names else {}
         inner = replace(scope, expanding=scope.expanding + (name,),       # it sees its parameters and you, not
                         passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},   # the caller's names
                         names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}})
-        body, kind = self.expanded(name, text, where, inner)
-        return self.node("let_in", token, source, define=name, names=tuple(hidden),
+        body, kind, variant = self.expanded(name, text, where, inner)
+        return self.node("let_in", token, source, define=name, variant=variant, names=tuple(hidden),
                          values=tuple(v for v, _ in values), body=body), kind
 
-    def expanded(self, name, text, where, scope) -> tuple[Node, str]:
-        """A definition's body lowered in a scope; the same scope gives the same body, so each is
-        lowered once however often the rules use it."""
+    def expanded(self, name, text, where, scope) -> tuple[Node, str, int]:
+        """A definition's body lowered in a scope, with a number for that variant: the same scope
+        gives the same body, so each is lowered once however often the rules use it, and every use
+        of one variant shares the values the interpreter remembers for it."""
         key = (name, tuple(sorted(scope.names.items())), tuple(sorted(scope.passed.items())))
         if key not in self.bodies:
-            self.bodies[key] = self.expression(text, where, scope)
+            self.bodies[key] = (*self.expression(text, where, scope), len(self.bodies))
         return self.bodies[key]
 
     def field(self, card: Node, name: str, token, source, scope=None):

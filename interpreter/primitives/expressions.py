@@ -96,7 +96,9 @@ def computed(node, build):
 
 
 @primitive("let_in", "expression", template="{define}[({values})]", example="near(card, space)", returns="value",
-           params=[Param("define", "word", doc="the definition's name"), Param("names", "list"),
+           params=[Param("define", "word", doc="the definition's name"),
+                   Param("variant", "int", required=False, doc="which lowering of it (one per scope it is used in)"),
+                   Param("names", "list"),
                    Param("values", "list"), Param("body", "value")])
 def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
@@ -104,7 +106,7 @@ def let_in(node, build):
     state next changes (placement rules ask the same question of every card and space)."""
     names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
-    token = object()
+    token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
 
     def value(game, env):
         passed = [v(game, env) for v in values]
