@@ -121,32 +121,55 @@ class GameIR:
 _CLASSES = {cls.__name__: cls for cls in (Span, Node, ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, Module, GameIR)}
 
 
-def _encode(value):
+def _encode(value, bodies: dict):
+    """Plain JSON data; a definition's body (one per variant, used in many places) is written
+    once, in `bodies`, and referred to as {"$body": variant}."""
+    if isinstance(value, Node) and value.op == "let_in" and "variant" in value.args:
+        variant = value.args["variant"]
+        if variant not in bodies:
+            bodies[variant] = None                       # claimed first: bodies may use other definitions
+            bodies[variant] = _encode(value.args["body"], bodies)
+        args = {key: (_encode(item, bodies) if key != "body" else {"$body": variant}) for key, item in value.args.items()}
+        return {"$": "Node", "op": value.op, "args": args, "span": _encode(value.span, bodies)}
+    if isinstance(value, Span):
+        return {"@": str(value)}                          # file:line:col, as diagnostics print it
     if hasattr(value, "__dataclass_fields__"):
-        return {"$": type(value).__name__, **{f.name: _encode(getattr(value, f.name)) for f in fields(value)}}
+        return {"$": type(value).__name__, **{f.name: _encode(getattr(value, f.name), bodies) for f in fields(value)}}
     if isinstance(value, dict):
-        return {key: _encode(item) for key, item in value.items()}
+        return {key: _encode(item, bodies) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_encode(item) for item in value]
+        return [_encode(item, bodies) for item in value]
     return value
 
 
-def _decode(value):
+def _decode(value, bodies: dict, decoded_bodies: dict):
     if isinstance(value, dict):
+        if "$body" in value:                             # one shared object per variant, as compiled
+            variant = value["$body"]
+            if variant not in decoded_bodies:
+                decoded_bodies[variant] = _decode(bodies[str(variant)], bodies, decoded_bodies)
+            return decoded_bodies[variant]
+        if "@" in value:
+            file, line, col = value["@"].rsplit(":", 2)
+            return Span(file, int(line), int(col))
         kind = value.get("$")
-        decoded = {key: _decode(item) for key, item in value.items() if key != "$"}
+        decoded = {key: _decode(item, bodies, decoded_bodies) for key, item in value.items() if key != "$"}
         return _CLASSES[kind](**decoded) if kind else decoded
     if isinstance(value, list):
-        return tuple(_decode(item) for item in value)
+        return tuple(_decode(item, bodies, decoded_bodies) for item in value)
     return value
 
 
 def dumps(game: GameIR) -> str:
-    return json.dumps(_encode(game), indent=1, sort_keys=False)
+    bodies: dict = {}
+    data = _encode(game, bodies)
+    data["definition_bodies"] = {str(variant): body for variant, body in sorted(bodies.items())}
+    return json.dumps(data, separators=(",", ":"))
 
 
 def loads(text: str) -> GameIR:
     data = json.loads(text)
     if data.get("version") != IR_VERSION:
         raise ValueError(f"IR version {data.get('version')} is not supported (this silvics reads version {IR_VERSION})")
-    return _decode(data)
+    bodies = data.pop("definition_bodies", {})
+    return _decode(data, bodies, {})

@@ -60,4 +60,4 @@ def test_the_same_data_compiles_to_the_same_ir_from_anywhere(tmp_path, monkeypat
     here = ir.dumps(compile_game(path))
     monkeypatch.chdir(tmp_path)
     assert ir.dumps(compile_game(path)) == here
-    assert '"file": "rules/four-forests/game.yaml"' in here
+    assert '{"@":"rules/four-forests/game.yaml:' in here
