@@ -415,7 +415,8 @@ class _GameCompiler:
     def find_inherited(self):
         """A procedure sees the names bound at every place it is called from (`you` inside
         `each player`, a chosen card, `it` in a card's effect), so steps can be shared as
-        procedures. Scopes only grow from one pass to the next, so the passes settle."""
+        procedures. Each pass lowers every procedure with what the last pass found at its call
+        sites; the passes stop when nothing changes (at most one per procedure, the longest chain)."""
         sources = [(self.game, self.game.data["procedures"])] + [(m, m.data["procedures"]) for m in self.modules]
         kept, self.diagnostics = self.diagnostics, []
         from_cards = {name: list(sites) for name, sites in self.calls.items()}
