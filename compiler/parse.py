@@ -24,7 +24,8 @@ EXAMPLES = {
     "unclosed bracket or parenthesis": ["count(hand", "[for, against", "(value > 3", "suit in [boreal, temperate",
                                         "value in [1, 2", "count(hand where value > 3", "sum(v.value for v in hand",
                                         "not (value > 3 or suit = boreal"],
-    "two values side by side: join them with and, or, or a comparison": ["value 6", "suit boreal"],
+    "two values side by side: join them with and, or, or a comparison": ["value 6", "suit boreal", "let total 5",
+                                                                          "move card hand", "add 1 coins"],
     "a statement starts with an action word, e.g. 'move 1 from deck to hand'": ["4 from deck to hand"],
 }
 

@@ -55,7 +55,7 @@ def lab(tmp_path, play: str, cards: str, define: str = "  nothing: \"0\""):
 def lab_errors(tmp_path, *args, **kwargs) -> str:
     with pytest.raises(CompileError) as failure:
         lab(tmp_path, *args, **kwargs)
-    return "\n".join(str(d) for d in failure.value.diagnostics)
+    return failure.value.render()
 
 
 def played(ir, answers=(), players=1):
@@ -221,3 +221,16 @@ def test_inspect_lets_only_the_looker_see_cards_until_they_move(tmp_path):
     game.apply(labels.index("b"))           # b moves to the pile; then seat 2 puts it back and looks
     assert not visible(game, 0, uid["b"]) and visible(game, 1, uid["b"])   # seat 1's look ended when b moved
     assert visible(game, 0, uid["c"])                                     # c never moved: seat 1 still knows it
+
+
+@pytest.mark.parametrize("step, message", [
+    ("let total 5", "two values side by side"),
+    ("let total", "write: let NAME = VALUE"),
+    ("choose paid from pile by it.worth", "write: choose NAME from CARDS-OR-LIST [count N | worth N [by VALUE]]"),
+    ("add bottom(pile).size(pile) to total", "'size' is not a number printed on cards that takes parts"),
+    ("add bottom(pile).bonus(pile, pile) to total", "'bonus' takes 1 part(s), got 2"),
+    ("add nth(bottom(pile).perks) to total", "unknown function 'nth' with 1 part(s)"),
+])
+def test_the_new_forms_say_what_is_wrong_where(tmp_path, step, message):
+    errors = lab_errors(tmp_path, f"- {step}", "- {id: a}")
+    assert message in errors and "game.yaml:" in errors
