@@ -138,4 +138,4 @@ def test_adjacent_of_a_card_lowers_to_its_neighbours(tmp_path):
     shutil.copytree(FIXTURES / "grove", folder)
     rules = folder / "game.yaml"
     rules.write_text(rules.read_text() + "        - score sum(count(adjacent(top(s))) for s in region)\n")
-    assert '"op": "neighbours"' in dumps(compile_game(folder))
+    assert '"op":"neighbours"' in dumps(compile_game(folder))
