@@ -288,7 +288,8 @@ class Lowerer:
             self.fail(token, source, "E0404", f"'{token}' takes {len(declared.sees)} part(s), got {len(args)}",
                       f"write {token}({names})")
         given = tuple(self.typed(arg, source, scope, kind)[0] for arg, (_, kind) in zip(args, declared.sees))
-        return self.node("computed", tree, source, of=card, name=str(token), given=given), "int"
+        return self.node("computed", tree, source, of=card, name=str(token), given=given,
+                         sees=tuple(name for name, _ in declared.sees)), "int"
 
     def expr_if_else(self, tree, source, scope):
         then, cond, other = tree.children

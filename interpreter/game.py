@@ -49,9 +49,6 @@ class Rules:
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 
-    def attribute(self, name: str):
-        return self.attributes[name]
-
     def build(self, node: Node):
         primitive = REGISTRY.get(node.op)
         if primitive is None:
@@ -250,14 +247,12 @@ class Game:
                     owner = key.partition("/")[2]
                     per_player = self.rules.zones[within].per == "player"
                     found += [(uid, name, int(owner) if per_player else None) for uid in pile
-                              if self.effect(uid, name) is not None]
+                              if self.printed(uid, name) is not None]
         return found
 
     def printed(self, uid: int, name: str):
         """The compiled effect or number printed on the card's face-up side, or None."""
         return self.rules.printed[uid][self.state.side[uid]].get(name)
-
-    effect = printed
 
     def leading_condition(self, uid: int, name: str):
         """The condition of an effect that is a single `if` on the card's face-up side, or None."""

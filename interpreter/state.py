@@ -22,7 +22,7 @@ def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 
 
-def space_key(name: str, row: str, column: int, owner: int | None = None) -> Zone:
+def space_key(name: str, row: str, column: int, owner: int | str | None = None) -> Zone:
     """One space of a grid zone: "region:low.1/2" is seat index 2's region (seat 3), row low, column 1."""
     return zone_key(f"{name}:{row}.{column}", owner)
 

@@ -1,6 +1,7 @@
 """Reforest property tests: 300 random games per player count and module combination run to
 the end with every card in exactly one zone after every action, and the end state the rulebook
-promises (three rounds ended, every visitor resolved, legal stacks, itemised scores adding up).
+promises (three rounds ended, every visitor resolved, legal stacks, stored energy seen by its
+owner only, itemised scores adding up).
 
 The games run on two processes (the machine CI uses has two cores); each worker compiles the
 bundled game itself, so nothing but seeds and findings crosses between processes."""
@@ -41,12 +42,22 @@ def end_state_faults(game) -> list[str]:
             faults.append(f"{zone} is not empty at the end: {state.zones[zone]}")
     for key, pile in state.zones.items():
         if key.startswith("region:"):
-            faults += [f"{key}: {fault}" for fault in stack_faults(game, key, pile)]
+            faults += [f"{key}: {fault}" for fault in stack_faults(game, key, pile) + energy_faults(game, key, pile)]
     for seat in range(state.players):
         itemised = sum(points for owner, _, points, _, _ in state.score_items if owner == seat)
         if itemised != state.scores[seat]:
             faults.append(f"P{seat + 1} scored {state.scores[seat]} but the items add up to {itemised}")
     return faults
+
+
+def energy_faults(game, key: str, pile: list[int]) -> list[str]:
+    """Stored energy "can be looked at by their owner at any time", and by no one else."""
+    from silvics.interpreter.views import visible
+    owner = int(key.rpartition("/")[2])
+    return [f"{game.card_id(uid)} stored at {key} is hidden from its owner or shown to another seat"
+            for uid in pile if game.state.facedown[uid]
+            and [visible(game, seat, uid) for seat in range(game.state.players)]
+            != [seat == owner for seat in range(game.state.players)]]
 
 
 def stack_faults(game, key: str, pile: list[int]) -> list[str]:
@@ -82,6 +93,8 @@ def test_an_end_state_fault_is_reported():
     for uid in trees:
         game.state.move(uid, "region:low.1/0", facedown=False)
     assert any("more than one old-growth" in fault for fault in stack_faults(game, "region:low.1/0", trees))
+    game.state.move(trees[0], "region:low.2/0", facedown=True, placer=1)       # stored by the wrong seat
+    assert energy_faults(game, "region:low.2/0", [trees[0]])
 
 
 def test_solitaire_uses_30_plants_with_at_most_6_old_growth_trees():
@@ -100,3 +113,13 @@ def test_solitaire_uses_30_plants_with_at_most_6_old_growth_trees():
         assert len(in_play) == 30 and old_growth <= 6, (seed, len(in_play), old_growth)
         most = max(most, old_growth)
     assert most == 6                     # the limit binds: without it 30 of 124 would often hold more
+
+
+def test_the_starting_player_is_drawn_at_random():
+    """Setup: "The player who most recently took a walk in the woods plays first": the rules
+    draw the seat with the game's seeded generator, so over many seeds every seat starts."""
+    from silvics import games
+    from silvics.interpreter.game import Game
+
+    ir = games.load("reforest")
+    assert {Game(ir, 4, seed).state.markers["first"] for seed in range(40)} == {0, 1, 2, 3}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 
 from ..registry import Param, primitive
-from ..state import Zone, zone_key
+from ..state import Zone, space_key, zone_key
 
 
 def cards(game, value) -> list[int]:
@@ -77,21 +77,20 @@ def attr(node, build):
 
 @primitive("computed", "expression", template="the {name} of {of}[ for {given}]", example="p.discount(card, space)",
            returns="int", params=[Param("of", "card"), Param("name", "word"),
-                                  Param("given", "list", required=False, doc="values for the names it sees, in order")])
+                                  Param("given", "list", required=False, doc="values for the names it sees, in order"),
+                                  Param("sees", "list", required=False, doc="those names, as its attribute declares")])
 def computed(node, build):
     """A number printed on a card, as a whole number or an expression worked out when read, with
     `it` the card and the names its attribute sees (0 for no card, or a card without it)."""
-    of, name, given = build(node.args["of"]), node.args["name"], [build(g) for g in node.args.get("given") or ()]
-    names: list = []
+    of, name = build(node.args["of"]), node.args["name"]
+    given = list(zip(node.args.get("sees") or (), [build(g) for g in node.args.get("given") or ()]))
 
     def value(game, env):
         uid = of(game, env)
         number = game.printed(uid, name) if uid is not None else None
         if number is None:
             return 0
-        if given and not names:
-            names.extend(seen for seen, _ in game.rules.attribute(name).sees)
-        return number(game, {**env, **{n: g(game, env) for n, g in zip(names, given)}, "it": uid})
+        return number(game, {**env, **{seen: g(game, env) for seen, g in given}, "it": uid})
     return value
 
 
@@ -412,11 +411,11 @@ def arith(node, build):
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
 
 def _grid(game, key: str):
-    """(declaration, row, column, owner suffix) of a space key such as "region:low.1/2"."""
+    """(declaration, row, column, owner or None) of a space key such as "region:low.1/2" (see space_key)."""
     head, _, owner = key.partition("/")
     name, _, place = head.partition(":")
     row, _, column = place.rpartition(".")
-    return game.rules.zones[name], row, int(column), (f"/{owner}" if owner else "")
+    return game.rules.zones[name], row, int(column), (owner or None)
 
 
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
@@ -426,11 +425,9 @@ def spaces(node, build):
     owner = owned_key(node, build)
 
     def every(game, env):
-        key = owner(game, env)
-        _, _, suffix = key.partition("/")
+        seat = owner(game, env).partition("/")[2] or None
         decl = game.rules.zones[node.args["name"]]
-        return [Zone(f"{decl.name}:{row}.{column}" + (f"/{suffix}" if suffix else ""))
-                for row in decl.rows for column in range(1, decl.columns + 1)]
+        return [space_key(decl.name, row, column, seat) for row in decl.rows for column in range(1, decl.columns + 1)]
     return every
 
 
@@ -448,10 +445,10 @@ def adjacent(node, build):
 
 def _bordering(game, key: str) -> list[Zone]:
     """The spaces sharing a border with a space: same row next column, same column next row."""
-    decl, row, column, suffix = _grid(game, key)
+    decl, row, column, seat = _grid(game, key)
     index = decl.rows.index(row)
     places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-    return [Zone(f"{decl.name}:{decl.rows[r]}.{c}{suffix}") for r, c in places
+    return [space_key(decl.name, decl.rows[r], c, seat) for r, c in places
             if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
 
 

@@ -34,6 +34,17 @@ class Choice:
         return self._labels[index] if self._labels is not None else self._label(self.options[index])
 
 
+def _guarded(node, build):
+    """For `one of` and `in any order`: which of some step names have their condition holding
+    (a step written without a condition always does)."""
+    names = node.args["steps"]
+    guards = dict(zip(names, [build(g) if g is not None else None for g in node.args.get("guards") or ()]))
+
+    def holding(game, env, steps) -> list:
+        return [n for n in steps if guards.get(n) is None or guards[n](game, env)]
+    return holding
+
+
 def _enter_block(run):
     return lambda game, frame: game.push(run, frame.env)
 
@@ -160,14 +171,12 @@ def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time; a step whose
     condition no longer holds when the next is picked is left out (a single one left runs
     without asking)."""
-    names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
-    guards = dict(zip(names, [build(g) if g is not None else None
-                              for g in node.args.get("guards") or (None,) * len(names)]))
+    names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
 
     def run(game, frame):
         picked = frame.env.pop("_next", None)
         if picked is None:
-            frame.data[:] = [n for n in frame.data if guards[n] is None or guards[n](game, frame.env)]
+            frame.data[:] = holding(game, frame.env, frame.data)
             if len(frame.data) > 1:
                 seat = chooser(game, frame.env)
                 return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data), "_next"))
@@ -196,7 +205,7 @@ def run_effect(node, build):
 
     def enter(game, frame):
         uid = of(game, frame.env)
-        effect = game.effect(uid, name) if uid is not None else None
+        effect = game.printed(uid, name) if uid is not None else None
         if effect is not None:
             about = {"subject": subject(game, frame.env)} if subject else {}
             effect(game, _with(frame, it=uid, _source=uid, **about, **heading))
@@ -228,7 +237,7 @@ def trigger(node, build):
         if not frame.data:
             return game.pop()
         uid, name, owner = frame.data.pop(0)
-        effect = game.effect(uid, name)
+        effect = game.printed(uid, name)
         if effect is not None:
             seat = frame.env.get("you") if owner is None else owner
             effect(game, _with(frame, it=uid, subject=frame.env["_subject"], you=seat))
@@ -312,13 +321,12 @@ def interrupt(node, build):
 def one_of(node, build):
     """The chooser picks one of several procedures (e.g. a turn's actions) whose conditions hold,
     and it runs (a single one runs without asking; none: nothing happens)."""
-    names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
-    guards = [build(g) if g is not None else None for g in node.args.get("guards") or (None,) * len(names)]
+    names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
 
     def run(game, frame):
         picked = frame.env.pop("_next", None)
         if picked is None:
-            offered = tuple(n for n, g in zip(names, guards) if g is None or g(game, frame.env))
+            offered = tuple(holding(game, frame.env, names))
             if len(offered) > 1:
                 return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered, "_next"))
             picked = offered[0] if offered else None
