@@ -1,24 +1,31 @@
 """Expressions: values, card attributes, zones as collections, filters, counts and arithmetic.
 
-Each handler receives its IR node and `build` (which compiles a child node) and returns a
-closure `fn(game, env) -> value`. `env` holds the bindings in scope: `you` (the seat
-acting), `it` (the card a condition is testing) and every name bound by choose/for/repeat.
+Each handler receives its IR node and `build` (which compiles a child node) and returns an
+Expr, `fn(game, env) -> value` (see runtime.py). `env` holds the bindings in scope: `you`
+(the seat acting), `it` (the card a condition is testing) and every name bound by
+choose/for/repeat. An expression reads the state through the game (`game.pile`,
+`game.depends_on` …), so that a remembered value knows what it depends on.
 """
 from __future__ import annotations
 
 import operator
 
 from ..registry import Param, primitive
-from ..state import Zone, space_key, zone_key
+from ..state import SCORES, Zone, parse_key, space_key, zone_key
 
 
 def cards(game, value) -> list[int]:
-    """A collection of card ids from a zone key, a list, or a single card."""
+    """A collection of card ids from a zone key, a list, or a single card (a new list)."""
+    return list(pile_of(game, value))
+
+
+def pile_of(game, value):
+    """The same, without copying: for reading only."""
     if isinstance(value, Zone):
-        return list(game.state.zones.get(value, ()))
+        return game.pile(value)
     if isinstance(value, int):
-        return [value]
-    return list(value) if value is not None else []
+        return (value,)
+    return value if value is not None else ()
 
 
 @primitive("const", "expression", template="{value}", example="6", returns="value",
@@ -63,7 +70,12 @@ def owned_key(node, build):
 def counter(node, build):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
     key = owned_key(node, build)
-    return lambda game, env: game.state.counters.get(key(game, env), 0)
+
+    def value(game, env):
+        where = key(game, env)
+        game.depends_on("#" + where)
+        return game.state.counters.get(where, 0)
+    return value
 
 
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
@@ -109,16 +121,12 @@ def let_in(node, build):
 
     def value(game, env):
         passed = [v(game, env) for v in values]
+        key = (token, tuple(passed), tuple([env.get(n) for n in reads]))
         try:
-            key = (token, tuple(passed), tuple(env.get(n) for n in reads))
             hash(key)
         except TypeError:                        # a collection was passed: work it out afresh
             return _evaluate(game, env, passed)
-        memo = game.memo()
-        if key not in memo:
-            found = _evaluate(game, env, passed)
-            memo[key] = tuple(found) if isinstance(found, list) else found
-        return memo[key]
+        return game.remembered(key, lambda: _frozen(_evaluate(game, env, passed)))
 
     def _evaluate(game, env, passed):
         saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
@@ -135,6 +143,10 @@ def let_in(node, build):
 
 
 _UNBOUND = object()
+
+
+def _frozen(value):
+    return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
 
 def free_names(node) -> set:
@@ -170,8 +182,7 @@ def mark(node, build):
 
     def value(game, env):
         uid = of(game, env)
-        marks = game.state.marks[uid] if uid is not None else None
-        return marks.get(name, default) if marks else default
+        return game.marks_of(uid).get(name, default) if uid is not None else default
     return value
 
 
@@ -190,7 +201,10 @@ def player(node, build):
     rel = node.args["rel"]
     step = {"you": 0, "left": 1, "right": -1}.get(rel)
     if step is None:
-        return lambda game, env: game.state.markers[rel]
+        def holder(game, env):
+            game.depends_on("@" + rel)
+            return game.state.markers[rel]
+        return holder
     return lambda game, env: (env["you"] + step) % game.state.players
 
 
@@ -199,6 +213,7 @@ def player(node, build):
 def players(node, build):
     """Every seat, in turn order from the first player: to compare players (most, none has more)."""
     def seats(game, env):
+        game.depends_on("@first")
         n, first = game.state.players, game.state.markers["first"]
         return [(first + i) % n for i in range(n)]
     return seats
@@ -209,7 +224,11 @@ def players(node, build):
 def points(node, build):
     """The points a player has scored so far (e.g. to compare with a solitaire target)."""
     of = build(node.args["of"])
-    return lambda game, env: game.state.scores[of(game, env)]
+
+    def value(game, env):
+        game.depends_on(SCORES)
+        return game.state.scores[of(game, env)]
+    return value
 
 
 @primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
@@ -220,7 +239,7 @@ def where(node, build):
 
     def select(game, env):
         saved, kept = env.get("it"), []
-        for uid in cards(game, coll(game, env)):
+        for uid in pile_of(game, coll(game, env)):
             env["it"] = uid
             if cond(game, env):
                 kept.append(uid)
@@ -234,7 +253,7 @@ def where(node, build):
 def union(node, build):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
     items = [build(item) for item in node.args["items"]]
-    return lambda game, env: [uid for item in items for uid in cards(game, item(game, env))]
+    return lambda game, env: [uid for item in items for uid in pile_of(game, item(game, env))]
 
 
 @primitive("contents", "expression", template="the cards in {spaces}", example="cards(adjacent(space))",
@@ -246,7 +265,7 @@ def contents(node, build):
     def every(game, env):
         found = places(game, env)
         keys = [found] if isinstance(found, Zone) else found or ()       # the cards in no space: none
-        return [uid for key in keys for uid in game.state.zones.get(key, ())]
+        return [uid for key in keys for uid in game.pile(key)]
     return every
 
 
@@ -255,7 +274,7 @@ def contents(node, build):
 def count(node, build):
     """How many cards a collection holds, or how many items a list attribute has."""
     coll = build(node.args["coll"])
-    return lambda game, env: len(cards(game, coll(game, env)))
+    return lambda game, env: len(pile_of(game, coll(game, env)))
 
 
 _AGGREGATES = {"sum": sum, "min": min, "max": max}
@@ -274,7 +293,7 @@ def aggregate(node, build):
     def total(game, env):
         inner = dict(env)
         values = []
-        for uid in cards(game, coll(game, env)):
+        for uid in pile_of(game, coll(game, env)):
             inner[name] = uid
             values.append(expr(game, inner))
         values = [value for value in values if value is not None]   # e.g. the top of an empty space
@@ -319,7 +338,7 @@ def _existence(node):
 
         def found(game, env):
             saved, hit = env.get("it"), False
-            for uid in cards(game, coll(game, env)):
+            for uid in pile_of(game, coll(game, env)):
                 env["it"] = uid
                 if cond(game, env):
                     hit = True
@@ -364,7 +383,7 @@ def has(node, build):
 
     def test(game, env):
         held = items(game, env)
-        return item(game, env) in (cards(game, held) if isinstance(held, Zone) else held or ())   # nothing has nothing
+        return item(game, env) in (game.pile(held) if isinstance(held, Zone) else held or ())   # nothing has nothing
     return test
 
 
@@ -412,10 +431,8 @@ def arith(node, build):
 
 def _grid(game, key: str):
     """(declaration, row, column, owner or None) of a space key such as "region:low.1/2" (see space_key)."""
-    head, _, owner = key.partition("/")
-    name, _, place = head.partition(":")
-    row, _, column = place.rpartition(".")
-    return game.rules.zones[name], row, int(column), (owner or None)
+    parts = parse_key(key)
+    return game.rules.zones[parts.name], parts.row, parts.column, parts.owner
 
 
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
@@ -425,7 +442,7 @@ def spaces(node, build):
     owner = owned_key(node, build)
 
     def every(game, env):
-        seat = owner(game, env).partition("/")[2] or None
+        seat = parse_key(owner(game, env)).owner
         decl = game.rules.zones[node.args["name"]]
         return [space_key(decl.name, row, column, seat) for row in decl.rows for column in range(1, decl.columns + 1)]
     return every
@@ -462,10 +479,13 @@ def neighbours(node, build):
     def near(game, env):
         uid = card(game, env)
         key = game.state.location[uid] if uid is not None else None
-        if key is None or ":" not in key.partition("/")[0]:
+        if key is None:
             return []
-        same = [other for other in game.state.zones[key] if other != uid]
-        return same + [other for space in _bordering(game, key) for other in game.state.zones.get(space, ())]
+        game.depends_on(key)
+        if not parse_key(key).space:
+            return []
+        same = [other for other in game.pile(key) if other != uid]
+        return same + [other for space in _bordering(game, key) for other in game.pile(space)]
     return near
 
 
@@ -496,7 +516,7 @@ def top(node, build):
 
     def some(game, env):
         found = zone(game, env)
-        pile = game.state.zones.get(found, ()) if isinstance(found, str) else cards(game, found)
+        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
         return list(pile[len(pile) - max(0, min(count(game, env), len(pile))):][::-1])
     return some
 
@@ -511,7 +531,7 @@ def bottom(node, build):
 def _end(zone, index: int):
     def card(game, env):
         found = zone(game, env)
-        pile = game.state.zones.get(found) if isinstance(found, str) else cards(game, found)
+        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
         return pile[index] if pile else None
     return card
 
@@ -525,7 +545,10 @@ def space_of(node, build):
     def space(game, env):
         uid = card(game, env)
         key = game.state.location[uid] if uid is not None else None
-        return key if key is not None and ":" in key.partition("/")[0] else None
+        if key is None:
+            return None
+        game.depends_on(key)
+        return key if parse_key(key).space else None
     return space
 
 
