@@ -14,7 +14,7 @@ from collections import deque
 from .ir import GameIR, Node
 from .registry import REGISTRY, load_all
 from .runtime import ROOT, UNANSWERED, Choice, Frame, GameError, RuleError
-from .state import EVERYTHING, State, parse_key, zone_key
+from .state import EVERYTHING, SCORES, State, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
@@ -39,6 +39,9 @@ class Rules:
                               for name, value in side.attributes.items() if _single_if(value)}
                              for side in card.sides] for card in ir.cards}
         self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
+        faces = {card.id: [{"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
+                           for side in card.sides] for card in ir.cards}
+        self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
         self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
@@ -141,6 +144,7 @@ class Game:
         state = trial.state
         state.stack, state.pending = [], None
         state.scores, state.score_items = [0] * state.players, []
+        state.stamp(SCORES)
         trial.run_procedure("scoring")
         return state.scores
 
@@ -200,7 +204,7 @@ class Game:
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(cond(self, {}))
+            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
@@ -223,8 +227,8 @@ class Game:
         if self.reads is not None:
             self.reads.add(key)
 
-    def remembered(self, key, work):
-        """`work()`, remembered under `key` until something it read changes (its stamps move on).
+    def remembered(self, key, work, *args):
+        """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
         Reads nest: whatever a remembered value read, the value using it read too."""
         stamps = self.state.stamps
         entry = self.memo.get(key)
@@ -234,7 +238,7 @@ class Game:
             return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
-            value = work()
+            value = work(*args)
         finally:
             read, self.reads = self.reads, outer
         if outer is not None:
@@ -272,16 +276,16 @@ class Game:
         """A card's attribute on its face-up side; nothing (None) for no card or no such attribute."""
         if uid is None:
             return None
-        card = self.rules.defs[uid]
-        side = card.sides[self.state.side[uid]]
-        if name in side.attributes:
-            return side.attributes[name]
+        face = self.rules.faces[uid][self.state.side[uid]]
+        if name in face:
+            return face[name]
         if name == "face":
             self.depends_on(self.state.location[uid])
             return "down" if self.state.facedown[uid] else "up"
         if name == "effects":      # the effects and numbers printed on this side
-            return tuple(n for n in side.attributes if self.rules.attributes[n].type in ("effect", "number"))
-        return {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name}.get(name)
+            printed = self.rules.defs[uid].sides[self.state.side[uid]].attributes
+            return tuple(n for n in printed if self.rules.attributes[n].type in ("effect", "number"))
+        return None
 
     def marks_of(self, uid: int) -> dict:
         """The marks set on a card since it last moved, noted as read."""

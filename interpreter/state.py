@@ -83,6 +83,7 @@ class State:
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
     watch: list = field(default_factory=list)   # each interrupt's condition when last checked
     stamps: dict[str, int] = field(default_factory=dict)   # what changed when (see the module docstring)
+    rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":
@@ -92,15 +93,29 @@ class State:
                    score_items=[], rng=random.Random(seed))
 
     def copy(self) -> "State":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        """An independent copy. The random generator is shared until either side draws from it
+        (copying its state is most of the cost of a copy, and most copies never draw)."""
+        self.rng_shared = True
         return State(self.players, {k: v[:] for k, v in self.zones.items()}, self.location[:],
                      self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
-                     dict(self.counters), self.scores[:], self.score_items[:], rng, self.log[:],
-                     [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps))
+                     dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:],
+                     [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
+                     True)
+
+    def random(self) -> random.Random:
+        """The game's generator, to draw from (the only way rules use randomness)."""
+        if self.rng_shared:
+            private = random.Random.__new__(random.Random)
+            private.setstate(self.rng.getstate())
+            self.rng, self.rng_shared = private, False
+        return self.rng
 
     def stamp(self, key: str):
         self.stamps[key] = next(_CLOCK)
+
+    def reseed(self, seed):
+        """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
+        self.rng, self.rng_shared = random.Random(seed), False
 
     # ---- the one way cards change place ----
     def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False,
@@ -139,7 +154,7 @@ class State:
         self.stamp(EVERYTHING)
 
     def shuffle(self, key: str):
-        self.rng.shuffle(self.zones.setdefault(key, []))
+        self.random().shuffle(self.zones.setdefault(key, []))
         self.stamp(key)
 
     def set_counter(self, key: str, value: int):

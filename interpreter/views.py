@@ -41,7 +41,7 @@ def determinize(game, seat: int, rng):
     for uid in range(len(state.location)):
         if not visible(game, seat, uid):
             by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
-    state.rng.seed(rng.random())      # nor may it foresee the game's future shuffles
+    state.reseed(rng.random())      # nor may it foresee the game's future shuffles
     for hidden in by_kind.values():
         places = [(state.location[uid], state.zones[state.location[uid]].index(uid)) for uid in hidden]
         rng.shuffle(hidden)

@@ -102,7 +102,7 @@ def flip(node, build):
         env = frame.env
         for uid in cards(game, what(game, env)):
             sides = game.sides(uid)
-            index = (game.state.rng.randrange(len(sides)) if side == "random"
+            index = (game.state.random().randrange(len(sides)) if side == "random"
                      else next((i for i, s in enumerate(sides) if s.side == side), None))
             if index is None:
                 raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{_span(node)}")
@@ -254,7 +254,7 @@ def pass_(node, build):
     def act(game, frame):
         state = game.state
         if to == "random":
-            state.set_marker(marker, state.rng.randrange(state.players))
+            state.set_marker(marker, state.random().randrange(state.players))
         else:
             state.set_marker(marker, (state.markers[marker] + (1 if to == "left" else -1)) % state.players)
         game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")

@@ -84,6 +84,9 @@ def attr(node, build):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
+    if node.args["of"].op == "var":      # most reads are of a bound card: skip a call
+        bound = node.args["of"].args["name"]
+        return lambda game, env: game.attribute(env[bound], name)
     return lambda game, env: game.attribute(of(game, env), name)
 
 
@@ -119,16 +122,7 @@ def let_in(node, build):
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
     token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
 
-    def value(game, env):
-        passed = [v(game, env) for v in values]
-        key = (token, tuple(passed), tuple([env.get(n) for n in reads]))
-        try:
-            hash(key)
-        except TypeError:                        # a collection was passed: work it out afresh
-            return _evaluate(game, env, passed)
-        return game.remembered(key, lambda: _frozen(_evaluate(game, env, passed)))
-
-    def _evaluate(game, env, passed):
+    def evaluate(game, env, passed):
         saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
         env.update(zip(names, passed))
         try:
@@ -139,13 +133,23 @@ def let_in(node, build):
                     del env[n]
                 else:
                     env[n] = old
+
+    def value(game, env):
+        passed = tuple([v(game, env) for v in values])
+        key = (token, passed, tuple([env.get(n) for n in reads]))
+        try:
+            hash(key)
+        except TypeError:                        # a collection was passed: work it out afresh
+            return evaluate(game, env, passed)
+        return game.remembered(key, _frozen, evaluate, game, env, passed)
     return value
 
 
 _UNBOUND = object()
 
 
-def _frozen(value):
+def _frozen(work, *args):
+    value = work(*args)
     return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
 
@@ -392,6 +396,9 @@ def has(node, build):
 def all_of(node, build):
     """True when every part is true (`and`)."""
     items = [build(item) for item in node.args["items"]]
+    if len(items) == 2:                  # the common case, without a generator per test
+        first, second = items
+        return lambda game, env: True if first(game, env) and second(game, env) else False
     return lambda game, env: all(item(game, env) for item in items)
 
 
@@ -400,6 +407,9 @@ def all_of(node, build):
 def any_of(node, build):
     """True when at least one part is true (`or`)."""
     items = [build(item) for item in node.args["items"]]
+    if len(items) == 2:
+        first, second = items
+        return lambda game, env: True if first(game, env) or second(game, env) else False
     return lambda game, env: any(item(game, env) for item in items)
 
 

@@ -38,12 +38,18 @@ def _enter_block(run):
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
     steps = [build(step) for step in node.args["steps"]]
+    last = len(steps)
 
     def run(game, frame):
-        if frame.i == len(steps):
-            return game.pop()
-        frame.i += 1
-        steps[frame.i - 1](game, frame)
+        """Run steps until one starts a nested flow or asks a question (back to Game.advance)."""
+        state = game.state
+        stack = state.stack
+        while frame.i < last:
+            frame.i += 1
+            steps[frame.i - 1](game, frame)
+            if stack[-1] is not frame or state.pending is not None:
+                return
+        stack.pop()
     return _enter_block(run)
 
 
