@@ -250,12 +250,16 @@ class Game:
         return value
 
     def note(self, what: str, uids, detail: str):
-        """Append a line to the game log (the full record: it shows hidden cards too)."""
-        if uids:
-            names = ", ".join(self.card_id(uid) for uid in uids)
-            self.state.log.append(f"{what} {names} -> {detail}")
-        else:
-            self.state.log.append(f"{what} {detail}")
+        """Record a line of the game log (the full record: it shows hidden cards too). It is
+        kept as its parts and written out only when read: most games are never printed."""
+        self.state.log.append((what, uids, detail))     # uids: a list nothing changes afterwards
+
+    @property
+    def log(self) -> list[str]:
+        """The game log, a line per action, choice and interrupt."""
+        ids = self.card_id
+        return [f"{what} {', '.join(map(ids, uids))} -> {detail}" if uids else f"{what} {detail}"
+                for what, uids, detail in self.state.log]
 
     def zone_label(self, key: str) -> str:
         """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""

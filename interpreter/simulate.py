@@ -61,7 +61,7 @@ def _record_seats(summary: Summary, game: Game) -> list[float]:
     for seat, score in enumerate(scores):
         summary.totals[seat] += score
         summary.wins[seat] += share[seat]
-    summary.lengths.append(sum(1 for line in game.state.log if line.startswith("choice ")))
+    summary.lengths.append(sum(1 for entry in game.state.log if entry[0] == "choice"))
     return share
 
 
