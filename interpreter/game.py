@@ -14,7 +14,7 @@ from collections import deque
 from .ir import GameIR, Node
 from .registry import REGISTRY, load_all
 from .runtime import ROOT, UNANSWERED, Choice, Frame, GameError, RuleError
-from .state import EVERYTHING, SCORES, State, parse_key, zone_key
+from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
@@ -257,9 +257,9 @@ class Game:
     @property
     def log(self) -> list[str]:
         """The game log, a line per action, choice and interrupt."""
-        ids = self.card_id
-        return [f"{what} {', '.join(map(ids, uids))} -> {detail}" if uids else f"{what} {detail}"
-                for what, uids, detail in self.state.log]
+        ids, label = self.card_id, self.zone_label
+        return [f"{what} {', '.join(map(ids, uids))} -> {label(detail) if isinstance(detail, Zone) else detail}"
+                if uids else f"{what} {detail}" for what, uids, detail in self.state.log]
 
     def zone_label(self, key: str) -> str:
         """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""

@@ -165,10 +165,15 @@ class State:
         self.markers[name] = seat
         self.stamp("@" + name)
 
-    def add_points(self, seat: int, uid: int, points: int, source: int, heading: str):
-        self.scores[seat] += points
-        self.score_items.append((seat, uid, points, source, heading))
+    def add_points(self, items: list[tuple]) -> int:
+        """Score itemised points: (seat, card or -1, points, source card or -1, heading) each."""
+        gained = 0
+        for seat, _, points, _, _ in items:
+            self.scores[seat] += points
+            gained += points
+        self.score_items += items
         self.stamp(SCORES)
+        return gained
 
     def conservation_errors(self) -> list[str]:
         """Every card in exactly one zone, and where `location` says it is."""

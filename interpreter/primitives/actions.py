@@ -44,7 +44,7 @@ def move(node, build):
         for uid in moving:
             game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
-            game.note("move", moving, game.zone_label(destination))
+            game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act
 
 
@@ -234,13 +234,15 @@ def score(node, build):
         env = frame.env
         seat, by = env["you"], source(game, env) if source else frame.source
         listed = heading or frame.heading
-        before = game.state.scores[seat]
         earners = cards(game, per(game, env)) if per else [-1]
+        inner = dict(env)
+        items = []
         for uid in earners:
-            points = amount(game, {**env, "it": uid}) or 0     # nothing scores nothing
-            game.state.add_points(seat, uid, points, by, listed)
-        game.note("score", [uid for uid in earners if uid >= 0],
-                  f"P{seat + 1} {game.state.scores[seat] - before:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
+            inner["it"] = uid
+            items.append((seat, uid, amount(game, inner) or 0, by, listed))     # nothing scores nothing
+        gained = game.state.add_points(items)
+        game.note("score", earners if per else [],
+                  f"P{seat + 1} {gained:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act
 
 

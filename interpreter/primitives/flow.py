@@ -15,7 +15,7 @@ from ..registry import Param, primitive
 from ..runtime import UNANSWERED, Choice
 from ..state import Zone
 from ..views import visible
-from .expressions import cards
+from .expressions import cards, pile_of
 
 
 def _guarded(node, build):
@@ -368,7 +368,8 @@ def choose(node, build):
 
     def options(game, env, taken=()):
         found = source(game, env)
-        return tuple(o for o in (cards(game, found) if of_cards else found) if o not in taken)
+        found = pile_of(game, found) if of_cards else found
+        return tuple(o for o in found if o not in taken) if taken else tuple(found)
 
     def ask(game, seat, choices, bind=None):
         def label(option) -> str:
