@@ -13,7 +13,7 @@ from collections import deque
 
 from .ir import GameIR, Node
 from .registry import REGISTRY, load_all
-from .runtime import ROOT, UNANSWERED, Choice, Frame, GameError, RuleError
+from .runtime import ROOT, UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
@@ -231,7 +231,10 @@ class Game:
         """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
         Reads nest: whatever a remembered value read, the value using it read too."""
         stamps = self.state.stamps
-        entry = self.memo.get(key)
+        try:
+            entry = self.memo.get(key)
+        except TypeError:
+            raise UnhashableKey(key) from None
         if entry is not None and tuple(map(stamps.get, entry[1])) == entry[2]:
             if self.reads is not None:
                 self.reads.update(entry[1])

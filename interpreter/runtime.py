@@ -28,6 +28,10 @@ class GameError(Exception):
     """A rule failed while running (names the rule's source)."""
 
 
+class UnhashableKey(TypeError):
+    """A value to remember was keyed by a collection (Game.remembered): work it out afresh."""
+
+
 UNANSWERED = object()     # a frame's answer before its choice is answered
 
 

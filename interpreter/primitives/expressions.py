@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 
 from ..registry import Param, primitive
+from ..runtime import UnhashableKey
 from ..state import SCORES, Zone, parse_key, space_key, zone_key
 
 
@@ -121,31 +122,45 @@ def let_in(node, build):
     names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
     token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
+    surroundings = _getter(reads)
+    passing = _tuple_of(values)
 
     def evaluate(game, env, passed):
-        saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
-        env.update(zip(names, passed))
-        try:
+        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
+        try:                                   # spell, and a definition never uses itself)
             return body(game, env)
         finally:
-            for n, old in zip(names, saved):
-                if old is _UNBOUND:
-                    del env[n]
-                else:
-                    env[n] = old
+            for n in names:
+                del env[n]
 
     def value(game, env):
-        passed = tuple([v(game, env) for v in values])
-        key = (token, passed, tuple([env.get(n) for n in reads]))
+        passed = passing(game, env)
         try:
-            hash(key)
-        except TypeError:                        # a collection was passed: work it out afresh
+            return game.remembered((token, passed, surroundings(env)), _frozen, evaluate, game, env, passed)
+        except UnhashableKey:                  # a collection was passed: work it out afresh
             return evaluate(game, env, passed)
-        return game.remembered(key, _frozen, evaluate, game, env, passed)
     return value
 
 
-_UNBOUND = object()
+def _getter(names):
+    """env -> the values of these names (None where unbound), as a hashable key part."""
+    if len(names) == 1:
+        name, = names
+        return lambda env: env.get(name)
+    return lambda env: tuple([env.get(n) for n in names])
+
+
+def _tuple_of(values):
+    """(game, env) -> the tuple of these expressions' values."""
+    if not values:
+        return lambda game, env: ()
+    if len(values) == 1:
+        first, = values
+        return lambda game, env: (first(game, env),)
+    if len(values) == 2:
+        first, second = values
+        return lambda game, env: (first(game, env), second(game, env))
+    return lambda game, env: tuple([v(game, env) for v in values])
 
 
 def _frozen(work, *args):
