@@ -13,7 +13,7 @@ from collections import deque
 
 from .ir import GameIR, Node
 from .registry import REGISTRY, load_all
-from .runtime import ROOT, UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
+from .runtime import UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
@@ -167,10 +167,11 @@ class Game:
         return Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
 
     # ---- used by primitives: flow ----
-    def push(self, run, parent: Frame, data=None, env: dict | None = None):
-        """Start a flow node: a frame that inherits the parent's bindings (or `env`) and context."""
-        self.state.stack.append(Frame(run, dict(parent.env if env is None else env), 0, data, UNANSWERED,
-                                      parent.source, parent.heading, parent.held))
+    def push(self, run, parent: Frame, data=None):
+        """Start a flow node: a frame that inherits the parent's bindings and context (a stand-in
+        parent, which is not on the stack, hands over its bindings uncopied)."""
+        env = parent.env if parent.run is None else dict(parent.env)
+        self.state.stack.append(Frame(run, env, 0, data, UNANSWERED, parent.source, parent.heading, parent.held))
 
     def pop(self):
         self.state.stack.pop()
@@ -208,7 +209,7 @@ class Game:
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
-                body(self, ROOT)
+                body(self, Frame(None, {}))      # a flow started with no bindings
 
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the

@@ -59,9 +59,9 @@ class Frame:
         return Frame(self.run, dict(self.env), self.i, data, self.answer, self.source, self.heading, self.held)
 
     def child(self, names: dict | None = None, *, source: int | None = None, heading: str | None = None) -> "Frame":
-        """A stand-in parent for a body run with more bindings (or on behalf of a card): the
-        frames the body pushes copy its env and context. It never goes on the stack itself."""
-        return Frame(None, {**self.env, **names} if names else self.env, 0, None, UNANSWERED,
+        """A stand-in parent for a body run with more bindings (or on behalf of a card). It
+        never goes on the stack: the frame the body pushes takes over its bindings."""
+        return Frame(None, {**self.env, **names} if names else dict(self.env), 0, None, UNANSWERED,
                      self.source if source is None else source, self.heading if heading is None else heading,
                      self.held)
 
@@ -69,9 +69,6 @@ class Frame:
         """The option picked for this frame's choice (once), or UNANSWERED."""
         answer, self.answer = self.answer, UNANSWERED
         return answer
-
-
-ROOT = Frame(None, {})     # the parent of a flow that starts with no bindings (an interrupt's body)
 
 
 class Choice:
