@@ -40,6 +40,7 @@ class ZoneKey(NamedTuple):
         return self.row is not None
 
 
+@lru_cache(maxsize=None)          # few names, few owners (seats, or the cards that have zones)
 def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 

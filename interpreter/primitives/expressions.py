@@ -9,6 +9,7 @@ choose/for/repeat. An expression reads the state through the game (`game.pile`,
 from __future__ import annotations
 
 import operator
+from functools import lru_cache
 
 from ..registry import Param, primitive
 from ..runtime import UnhashableKey
@@ -454,12 +455,6 @@ def arith(node, build):
 
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
 
-def _grid(game, key: str):
-    """(declaration, row, column, owner or None) of a space key such as "region:low.1/2" (see space_key)."""
-    parts = parse_key(key)
-    return game.rules.zones[parts.name], parts.row, parts.column, parts.owner
-
-
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
            params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
 def spaces(node, build):
@@ -467,10 +462,14 @@ def spaces(node, build):
     owner = owned_key(node, build)
 
     def every(game, env):
-        seat = parse_key(owner(game, env)).owner
         decl = game.rules.zones[node.args["name"]]
-        return [space_key(decl.name, row, column, seat) for row in decl.rows for column in range(1, decl.columns + 1)]
+        return _grid_spaces(decl.name, decl.rows, decl.columns, parse_key(owner(game, env)).owner)
     return every
+
+
+@lru_cache(maxsize=1024)
+def _grid_spaces(name: str, rows: tuple, columns: int, seat) -> tuple[Zone, ...]:
+    return tuple(space_key(name, row, column, seat) for row in rows for column in range(1, columns + 1))
 
 
 @primitive("adjacent", "expression", template="the spaces that share a border with {space}",
@@ -481,17 +480,22 @@ def adjacent(node, build):
 
     def bordering(game, env):
         key = space(game, env)
-        return _bordering(game, key) if key is not None else []
+        return _bordering(game, key) if key is not None else ()
     return bordering
 
 
-def _bordering(game, key: str) -> list[Zone]:
+def _bordering(game, key: str) -> tuple[Zone, ...]:
     """The spaces sharing a border with a space: same row next column, same column next row."""
-    decl, row, column, seat = _grid(game, key)
-    index = decl.rows.index(row)
+    decl = game.rules.zones[parse_key(key).name]
+    return _bordering_in(key, decl.rows, decl.columns)
+
+
+@lru_cache(maxsize=4096)
+def _bordering_in(key: str, rows: tuple, columns: int) -> tuple[Zone, ...]:
+    name, row, column, seat = parse_key(key)
+    index = rows.index(row)
     places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-    return [space_key(decl.name, decl.rows[r], c, seat) for r, c in places
-            if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
+    return tuple(space_key(name, rows[r], c, seat) for r, c in places if 0 <= r < len(rows) and 1 <= c <= columns)
 
 
 @primitive("neighbours", "expression", template="the cards next to {card}", example="adjacent(card)",
@@ -524,8 +528,8 @@ def space_part(node, build):
         key = space(game, env)
         if key is None:                      # the space of a card in no grid: nothing
             return None
-        _, row, column, _ = _grid(game, key)
-        return row if part == "row" else column
+        parts = parse_key(key)
+        return parts.row if part == "row" else parts.column
     return value
 
 
