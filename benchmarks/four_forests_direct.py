@@ -1,0 +1,338 @@
+"""Four Forests written by hand in plain Python: the yardstick the engine is measured against.
+
+    python benchmarks/four_forests_direct.py [--games 2000] [--players 4] [--experienced]
+
+It plays the rules of rules/four-forests/game.yaml (and, optionally, its `experienced`
+module) with random players, reading the same card files. Each decision picks uniformly
+among the legal options, and, as in the engine, a decision with a single option is taken
+without asking, so both make the same number and kind of decisions per game. Run on its
+own, it checks that it plays the same game as the engine: mean total score and mean
+decisions per game, side by side.
+
+Cards are ints: plants 0..63 index PLANTS, creatures 0..10 index CREATURES. No eval/exec:
+the creatures' `prefers` conditions are parsed by the small parser below.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import yaml
+
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+ROUNDS, DEAL, SHOWN = 4, 4, 4          # rounds, plants dealt per player per round, creatures in play
+AWARDS = (4, 3, 2, -1)                 # prestige tokens, first place down
+SIDES = ("leaf", "thorn")
+STEPS = ("cultivate", "vote", "pollinate", "prune")
+
+
+class Plant(NamedTuple):
+    id: str
+    value: int
+    suit: str
+    form: str
+    icons: frozenset
+
+
+class Creature(NamedTuple):
+    id: str
+    prefers: tuple          # per side (leaf, thorn): a predicate on a Plant
+    texts: tuple            # the condition strings, as printed
+
+
+# ---- the cards ----------------------------------------------------------------------------
+
+def cards_folder() -> Path:
+    from silvics import bundled
+    return bundled.folder("cards") / "four-forests"
+
+
+def read_cards(folder: Path | None = None) -> tuple[list[Plant], list[Creature]]:
+    folder = folder or cards_folder()
+    plants = [Plant(c["id"], c["value"], c["suit"], c["form"], frozenset(c.get("icons", ())))
+              for c in _cards(folder / "plants.yaml") for _ in range(c.get("copies", 1))]
+    creatures = []
+    for c in _cards(folder / "creatures.yaml"):
+        texts = tuple(c["sides"][side]["prefers"] for side in SIDES)
+        creatures.append(Creature(c["id"], tuple(parse_condition(t) for t in texts), texts))
+    return plants, creatures
+
+
+def _cards(path: Path) -> list[dict]:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)["cards"]
+
+
+# ---- conditions: the forms the creature file uses ------------------------------------------
+#   or_expr := and_expr ("or" and_expr)*      and_expr := not_expr ("and" not_expr)*
+#   not_expr := "not" not_expr | "(" or_expr ")" | test
+#   test := operand (OP literal | "in" "[" literal, ... "]" | "has" word)
+#   operand := attribute | "count(" attribute ")"          (as in the effect language:
+#   `not` binds tighter than `and`, looser than a comparison)
+
+TOKEN = re.compile(r"\s*(<=|>=|!=|[=<>()\[\],]|\d+|[a-z_][a-z0-9_-]*)")
+COMPARE = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+ATTRIBUTES = ("value", "suit", "form", "icons")
+Predicate = Callable[[Plant], bool]
+
+
+def parse_condition(text: str) -> Predicate:
+    tokens = _tokens(text)
+    predicate = _or(tokens)
+    if tokens:
+        raise ValueError(f"unexpected {tokens[0]!r} in {text!r}")
+    return predicate
+
+
+def _tokens(text: str) -> list[str]:
+    tokens, at = [], 0
+    while at < len(text.rstrip()):
+        match = TOKEN.match(text, at)
+        if not match:
+            raise ValueError(f"cannot read {text[at:]!r}")
+        tokens.append(match.group(1))
+        at = match.end()
+    return tokens
+
+
+def _take(tokens: list[str], expected: str | None = None) -> str:
+    if not tokens or (expected and tokens[0] != expected):
+        raise ValueError(f"expected {expected or 'more'}, got {tokens[:1] or 'the end'}")
+    return tokens.pop(0)
+
+
+def _or(tokens) -> Predicate:
+    parts = [_and(tokens)]
+    while tokens and tokens[0] == "or":
+        _take(tokens)
+        parts.append(_and(tokens))
+    return parts[0] if len(parts) == 1 else (lambda p: any(part(p) for part in parts))
+
+
+def _and(tokens) -> Predicate:
+    parts = [_not(tokens)]
+    while tokens and tokens[0] == "and":
+        _take(tokens)
+        parts.append(_not(tokens))
+    return parts[0] if len(parts) == 1 else (lambda p: all(part(p) for part in parts))
+
+
+def _not(tokens) -> Predicate:
+    if tokens and tokens[0] == "not":
+        _take(tokens)
+        inner = _not(tokens)
+        return lambda p: not inner(p)
+    if tokens and tokens[0] == "(":
+        _take(tokens)
+        inner = _or(tokens)
+        _take(tokens, ")")
+        return inner
+    return _test(tokens)
+
+
+def _test(tokens) -> Predicate:
+    operand, op = _operand(tokens), _take(tokens)
+    if op == "has":
+        word = _take(tokens)
+        return lambda p: word in operand(p)
+    if op == "in":
+        allowed = frozenset(_list(tokens))
+        return lambda p: operand(p) in allowed
+    if op not in COMPARE:
+        raise ValueError(f"expected a comparison, got {op!r}")
+    compare, literal = COMPARE[op], _literal(_take(tokens))
+    return lambda p: compare(operand(p), literal)
+
+
+def _operand(tokens) -> Callable[[Plant], object]:
+    word = _take(tokens)
+    if word == "count":
+        _take(tokens, "(")
+        inner = _operand(tokens)
+        _take(tokens, ")")
+        return lambda p: len(inner(p))
+    if word not in ATTRIBUTES:
+        raise ValueError(f"unknown attribute {word!r}")
+    index = Plant._fields.index(word)
+    return lambda p: p[index]
+
+
+def _list(tokens) -> list:
+    _take(tokens, "[")
+    items = [_literal(_take(tokens))]
+    while tokens[0] == ",":
+        _take(tokens)
+        items.append(_literal(_take(tokens)))
+    _take(tokens, "]")
+    return items
+
+
+def _literal(word: str):
+    return int(word) if word.isdigit() else word
+
+
+# ---- one game ---------------------------------------------------------------------------------
+
+class Result(NamedTuple):
+    scores: list
+    decisions: int
+
+
+def play(plants: list[Plant], creatures: list[Creature], players: int, seed: int,
+         experienced: bool = False) -> Result:
+    """One game between random players (seeded); the same steps, in the same order, as game.yaml."""
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    decisions = 0
+
+    def choose(n: int) -> int:                 # a single option is taken without asking
+        nonlocal decisions
+        if n < 2:
+            return 0
+        decisions += 1
+        return randrange(n)
+
+    # setup
+    first = randrange(players)
+    pile = list(range(len(creatures)))
+    rng.shuffle(pile)
+    side = [randrange(2) for _ in pile]
+    shown = pile[-SHOWN:][::-1]                  # dealt from the top
+    deck = list(range(len(plants)))
+    rng.shuffle(deck)
+    hands = [_deal(deck) for _ in range(players)]
+    forests = [[] for _ in range(players)]
+    votes = [[] for _ in shown]                  # per creature: (plant, for?)
+
+    def cultivate(order):
+        for seat in order:
+            hand = hands[seat]
+            forests[seat].append(hand.pop(choose(len(hand))))
+
+    def vote(order):
+        for seat in order:
+            hand = hands[seat]
+            card = hand.pop(choose(len(hand)))
+            votes[choose(SHOWN)].append((card, choose(2) == 0))
+
+    def pollinate(order):                        # everyone chooses, then the cards pass left
+        passed = [(seat, hands[seat].pop(choose(len(hands[seat])))) for seat in order]
+        for seat, card in passed:
+            hands[(seat + 1) % players].append(card)
+
+    def prune(order):                            # simultaneous, but nothing passes between hands
+        for seat in order:
+            hand = hands[seat]
+            hand.pop(choose(len(hand)))
+
+    steps = (cultivate, vote, pollinate, prune)
+    for round_ in range(1, ROUNDS + 1):
+        order = [(first + i) % players for i in range(players)]
+        if experienced:                          # the first player picks the next step each time
+            left = list(steps)
+            while left:
+                left.pop(choose(len(left)))(order)
+        else:
+            for step in steps:
+                step(order)
+        if round_ < ROUNDS:
+            first = (first + 1) % players
+            for i in range(players):
+                hands[(first + i) % players] += _deal(deck)
+    for seat in range(players):
+        forests[seat] += hands[seat]
+        hands[seat] = []
+    tokens = _tokens_awarded(plants, votes)
+    prefers = [creatures[c].prefers[side[c]] for c in shown]
+    scores = [sum(token for token, wants in zip(tokens, prefers) for card in forest if wants(plants[card]))
+              for forest in forests]
+    return Result(scores, decisions)
+
+
+def _deal(deck: list[int]) -> list[int]:
+    dealt = deck[-DEAL:][::-1]                   # from the top
+    del deck[-DEAL:]
+    return dealt
+
+
+def _tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
+    """Rank by [prestige, vote value]; tied creatures share the lowest award of the places they span."""
+    keys = []
+    for cast in votes:
+        prestige = value = 0
+        for card, for_ in cast:
+            sign = 1 if for_ else -1
+            prestige += sign
+            value += sign * plants[card].value
+        keys.append((prestige, value))
+    order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+    tokens = [0] * len(keys)
+    place = 0
+    while place < len(order):
+        end = place
+        while end + 1 < len(order) and keys[order[end + 1]] == keys[order[place]]:
+            end += 1
+        for c in order[place:end + 1]:
+            tokens[c] = AWARDS[end] if end < len(AWARDS) else 0
+        place = end + 1
+    return tokens
+
+
+# ---- the same figures from the engine ---------------------------------------------------------
+
+def engine_game(ir, players: int, seed: int, modules=()) -> Result:
+    """One engine game between random agents, counting its decisions."""
+    from silvics.interpreter.agents import RandomAgent
+    from silvics.interpreter.game import Game
+    game = Game(ir, players, seed, modules)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    decisions = 0
+    while not game.over:
+        decisions += 1
+        game.apply(agents[game.pending.seat].choose(game, game.pending))
+    return Result(list(game.state.scores), decisions)
+
+
+def summary(results: list[Result]) -> tuple[float, float, float]:
+    """Mean total score per game, its standard error, and mean decisions per game."""
+    totals = [sum(r.scores) for r in results]
+    n = len(totals)
+    mean = sum(totals) / n
+    spread = (sum((t - mean) ** 2 for t in totals) / max(1, n - 1)) ** 0.5
+    return mean, spread / n ** 0.5, sum(r.decisions for r in results) / n
+
+
+def self_check(games: int, players: int, experienced: bool = False) -> str:
+    from silvics import games as catalogue
+    ir = catalogue.load("four-forests")
+    plants, creatures = read_cards()
+    modules = ("experienced",) if experienced else ()
+    direct = summary([play(plants, creatures, players, seed, experienced) for seed in range(games)])
+    engine = summary([engine_game(ir, players, seed, modules) for seed in range(games)])
+    return verdict(players, games, engine, direct)
+
+
+def verdict(players: int, games: int, engine, direct) -> str:
+    """One line: both means side by side, and whether they differ by more than chance allows."""
+    gap = abs(engine[0] - direct[0]) / max(1e-9, (engine[1] ** 2 + direct[1] ** 2) ** 0.5)
+    same = gap < 4 and abs(engine[2] - direct[2]) < 0.5
+    return (f"{players}p, {games} games: mean total score engine {engine[0]:.2f} ± {engine[1]:.2f}, "
+            f"hand-written {direct[0]:.2f} ± {direct[1]:.2f} ({gap:.1f} s.e. apart); mean decisions "
+            f"engine {engine[2]:.2f}, hand-written {direct[2]:.2f}: {'same game' if same else 'DIFFERENT'}")
+
+
+def main():
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, action="append", help="default: 2, 3 and 4")
+    parser.add_argument("--experienced", action="store_true", help="with the experienced module")
+    args = parser.parse_args()
+    for players in args.players or (2, 3, 4):
+        print(self_check(args.games, players, args.experienced))
+
+
+if __name__ == "__main__":
+    main()
