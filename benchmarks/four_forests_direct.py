@@ -21,6 +21,11 @@ from typing import Callable, NamedTuple
 
 import yaml
 
+from silvics import bundled
+from silvics import games as catalogue
+from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.game import Game
+
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ROUNDS, DEAL, SHOWN = 4, 4, 4          # rounds, plants dealt per player per round, creatures in play
 AWARDS = (4, 3, 2, -1)                 # prestige tokens, first place down
@@ -34,6 +39,7 @@ class Plant(NamedTuple):
     suit: str
     form: str
     icons: frozenset
+    icon_count: int
 
 
 class Creature(NamedTuple):
@@ -45,19 +51,22 @@ class Creature(NamedTuple):
 # ---- the cards ----------------------------------------------------------------------------
 
 def cards_folder() -> Path:
-    from silvics import bundled
     return bundled.folder("cards") / "four-forests"
 
 
 def read_cards(folder: Path | None = None) -> tuple[list[Plant], list[Creature]]:
     folder = folder or cards_folder()
-    plants = [Plant(c["id"], c["value"], c["suit"], c["form"], frozenset(c.get("icons", ())))
-              for c in _cards(folder / "plants.yaml") for _ in range(c.get("copies", 1))]
+    plants = [_plant(c) for c in _cards(folder / "plants.yaml") for _ in range(c.get("copies", 1))]
     creatures = []
     for c in _cards(folder / "creatures.yaml"):
         texts = tuple(c["sides"][side]["prefers"] for side in SIDES)
         creatures.append(Creature(c["id"], tuple(parse_condition(t) for t in texts), texts))
     return plants, creatures
+
+
+def _plant(card: dict) -> Plant:
+    icons = frozenset(card.get("icons", ()))
+    return Plant(card["id"], card["value"], card["suit"], card["form"], icons, len(icons))
 
 
 def _cards(path: Path) -> list[dict]:
@@ -72,8 +81,12 @@ def _cards(path: Path) -> list[dict]:
 #   `not` binds tighter than `and`, looser than a comparison)
 
 TOKEN = re.compile(r"\s*(<=|>=|!=|[=<>()\[\],]|\d+|[a-z_][a-z0-9_-]*)")
-COMPARE = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+# One closure per test, as one would write it by hand (`lambda p: p.value >= 6`): each reads
+# one field of the Plant tuple; count(icons) reads the icon count stored beside the icons.
+TESTS = {"=": lambda i, v: lambda p: p[i] == v, "!=": lambda i, v: lambda p: p[i] != v,
+         "<": lambda i, v: lambda p: p[i] < v, "<=": lambda i, v: lambda p: p[i] <= v,
+         ">": lambda i, v: lambda p: p[i] > v, ">=": lambda i, v: lambda p: p[i] >= v,
+         "in": lambda i, v: lambda p: p[i] in v, "has": lambda i, v: lambda p: v in p[i]}
 ATTRIBUTES = ("value", "suit", "form", "icons")
 Predicate = Callable[[Plant], bool]
 
@@ -104,19 +117,27 @@ def _take(tokens: list[str], expected: str | None = None) -> str:
 
 
 def _or(tokens) -> Predicate:
-    parts = [_and(tokens)]
+    predicate = _and(tokens)
     while tokens and tokens[0] == "or":
         _take(tokens)
-        parts.append(_and(tokens))
-    return parts[0] if len(parts) == 1 else (lambda p: any(part(p) for part in parts))
+        predicate = _either(predicate, _and(tokens))
+    return predicate
 
 
 def _and(tokens) -> Predicate:
-    parts = [_not(tokens)]
+    predicate = _not(tokens)
     while tokens and tokens[0] == "and":
         _take(tokens)
-        parts.append(_not(tokens))
-    return parts[0] if len(parts) == 1 else (lambda p: all(part(p) for part in parts))
+        predicate = _both(predicate, _not(tokens))
+    return predicate
+
+
+def _either(a: Predicate, b: Predicate) -> Predicate:
+    return lambda p: a(p) or b(p)
+
+
+def _both(a: Predicate, b: Predicate) -> Predicate:
+    return lambda p: a(p) and b(p)
 
 
 def _not(tokens) -> Predicate:
@@ -133,30 +154,27 @@ def _not(tokens) -> Predicate:
 
 
 def _test(tokens) -> Predicate:
-    operand, op = _operand(tokens), _take(tokens)
-    if op == "has":
-        word = _take(tokens)
-        return lambda p: word in operand(p)
+    index, op = _operand(tokens), _take(tokens)
+    if op not in TESTS:
+        raise ValueError(f"expected a comparison, in or has, got {op!r}")
     if op == "in":
-        allowed = frozenset(_list(tokens))
-        return lambda p: operand(p) in allowed
-    if op not in COMPARE:
-        raise ValueError(f"expected a comparison, got {op!r}")
-    compare, literal = COMPARE[op], _literal(_take(tokens))
-    return lambda p: compare(operand(p), literal)
+        value = frozenset(_list(tokens))
+    else:
+        value = _literal(_take(tokens))
+    return TESTS[op](index, value)
 
 
-def _operand(tokens) -> Callable[[Plant], object]:
+def _operand(tokens) -> int:
+    """The index in Plant of the field an operand reads."""
     word = _take(tokens)
     if word == "count":
         _take(tokens, "(")
-        inner = _operand(tokens)
+        _take(tokens, "icons")
         _take(tokens, ")")
-        return lambda p: len(inner(p))
+        return Plant._fields.index("icon_count")
     if word not in ATTRIBUTES:
         raise ValueError(f"unknown attribute {word!r}")
-    index = Plant._fields.index(word)
-    return lambda p: p[index]
+    return Plant._fields.index(word)
 
 
 def _list(tokens) -> list:
@@ -284,8 +302,6 @@ def _tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
 
 def engine_game(ir, players: int, seed: int, modules=()) -> Result:
     """One engine game between random agents, counting its decisions."""
-    from silvics.interpreter.agents import RandomAgent
-    from silvics.interpreter.game import Game
     game = Game(ir, players, seed, modules)
     agents = [RandomAgent(seed, seat) for seat in range(players)]
     decisions = 0
@@ -305,7 +321,6 @@ def summary(results: list[Result]) -> tuple[float, float, float]:
 
 
 def self_check(games: int, players: int, experienced: bool = False) -> str:
-    from silvics import games as catalogue
     ir = catalogue.load("four-forests")
     plants, creatures = read_cards()
     modules = ("experienced",) if experienced else ()
