@@ -9,8 +9,8 @@ without asking, so both make the same number and kind of decisions per game. Run
 own, it checks that it plays the same game as the engine: mean total score and mean
 decisions per game, side by side.
 
-Cards are ints: plants 0..63 index PLANTS, creatures 0..10 index CREATURES. No eval/exec:
-the creatures' `prefers` conditions are parsed by the small parser below.
+Cards are ints indexing the lists read_cards returns (plants 0..63, creatures 0..10). No
+eval/exec: the creatures' `prefers` conditions are parsed by the small parser below.
 """
 from __future__ import annotations
 
@@ -30,7 +30,6 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ROUNDS, DEAL, SHOWN = 4, 4, 4          # rounds, plants dealt per player per round, creatures in play
 AWARDS = (4, 3, 2, -1)                 # prestige tokens, first place down
 SIDES = ("leaf", "thorn")
-STEPS = ("cultivate", "vote", "pollinate", "prune")
 
 
 class Plant(NamedTuple):
@@ -212,15 +211,7 @@ def play(plants: list[Plant], creatures: list[Creature], players: int, seed: int
         decisions += 1
         return randrange(n)
 
-    # setup
-    first = randrange(players)
-    pile = list(range(len(creatures)))
-    rng.shuffle(pile)
-    side = [randrange(2) for _ in pile]
-    shown = pile[-SHOWN:][::-1]                  # dealt from the top
-    deck = list(range(len(plants)))
-    rng.shuffle(deck)
-    hands = [_deal(deck) for _ in range(players)]
+    first, shown, side, deck, hands = _setup(rng, players, len(plants), len(creatures))
     forests = [[] for _ in range(players)]
     votes = [[] for _ in shown]                  # per creature: (plant, for?)
 
@@ -262,11 +253,23 @@ def play(plants: list[Plant], creatures: list[Creature], players: int, seed: int
     for seat in range(players):
         forests[seat] += hands[seat]
         hands[seat] = []
-    tokens = _tokens_awarded(plants, votes)
+    tokens = tokens_awarded(plants, votes)
     prefers = [creatures[c].prefers[side[c]] for c in shown]
     scores = [sum(token for token, wants in zip(tokens, prefers) for card in forest if wants(plants[card]))
               for forest in forests]
     return Result(scores, decisions)
+
+
+def _setup(rng: random.Random, players: int, plants: int, creatures: int):
+    """The first player, the creatures shown, every creature's side, the deck and the hands."""
+    first = rng.randrange(players)
+    pile = list(range(creatures))
+    rng.shuffle(pile)
+    side = [rng.randrange(2) for _ in pile]      # each flipped to a random side
+    shown = pile[-SHOWN:][::-1]                  # dealt from the top
+    deck = list(range(plants))
+    rng.shuffle(deck)
+    return first, shown, side, deck, [_deal(deck) for _ in range(players)]
 
 
 def _deal(deck: list[int]) -> list[int]:
@@ -275,7 +278,7 @@ def _deal(deck: list[int]) -> list[int]:
     return dealt
 
 
-def _tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
+def tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
     """Rank by [prestige, vote value]; tied creatures share the lowest award of the places they span."""
     keys = []
     for cast in votes:

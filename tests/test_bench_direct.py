@@ -74,6 +74,25 @@ def test_conditions_agree_with_the_engine(direct, four_forests, cards):
     assert checked == 11 * 2 * 64
 
 
+@pytest.mark.parametrize("keys, tokens", [
+    ([(3, 3), (1, 12), (1, 9), (-2, -2)], [4, 3, 2, -1]),      # the rulebook's ranking example 1
+    ([(3, 3), (1, 12), (1, 12), (1, 7)], [4, 2, 2, -1]),       # example 2
+    ([(3, 12), (3, 12), (3, 12), (-2, -2)], [2, 2, 2, -1]),    # example 3
+])
+def test_ranking_examples(direct, keys, tokens):
+    plants = [direct.Plant(f"p{v}", v, "boreal", "tree", frozenset(), 0) for v in range(13)]
+    votes = [_votes(prestige, value) for prestige, value in keys]
+    assert direct.tokens_awarded(plants, votes) == tokens
+
+
+def _votes(prestige: int, value: int) -> list:
+    """Votes (plant index = its value, for?) giving a creature this prestige and vote value."""
+    stance = prestige > 0
+    votes = [(1, stance)] * (abs(prestige) - 1)
+    rest = (value - (len(votes) if stance else -len(votes))) * (1 if stance else -1)
+    return votes + [(rest, stance)]
+
+
 def test_parser_refuses_what_it_does_not_know(direct):
     for text in ("value >", "height = 3", "value = 3 xor suit = boreal", "(value = 3"):
         with pytest.raises(ValueError):
