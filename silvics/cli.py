@@ -9,16 +9,12 @@ import argparse
 import os
 import sys
 
+from silvics import commands as run
 from silvics import games
 from silvics.compiler.diagnostics import CompileError
+from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError
 from silvics.position import PositionError
-
-OK, DATA_ERROR, MISUSE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """The command line asks for something that does not exist (exit status 2)."""
 
 
 def main(argv=None) -> int:
@@ -55,7 +51,6 @@ def _parser() -> argparse.ArgumentParser:
         sub.set_defaults(command=fn)
         return sub
 
-    from silvics import commands as run
     sub = command("check", run.check, "validate games, card files, modules, packs and scenarios")
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--format", choices=("text", "json"), default="text",

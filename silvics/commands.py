@@ -8,8 +8,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from silvics import games, scenarios
-from silvics.cli import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.compiler.diagnostics import CompileError
+from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError
@@ -266,7 +266,7 @@ def show(args) -> int:
 
 
 def docs(args) -> int:
-    from silvics.compiler.docs import write_reference
+    from silvics.reference import write_reference
     for path in write_reference(Path(args.out)):
         print(f"wrote {path}")
     return OK
