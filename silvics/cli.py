@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--games", type=int, required=True)
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
-            sub.add_argument("--workers", type=int, default=1, help="processes to share the games among")
+            sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                             help="processes to share the games among (default: one per core, here %(default)s)")
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
     sub = command("score", run.score, "score a described end-of-game position, itemised")

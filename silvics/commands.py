@@ -15,6 +15,7 @@ from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError
 from silvics.interpreter.simulate import play as play_game
 from silvics.interpreter.simulate import simulate as run_simulation
+from silvics.progress import ProgressBar
 
 
 # ---- check ----------------------------------------------------------------------------
@@ -151,8 +152,15 @@ def simulate(args) -> int:
     ir, players = _setup(args)
     names = args.agents.split(",")
     _agents(args, players)                      # checks the names
-    started = time.perf_counter()
-    summary = run_simulation(ir, players, args.games, args.seed, names, args.module, workers=args.workers)
+    for option, value in (("--games", args.games), ("--workers", args.workers)):
+        if value < 1:
+            raise UsageError(f"{option} must be at least 1")
+    started, bar = time.perf_counter(), ProgressBar(args.games)
+    try:
+        summary = run_simulation(ir, players, args.games, args.seed, names, args.module,
+                                 workers=args.workers, progress=bar)
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - started
     print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
           + (f", modules {', '.join(args.module)}" if args.module else "")
@@ -266,7 +274,9 @@ def show(args) -> int:
 
 
 def docs(args) -> int:
+    import os
+
     from silvics.reference import write_reference
-    for path in write_reference(Path(args.out)):
+    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1):
         print(f"wrote {path}")
     return OK
