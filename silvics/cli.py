@@ -46,12 +46,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(metavar="COMMAND")
 
-    def command(name, fn, help):
+    def command(name, fn, help, loads_games=True):
         sub = commands.add_parser(name, help=help, description=help)
-        sub.set_defaults(command=fn)
+        sub.set_defaults(command=fn, no_cache=False)
+        if loads_games:
+            sub.add_argument("--no-cache", action="store_true",
+                             help="compile the game afresh, neither reading nor writing the IR cache")
         return sub
 
-    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios")
+    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios (always compiles afresh)",
+                  loads_games=False)
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: one object with the paths that passed and every diagnostic")

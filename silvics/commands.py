@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from silvics import games, scenarios
+from silvics import games
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
@@ -53,8 +53,9 @@ def _check_one(path: Path) -> str:
                 f"{len(ir.modules)} modules")
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
+        from silvics import scenarios
         data = scenarios.read(path)
-        scenarios.build(data, path.parent)
+        scenarios.build(data, path.parent, use_cache=False)
         return "scenario"
     game_dir = _game_of_card_file(path)
     if game_dir is None:
@@ -78,7 +79,7 @@ def _game_of_card_file(path: Path):
 # ---- compile ----------------------------------------------------------------------------
 
 def compile_(args) -> int:
-    text = ir_module.dumps(games.load(args.game))
+    text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
@@ -105,7 +106,7 @@ def _agents(args, players: int, humans=()):
 
 
 def _setup(args):
-    ir = games.load(args.game)
+    ir = games.load(args.game, use_cache=not args.no_cache)
     players = args.players or ir.max_players
     if not ir.min_players <= players <= ir.max_players:
         raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
@@ -196,6 +197,7 @@ def card_table(summary, limit: int | None = None) -> str:
 # ---- scenario, score, show, docs ---------------------------------------------------------------
 
 def scenario(args) -> int:
+    from silvics import scenarios      # reads YAML: imported only by the commands that need it
     files = []
     for spec in args.paths:
         path = Path(spec)
@@ -205,7 +207,7 @@ def scenario(args) -> int:
         files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
     failed = 0
     for file in files:
-        outcome = scenarios.run_file(file)
+        outcome = scenarios.run_file(file, use_cache=not args.no_cache)
         print(f"{'PASS' if outcome.passed else 'FAIL'}  {file}  {outcome.name}")
         for failure in outcome.failures:
             print("      " + failure.replace("\n", "\n      "))
@@ -215,9 +217,10 @@ def scenario(args) -> int:
 
 
 def score(args) -> int:
+    from silvics import scenarios
     data = scenarios.read(Path(args.file))
     data = {**data, "game": args.game}
-    game = scenarios.build(data, Path(args.file).parent)
+    game = scenarios.build(data, Path(args.file).parent, use_cache=not args.no_cache)
     try:
         game.run_procedure("scoring")
     except GameError as error:
@@ -263,7 +266,7 @@ def itemised(game) -> str:
 
 def show(args) -> int:
     from silvics.compiler.english import describe_card
-    ir = games.load(args.game)
+    ir = games.load(args.game, use_cache=not args.no_cache)
     card = next((c for c in ir.cards if c.id == args.card), None)
     if card is None:
         from silvics.compiler.diagnostics import did_you_mean
@@ -277,6 +280,6 @@ def docs(args) -> int:
     import os
 
     from silvics.reference import write_reference
-    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1):
+    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache):
         print(f"wrote {path}")
     return OK

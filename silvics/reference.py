@@ -17,12 +17,12 @@ def balance_figures(ir, workers: int = 1) -> Summary:
     return simulate(ir, ir.max_players, BALANCE_GAMES, seed=1, workers=workers)
 
 
-def write_reference(out: Path, workers: int = 1) -> list[Path]:
+def write_reference(out: Path, workers: int = 1, use_cache: bool = True) -> list[Path]:
     """Write every page under `out`; returns the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     pages = {"primitives.md": primitives_page()}
     for game_id in bundled.games():
-        ir = games.load(game_id)
+        ir = games.load(game_id, use_cache=use_cache)
         pages[f"{game_id}.md"] = game_page(ir, balance_figures(ir, workers))
     written = []
     for name, text in pages.items():
