@@ -4,23 +4,23 @@
     while not game.over:
         game.apply(agent_for(game.pending.seat).choose(game, game.pending))
 
-The state is plain data (see state.py); `copy()` is cheap, so agents can look ahead.
+The state is plain data (see state.py); `copy()` is cheap, so agents can look ahead. The
+closures the rules compile to follow the protocol in runtime.py.
 """
 from __future__ import annotations
 
 from collections import deque
 
 from .ir import GameIR, Node
-from .primitives.actions import RuleError
-from .primitives.flow import Choice
 from .registry import REGISTRY, load_all
-from .state import Frame, State, zone_key, zone_name
+from .runtime import UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
+from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
+MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
+_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError)
 
-
-class GameError(Exception):
-    """A rule failed while running (names the rule's source)."""
+__all__ = ["Game", "GameError", "Rules", "compiled_rules"]
 
 
 class Rules:
@@ -39,7 +39,10 @@ class Rules:
                               for name, value in side.attributes.items() if _single_if(value)}
                              for side in card.sides] for card in ir.cards}
         self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
-        self.interrupts = [self.build(node) for node in ir.interrupts]
+        faces = {card.id: [{"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
+                           for side in card.sides] for card in ir.cards}
+        self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
+        self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
         for kind in ir.kinds:
@@ -72,12 +75,13 @@ def compiled_rules(ir: GameIR, modules=()) -> Rules:
 def _as_step(act, node):
     """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
     def step(game, frame):
-        game.act(act, frame.env, node)
+        game.act(act, frame, node)
     return step
 
 
 class Game:
-    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, start: bool = True, _state=None):
+    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, start: bool = True, _state=None,
+                 _memo=None):
         """A new game; with start=False every card waits in the box and nothing runs yet."""
         rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules)
         if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
@@ -90,11 +94,12 @@ class Game:
                 seats = range(players) if counter.per == "player" else (None,)
                 self.state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
         self.on_step = None     # test hook: called after every action
-        self._memo, self._memo_version = {}, -1
+        self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
+        self.reads: set | None = None                # what the value being worked out has read so far
         self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
         if _state is None and start:
             self._prime_interrupts()
-            self.state.stack.append(Frame(_run_main(rules.main), 0, {}))
+            self.state.stack.append(Frame(_run_main(rules.main), {}))
             self.advance()
 
     # ---- driving the game ----
@@ -111,7 +116,11 @@ class Game:
         if choice is None or not 0 <= index < len(choice.options):
             raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
         self.state.pending = None
-        self.state.stack[-1].env[choice.var] = choice.options[index]
+        frame = self.state.stack[-1]
+        if choice.bind is None:
+            frame.answer = choice.options[index]
+        else:
+            frame.env[choice.bind] = choice.options[index]
         self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.label(index)}")
         self.advance()
 
@@ -125,7 +134,7 @@ class Game:
                 raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (last actions: {where})")
             try:
                 top.run(self, top)
-            except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError) as error:
+            except _FAULTS as error:
                 where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
                 raise GameError(f"rule failed near {where}: {_reason(error)}") from error
 
@@ -135,6 +144,7 @@ class Game:
         state = trial.state
         state.stack, state.pending = [], None
         state.scores, state.score_items = [0] * state.players, []
+        state.stamp(SCORES)
         trial.run_procedure("scoring")
         return state.scores
 
@@ -144,15 +154,8 @@ class Game:
             raise KeyError(f"no procedure {name!r}; this game has: {', '.join(self.rules.procedures)}")
         env = {} if seat is None else {"you": seat}
         self._prime_interrupts()
-        self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), 0, env))
+        self.state.stack.append(Frame(_run_main(self.rules.procedures[name]), env))
         self.advance()
-
-    def _prime_interrupts(self):
-        """Record each interrupt's condition as the state now stands (a laid-out position), so the
-        first action that makes one true fires it."""
-        for index, check in enumerate(self.rules.interrupts):
-            if self.state.watch[index] is None:
-                check(self, index)           # with nothing recorded yet, a check only records
 
     def run_procedure(self, name: str):
         """Run one procedure to its end (it must not ask for a choice)."""
@@ -161,11 +164,14 @@ class Game:
             raise GameError(f"procedure {name!r} stopped for a choice: {self.state.pending.prompt}")
 
     def copy(self) -> "Game":
-        return Game(self.rules, self.state.players, _state=self.state.copy())
+        return Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
 
-    # ---- used by primitives ----
-    def push(self, run, env, data=None):
-        self.state.stack.append(Frame(run, 0, dict(env), data))
+    # ---- used by primitives: flow ----
+    def push(self, run, parent: Frame, data=None):
+        """Start a flow node: a frame that inherits the parent's bindings and context (a stand-in
+        parent, which is not on the stack, hands over its bindings uncopied)."""
+        env = parent.env if parent.run is None else dict(parent.env)
+        self.state.stack.append(Frame(run, env, 0, data, UNANSWERED, parent.source, parent.heading, parent.held))
 
     def pop(self):
         self.state.stack.pop()
@@ -176,41 +182,95 @@ class Game:
     def procedure(self, name: str):
         return self.rules.procedures[name]
 
-    def act(self, act, env, node):
-        held = env.get("_held_by")      # stack index of the simultaneous turn holding actions back
-        if held is not None:
-            self.state.stack[held].data.queue.append((act, {**env, "_held_by": None}, node))
+    def act(self, act, frame: Frame, node):
+        """Carry out an action, or hold it back until every seat of a simultaneous turn has chosen."""
+        if frame.held is not None:
+            held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
+            self.state.stack[frame.held].data.queue.append((act, held, node))
             return
         self.recent.append(node.span)
         try:
-            act(self, env)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError) as error:
+            act(self, frame)
+        except _FAULTS as error:
             raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
-        finally:
-            self.state.version += 1
         if self.rules.interrupts:
-            for index, check in enumerate(self.rules.interrupts):
-                check(self, index)
+            self._check_interrupts()
         if self.on_step:
             self.on_step(self)
 
-    def memo(self) -> dict:
-        """Values worked out since the state last changed (see let_in)."""
-        if self._memo_version != self.state.version:
-            self._memo, self._memo_version = {}, self.state.version
-        return self._memo
+    def _check_interrupts(self, prime: bool = False):
+        """After every action: an interrupt whose condition has turned true runs its body at once
+        (the interrupted flow resumes after it). Priming only records each condition."""
+        watch = self.state.watch
+        for index, (cond, body, span) in enumerate(self.rules.interrupts):
+            if prime and watch[index] is not None:
+                continue
+            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
+            watch[index] = now
+            if now and was is False:
+                self.note("interrupt", [], str(span))
+                body(self, Frame(None, {}))      # a flow started with no bindings
+
+    def _prime_interrupts(self):
+        """Record each interrupt's condition as the state now stands (a laid-out position), so the
+        first action that makes one true fires it."""
+        self._check_interrupts(prime=True)
+
+    # ---- used by primitives: reading the state ----
+    def pile(self, key: str) -> list[int]:
+        """The cards of a zone, bottom first (the live list: never change it), noted as read."""
+        if self.reads is not None:
+            self.reads.add(key)
+        return self.state.zones.get(key, ())
+
+    def depends_on(self, key: str):
+        """Note that the value being worked out read `key` (a zone, "#counter", "@marker" …)."""
+        if self.reads is not None:
+            self.reads.add(key)
+
+    def remembered(self, key, work, *args):
+        """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
+        Reads nest: whatever a remembered value read, the value using it read too."""
+        stamps = self.state.stamps
+        try:
+            entry = self.memo.get(key)
+        except TypeError:
+            raise UnhashableKey(key) from None
+        if entry is not None and tuple(map(stamps.get, entry[1])) == entry[2]:
+            if self.reads is not None:
+                self.reads.update(entry[1])
+            return entry[0]
+        outer, self.reads = self.reads, {EVERYTHING}
+        try:
+            value = work(*args)
+        finally:
+            read, self.reads = self.reads, outer
+        if outer is not None:
+            outer |= read
+        if len(self.memo) > MEMO_LIMIT:
+            self.memo.clear()
+        keys = tuple(read)
+        self.memo[key] = (value, keys, tuple(map(stamps.get, keys)))
+        return value
 
     def note(self, what: str, uids, detail: str):
-        """Append a line to the game log (the full record: it shows hidden cards too)."""
-        names = ", ".join(self.card_id(uid) for uid in uids)
-        self.state.log.append(f"{what} {names} -> {detail}" if names else f"{what} {detail}")
+        """Record a line of the game log (the full record: it shows hidden cards too). It is
+        kept as its parts and written out only when read: most games are never printed."""
+        self.state.log.append((what, uids, detail))     # uids: a list nothing changes afterwards
+
+    @property
+    def log(self) -> list[str]:
+        """The game log, a line per action, choice and interrupt."""
+        ids, label = self.card_id, self.zone_label
+        return [f"{what} {', '.join(map(ids, uids))} -> {label(detail) if isinstance(detail, Zone) else detail}"
+                if uids else f"{what} {detail}" for what, uids, detail in self.state.log]
 
     def zone_label(self, key: str) -> str:
         """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
         name, _, owner = key.partition("/")
         if not owner:
             return name
-        zone = self.rules.zones.get(zone_name(key))      # counters are labelled the same way as zones
+        zone = self.rules.zones.get(parse_key(key).name)      # counters are labelled the same way as zones
         return f"{name}@{self.card_id(int(owner))}" if zone and zone.per == "card" else f"{name}@{int(owner) + 1}"
 
     # ---- the card table ----
@@ -224,15 +284,21 @@ class Game:
         """A card's attribute on its face-up side; nothing (None) for no card or no such attribute."""
         if uid is None:
             return None
-        card = self.rules.defs[uid]
-        side = card.sides[self.state.side[uid]]
-        if name in side.attributes:
-            return side.attributes[name]
+        face = self.rules.faces[uid][self.state.side[uid]]
+        if name in face:
+            return face[name]
         if name == "face":
+            self.depends_on(self.state.location[uid])
             return "down" if self.state.facedown[uid] else "up"
         if name == "effects":      # the effects and numbers printed on this side
-            return tuple(n for n in side.attributes if self.rules.attributes[n].type in ("effect", "number"))
-        return {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name}.get(name)
+            printed = self.rules.defs[uid].sides[self.state.side[uid]].attributes
+            return tuple(n for n in printed if self.rules.attributes[n].type in ("effect", "number"))
+        return None
+
+    def marks_of(self, uid: int) -> dict:
+        """The marks set on a card since it last moved, noted as read."""
+        self.depends_on(self.state.location[uid])
+        return self.state.marks[uid] or {}
 
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
@@ -242,11 +308,11 @@ class Game:
         """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
         found = []
         for name, within in self.rules.listeners.get(event, ()):
+            per_player = self.rules.zones[within].per == "player"
             for key, pile in self.state.zones.items():
-                if pile and zone_name(key) == within:
-                    owner = key.partition("/")[2]
-                    per_player = self.rules.zones[within].per == "player"
-                    found += [(uid, name, int(owner) if per_player else None) for uid in pile
+                parts = parse_key(key)
+                if pile and parts.name == within:
+                    found += [(uid, name, parts.owner if per_player else None) for uid in pile
                               if self.printed(uid, name) is not None]
         return found
 

@@ -80,7 +80,7 @@ def play_and_record(ir, players: int, seed: int, names, modules=()) -> GameResul
     scores = game.state.scores
     winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
-    length = sum(1 for line in game.state.log if line.startswith("choice "))
+    length = sum(1 for entry in game.state.log if entry[0] == "choice")
     earned, awarded = {}, {}
     for seat, uid, points, source, _ in game.state.score_items:
         for table, card in ((earned, uid), (awarded, source)):

@@ -2,15 +2,25 @@
 
 Every physical card is an integer id (`uid`) into the static card table; it is always in
 exactly one zone (the box is a zone), and only `move` changes where it is.
+
+Every change goes through a method here, which stamps what it changed (a zone, a counter,
+a marker, the scores) with a fresh number from one clock: a value worked out from the state
+stays good while the stamps of everything it read are unchanged (see Game.remembered).
 """
 from __future__ import annotations
 
 import random
-from itertools import chain
-from operator import itemgetter
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import chain, count
+from operator import itemgetter
+from typing import NamedTuple
+
+from .runtime import Frame
 
 BOX = "box"
+_CLOCK = count(1)          # one clock for every game of the process, so copies never reuse a stamp
+SCORES, EVERYTHING = "$scores", "*"   # stamp keys besides zone keys; counters are "#key", markers "@name"
 
 
 class Zone(str):
@@ -18,31 +28,40 @@ class Zone(str):
     __slots__ = ()
 
 
+class ZoneKey(NamedTuple):
+    """The parts of a zone key: "region:low.1/2" is zone region, row low, column 1, owner 2."""
+    name: str
+    row: str | None
+    column: int | None
+    owner: int | None
+
+    @property
+    def space(self) -> bool:
+        return self.row is not None
+
+
+@lru_cache(maxsize=None)          # few names, few owners (seats, or the cards that have zones)
 def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 
 
-def space_key(name: str, row: str, column: int, owner: int | str | None = None) -> Zone:
+def space_key(name: str, row: str, column: int, owner: int | None = None) -> Zone:
     """One space of a grid zone: "region:low.1/2" is seat index 2's region (seat 3), row low, column 1."""
     return zone_key(f"{name}:{row}.{column}", owner)
 
 
+@lru_cache(maxsize=4096)
+def parse_key(key: str) -> ZoneKey:
+    """The one place zone keys are taken apart (zone_key and space_key put them together)."""
+    head, _, owner = key.partition("/")
+    name, _, place = head.partition(":")
+    row, _, column = place.rpartition(".")
+    return ZoneKey(name, row or None, int(column) if place else None, int(owner) if owner else None)
+
+
 def zone_name(key: str) -> str:
     """The declared zone a key belongs to: "region:low.1/2" -> "region", "hand/0" -> "hand"."""
-    return key.split("/", 1)[0].split(":", 1)[0]
-
-
-@dataclass(slots=True)
-class Frame:
-    """One running flow node: its compiled runner, progress counter, bindings and scratch data."""
-    run: object
-    i: int
-    env: dict
-    data: object = None
-
-    def copy(self) -> "Frame":
-        data = self.data.copy() if hasattr(self.data, "copy") else self.data
-        return Frame(self.run, self.i, dict(self.env), data)
+    return parse_key(key).name
 
 
 @dataclass(slots=True)
@@ -53,7 +72,7 @@ class State:
     side: list[int]                # uid -> index of the side face up on the table
     facedown: list[bool]
     placer: list[int]              # uid -> seat that put it where it is, or -1
-    marks: list[dict | None]       # uid -> marks set on it since it last moved
+    marks: list[dict | None]       # uid -> marks set on it since it last moved (replaced, never changed in place)
     markers: dict[str, int]        # player markers, e.g. the first player
     counters: dict[str, int]       # counter key ("coins/2", "round") -> value
     scores: list[int]
@@ -64,7 +83,8 @@ class State:
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
     watch: list = field(default_factory=list)   # each interrupt's condition when last checked
-    version: int = 0               # bumped by every change, so remembered values know when to forget
+    stamps: dict[str, int] = field(default_factory=dict)   # what changed when (see the module docstring)
+    rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":
@@ -74,36 +94,87 @@ class State:
                    score_items=[], rng=random.Random(seed))
 
     def copy(self) -> "State":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return State(self.players, {k: list(v) for k, v in self.zones.items()}, list(self.location),
-                     list(self.side), list(self.facedown), list(self.placer),
-                     [dict(m) if m else None for m in self.marks], dict(self.markers), dict(self.counters),
-                     list(self.scores), list(self.score_items), rng, list(self.log),
-                     [f.copy() for f in self.stack], self.pending, self.steps, list(self.watch))
+        """An independent copy. The random generator is shared until either side draws from it
+        (copying its state is most of the cost of a copy, and most copies never draw)."""
+        self.rng_shared = True
+        return State(self.players, {k: v[:] for k, v in self.zones.items()}, self.location[:],
+                     self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
+                     dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:],
+                     [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
+                     True)
+
+    def random(self) -> random.Random:
+        """The game's generator, to draw from (the only way rules use randomness)."""
+        if self.rng_shared:
+            private = random.Random.__new__(random.Random)
+            private.setstate(self.rng.getstate())
+            self.rng, self.rng_shared = private, False
+        return self.rng
+
+    def stamp(self, key: str):
+        self.stamps[key] = next(_CLOCK)
+
+    def reseed(self, seed):
+        """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
+        self.rng, self.rng_shared = random.Random(seed), False
 
     # ---- the one way cards change place ----
     def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False,
              below: int | None = None):
         """Put a card on top of `to` (or at its bottom, or right under the card `below` when it lies there)."""
-        self.zones[self.location[uid]].remove(uid)
-        pile = self.zones.setdefault(to, [])
+        origin = self.location[uid]
+        self.zones[origin].remove(uid)
+        pile = self.zones.get(to)
+        if pile is None:
+            pile = self.zones[to] = []
         if below is not None and below in pile:
             pile.insert(pile.index(below), uid)
+        elif bottom:
+            pile.insert(0, uid)
         else:
-            pile.insert(0, uid) if bottom else pile.append(uid)
+            pile.append(uid)
         self.location[uid] = to
-        self.version += 1
         self.marks[uid] = None
         self.placer[uid] = placer
         if facedown is not None:
             self.facedown[uid] = facedown
+        self.stamps[origin] = self.stamps[to] = next(_CLOCK)
 
+    # ---- everything else that changes ----
     def mark(self, uid: int, name: str, value):
-        self.version += 1
-        if self.marks[uid] is None:
-            self.marks[uid] = {}
-        self.marks[uid][name] = value
+        self.marks[uid] = {**(self.marks[uid] or {}), name: value}
+        self.stamp(self.location[uid])
+
+    def turn(self, uid: int, facedown: bool):
+        self.facedown[uid] = facedown
+        self.stamp(self.location[uid])
+
+    def flip(self, uid: int, side: int):
+        """Another side face up: every printed attribute may change, so everything is stale."""
+        self.side[uid] = side
+        self.stamp(EVERYTHING)
+
+    def shuffle(self, key: str):
+        self.random().shuffle(self.zones.setdefault(key, []))
+        self.stamp(key)
+
+    def set_counter(self, key: str, value: int):
+        self.counters[key] = value
+        self.stamp("#" + key)
+
+    def set_marker(self, name: str, seat: int):
+        self.markers[name] = seat
+        self.stamp("@" + name)
+
+    def add_points(self, items: list[tuple]) -> int:
+        """Score itemised points: (seat, card or -1, points, source card or -1, heading) each."""
+        gained = 0
+        for seat, _, points, _, _ in items:
+            self.scores[seat] += points
+            gained += points
+        self.score_items += items
+        self.stamp(SCORES)
+        return gained
 
     def conservation_errors(self) -> list[str]:
         """Every card in exactly one zone, and where `location` says it is."""

@@ -5,11 +5,7 @@ owner zones: seen by their player; hidden zones (decks, the box): by no one.
 """
 from __future__ import annotations
 
-from .state import zone_name
-
-
-def _decl(game, key: str):
-    return game.rules.zones[zone_name(key)]
+from .state import EVERYTHING, parse_key
 
 
 SEEN = "_seen_by"      # the mark `look` leaves: the seats that have inspected a card where it lies
@@ -20,12 +16,12 @@ def visible(game, seat: int, uid: int) -> bool:
     marks = state.marks[uid]
     if marks and seat in marks.get(SEEN, ()):
         return True
-    key = state.location[uid]
-    decl = _decl(game, key)
+    parts = parse_key(state.location[uid])
+    decl = game.rules.zones[parts.name]
     if decl.visibility == "hidden":
         return False
     if decl.visibility == "owner":
-        return decl.per == "player" and key.split("/")[1] == str(seat)
+        return decl.per == "player" and parts.owner == seat
     return not state.facedown[uid] or state.placer[uid] == seat
 
 
@@ -45,12 +41,12 @@ def determinize(game, seat: int, rng):
     for uid in range(len(state.location)):
         if not visible(game, seat, uid):
             by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
-    state.rng.seed(rng.random())      # nor may it foresee the game's future shuffles
+    state.reseed(rng.random())      # nor may it foresee the game's future shuffles
     for hidden in by_kind.values():
         places = [(state.location[uid], state.zones[state.location[uid]].index(uid)) for uid in hidden]
         rng.shuffle(hidden)
         for (key, index), uid in zip(places, hidden):
             state.zones[key][index] = uid
             state.location[uid] = key
-    state.version += 1
+    state.stamp(EVERYTHING)          # every remembered value may have read a swapped card
     return world

@@ -130,7 +130,7 @@ def play(args) -> int:
     if not args.quiet:
         print(f"{ir.name}: {players} players, seed {args.seed}, agents {', '.join(a.name for a in agents)}"
               + (f", modules {', '.join(args.module)}" if args.module else ""))
-        for line in game.state.log:
+        for line in game.log:
             print(f"  {line}")
     print(_scores_table(game))
     return OK

@@ -156,7 +156,7 @@ def check(game: Game, expect: dict) -> list[str]:
                 failures.append(f"{card} side: expected {want}, got {got}")
         if "first" in expect and state.markers["first"] + 1 != expect["first"]:
             failures.append(f"first player: expected P{expect['first']}, got P{state.markers['first'] + 1}")
-        failures.extend(_check_log(state.log, expect.get("log", [])))
+        failures.extend(_check_log(game.log, expect.get("log", [])))
         if "choice" in expect:
             failures.extend(_check_choice(game, expect["choice"]))
     except PositionError as error:

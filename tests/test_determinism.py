@@ -23,13 +23,13 @@ RUNS = {
 
 
 def test_same_seed_same_log(four_forests):
-    first = play_random(four_forests, 4, 123).state.log
-    second = play_random(four_forests, 4, 123).state.log
+    first = play_random(four_forests, 4, 123).log
+    second = play_random(four_forests, 4, 123).log
     assert "\n".join(first).encode() == "\n".join(second).encode()
 
 
 def test_different_seeds_differ(four_forests):
-    assert play_random(four_forests, 4, 1).state.log != play_random(four_forests, 4, 2).state.log
+    assert play_random(four_forests, 4, 1).log != play_random(four_forests, 4, 2).log
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
@@ -47,7 +47,7 @@ def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
     ir = games.load(game_id)
     original = play_random(ir, 3, 77, modules)
     answers = {seat: [] for seat in range(3)}
-    for line in original.state.log:
+    for line in original.log:
         if line.startswith("choice P"):
             seat = int(line.split()[1][1:]) - 1
             answers[seat].append(line.rsplit(": ", 1)[1])
@@ -55,5 +55,5 @@ def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
     replay = Game(ir, 3, 77, modules)
     while not replay.over:
         replay.apply(agents[replay.pending.seat].choose(replay, replay.pending))
-    assert "\n".join(replay.state.log).encode() == "\n".join(original.state.log).encode()
+    assert "\n".join(replay.log).encode() == "\n".join(original.log).encode()
     assert replay.state.scores == original.state.scores

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from silvics.interpreter.game import Game
 from silvics.interpreter.ir import Node
+from silvics.interpreter.runtime import Frame
 from silvics.position import take_from_box
 
 TOKENS = (4, 3, 2, -1)
@@ -39,5 +40,5 @@ def test_rank_matches_the_rulebook(four_forests, keys, ties):
         game.state.mark(uid, "prestige", prestige)
         game.state.mark(uid, "vote_value", value)
     step = game.rules.build(_rank_node(ties))
-    step(game, type("Frame", (), {"env": {}})())
+    step(game, Frame(None, {}))
     assert [game.state.marks[uid]["token"] for uid in uids] == _oracle(keys, ties)

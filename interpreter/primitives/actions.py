@@ -1,4 +1,5 @@
-"""Actions: what happens. Each handler returns a closure `act(game, env)`.
+"""Actions: what happens. Each handler returns a Step, `act(game, frame)` (see runtime.py);
+the engine runs it through `Game.act`, which holds it back inside a simultaneous turn.
 
 Actions are the only code that changes the state; `move` is the only way a card changes
 zone, so conservation holds by construction and is checked by the tests after every step.
@@ -6,12 +7,9 @@ zone, so conservation holds by construction and is checked by the tests after ev
 from __future__ import annotations
 
 from ..registry import Param, primitive
+from ..runtime import RuleError
 from ..views import SEEN
 from .expressions import cards, owned_key
-
-
-class RuleError(Exception):
-    """A rule asked for something impossible (the message names the rule's source)."""
 
 
 def _span(node) -> str:
@@ -37,7 +35,8 @@ def move(node, build):
     bottom = node.args.get("at") == "bottom"
     below = build(node.args["below"]) if node.args.get("below") else _nothing
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
         if destination is None:              # a place chosen from none: nothing moves (as with no card)
             return
@@ -45,7 +44,7 @@ def move(node, build):
         for uid in moving:
             game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
-            game.note("move", moving, game.zone_label(destination))
+            game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act
 
 
@@ -69,7 +68,8 @@ def inspect(node, build):
     choices and in their view) until the cards next move."""
     what = build(node.args["what"])
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         seat, seen = env["you"], cards(game, what(game, env))
         for uid in seen:
             known = (game.state.marks[uid] or {}).get(SEEN, ())
@@ -84,9 +84,10 @@ def shuffle(node, build):
     """Shuffle a zone with the game's seeded random generator."""
     zone = build(node.args["zone"])
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         key = zone(game, env)
-        game.state.rng.shuffle(game.state.zones.setdefault(key, []))
+        game.state.shuffle(key)
         game.note("shuffle", [], game.zone_label(key))
     return act
 
@@ -97,14 +98,15 @@ def flip(node, build):
     """Turn double-sided cards so the named side (or a random one) is face up."""
     what, side = build(node.args["what"]), node.args["to"]
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         for uid in cards(game, what(game, env)):
             sides = game.sides(uid)
-            index = (game.state.rng.randrange(len(sides)) if side == "random"
+            index = (game.state.random().randrange(len(sides)) if side == "random"
                      else next((i for i, s in enumerate(sides) if s.side == side), None))
             if index is None:
                 raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{_span(node)}")
-            game.state.side[uid] = index
+            game.state.flip(uid, index)
             game.note("flip", [uid], sides[index].side)
     return act
 
@@ -115,10 +117,11 @@ def turn(node, build):
     """Turn cards face up or face down without moving them (e.g. a covered card becoming stored energy)."""
     what, down = build(node.args["what"]), node.args["face"] == "down"
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         chosen = cards(game, what(game, env))
         for uid in chosen:
-            game.state.facedown[uid] = down
+            game.state.turn(uid, down)
         if chosen:
             game.note("turn", chosen, f"face {node.args['face']}")
     return act
@@ -132,12 +135,14 @@ def set_(node, build):
     if target.op == "counter":
         key = owned_key(target, build)
 
-        def act_counter(game, env):
-            game.state.counters[key(game, env)] = value(game, env)
+        def act_counter(game, frame):
+            env = frame.env
+            game.state.set_counter(key(game, env), value(game, env))
         return act_counter
     of, name = build(target.args["of"]), target.args["name"]
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         uid = of(game, env)
         if uid is not None:
             game.state.mark(uid, name, value(game, env))
@@ -150,9 +155,10 @@ def add(node, build):
     """Add to a counter (subtract with a negative amount)."""
     amount, key = build(node.args["amount"]), owned_key(node.args["to"], build)
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         counters, where = game.state.counters, key(game, env)
-        counters[where] = counters.get(where, 0) + amount(game, env)
+        game.state.set_counter(where, counters.get(where, 0) + amount(game, env))
         game.note("add", [], f"{game.zone_label(where)} = {counters[where]}")
     return act
 
@@ -163,7 +169,8 @@ def refill(node, build):
     """Move cards from the top of `from` until the zone holds `to` cards (or `from` runs out)."""
     zone, source, size = build(node.args["zone"]), build(node.args["from"]), build(node.args["to"])
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         key, pile = zone(game, env), game.state.zones.get(source(game, env), [])
         want = size(game, env) - len(game.state.zones.get(key, []))
         moving = pile[len(pile) - max(0, min(want, len(pile))):][::-1]
@@ -186,7 +193,8 @@ def rank(node, build):
     what, keys, awards = build(node.args["what"]), [build(k) for k in node.args["by"]], build(node.args["with"])
     name, lowest = node.args["as"], node.args.get("ties", "lowest") == "lowest"
 
-    def act(game, env):
+    def act(game, frame):
+        env = frame.env
         table = awards(game, env)
         scored = []
         for uid in cards(game, what(game, env)):
@@ -222,17 +230,19 @@ def score(node, build):
     source = build(node.args["by"]) if node.args.get("by") else None
     heading = node.args.get("as") or ""
 
-    def act(game, env):
-        seat, by = env["you"], source(game, env) if source else env.get("_source", -1)
-        listed = heading or env.get("_heading", "")
-        before = game.state.scores[seat]
+    def act(game, frame):
+        env = frame.env
+        seat, by = env["you"], source(game, env) if source else frame.source
+        listed = heading or frame.heading
         earners = cards(game, per(game, env)) if per else [-1]
+        inner = dict(env)
+        items = []
         for uid in earners:
-            points = amount(game, {**env, "it": uid}) or 0     # nothing scores nothing
-            game.state.scores[seat] += points
-            game.state.score_items.append((seat, uid, points, by, listed))
-        game.note("score", [uid for uid in earners if uid >= 0],
-                  f"P{seat + 1} {game.state.scores[seat] - before:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
+            inner["it"] = uid
+            items.append((seat, uid, amount(game, inner) or 0, by, listed))     # nothing scores nothing
+        gained = game.state.add_points(items)
+        game.note("score", earners if per else [],
+                  f"P{seat + 1} {gained:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
     return act
 
 
@@ -243,11 +253,11 @@ def pass_(node, build):
     """Move a player marker (such as the first player) clockwise, anticlockwise or to a random seat."""
     marker, to = node.args["marker"], node.args["to"]
 
-    def act(game, env):
+    def act(game, frame):
         state = game.state
         if to == "random":
-            state.markers[marker] = state.rng.randrange(state.players)
+            state.set_marker(marker, state.random().randrange(state.players))
         else:
-            state.markers[marker] = (state.markers[marker] + (1 if to == "left" else -1)) % state.players
+            state.set_marker(marker, (state.markers[marker] + (1 if to == "left" else -1)) % state.players)
         game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")
     return act

@@ -1,24 +1,33 @@
 """Expressions: values, card attributes, zones as collections, filters, counts and arithmetic.
 
-Each handler receives its IR node and `build` (which compiles a child node) and returns a
-closure `fn(game, env) -> value`. `env` holds the bindings in scope: `you` (the seat
-acting), `it` (the card a condition is testing) and every name bound by choose/for/repeat.
+Each handler receives its IR node and `build` (which compiles a child node) and returns an
+Expr, `fn(game, env) -> value` (see runtime.py). `env` holds the bindings in scope: `you`
+(the seat acting), `it` (the card a condition is testing) and every name bound by
+choose/for/repeat. An expression reads the state through the game (`game.pile`,
+`game.depends_on` …), so that a remembered value knows what it depends on.
 """
 from __future__ import annotations
 
 import operator
+from functools import lru_cache
 
 from ..registry import Param, primitive
-from ..state import Zone, space_key, zone_key
+from ..runtime import UnhashableKey
+from ..state import SCORES, Zone, parse_key, space_key, zone_key
 
 
 def cards(game, value) -> list[int]:
-    """A collection of card ids from a zone key, a list, or a single card."""
+    """A collection of card ids from a zone key, a list, or a single card (a new list)."""
+    return list(pile_of(game, value))
+
+
+def pile_of(game, value):
+    """The same, without copying: for reading only."""
     if isinstance(value, Zone):
-        return list(game.state.zones.get(value, ()))
+        return game.pile(value)
     if isinstance(value, int):
-        return [value]
-    return list(value) if value is not None else []
+        return (value,)
+    return value if value is not None else ()
 
 
 @primitive("const", "expression", template="{value}", example="6", returns="value",
@@ -63,7 +72,12 @@ def owned_key(node, build):
 def counter(node, build):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
     key = owned_key(node, build)
-    return lambda game, env: game.state.counters.get(key(game, env), 0)
+
+    def value(game, env):
+        where = key(game, env)
+        game.depends_on("#" + where)
+        return game.state.counters.get(where, 0)
+    return value
 
 
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
@@ -72,6 +86,9 @@ def attr(node, build):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
+    if node.args["of"].op == "var":      # most reads are of a bound card: skip a call
+        bound = node.args["of"].args["name"]
+        return lambda game, env: game.attribute(env[bound], name)
     return lambda game, env: game.attribute(of(game, env), name)
 
 
@@ -106,35 +123,50 @@ def let_in(node, build):
     names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
     token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
+    surroundings = _getter(reads)
+    passing = _tuple_of(values)
 
-    def value(game, env):
-        passed = [v(game, env) for v in values]
-        try:
-            key = (token, tuple(passed), tuple(env.get(n) for n in reads))
-            hash(key)
-        except TypeError:                        # a collection was passed: work it out afresh
-            return _evaluate(game, env, passed)
-        memo = game.memo()
-        if key not in memo:
-            found = _evaluate(game, env, passed)
-            memo[key] = tuple(found) if isinstance(found, list) else found
-        return memo[key]
-
-    def _evaluate(game, env, passed):
-        saved = [env.get(n, _UNBOUND) for n in names]       # bound in place and restored: no copy
-        env.update(zip(names, passed))
-        try:
+    def evaluate(game, env, passed):
+        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
+        try:                                   # spell, and a definition never uses itself)
             return body(game, env)
         finally:
-            for n, old in zip(names, saved):
-                if old is _UNBOUND:
-                    del env[n]
-                else:
-                    env[n] = old
+            for n in names:
+                del env[n]
+
+    def value(game, env):
+        passed = passing(game, env)
+        try:
+            return game.remembered((token, passed, surroundings(env)), _frozen, evaluate, game, env, passed)
+        except UnhashableKey:                  # a collection was passed: work it out afresh
+            return evaluate(game, env, passed)
     return value
 
 
-_UNBOUND = object()
+def _getter(names):
+    """env -> the values of these names (None where unbound), as a hashable key part."""
+    if len(names) == 1:
+        name, = names
+        return lambda env: env.get(name)
+    return lambda env: tuple([env.get(n) for n in names])
+
+
+def _tuple_of(values):
+    """(game, env) -> the tuple of these expressions' values."""
+    if not values:
+        return lambda game, env: ()
+    if len(values) == 1:
+        first, = values
+        return lambda game, env: (first(game, env),)
+    if len(values) == 2:
+        first, second = values
+        return lambda game, env: (first(game, env), second(game, env))
+    return lambda game, env: tuple([v(game, env) for v in values])
+
+
+def _frozen(work, *args):
+    value = work(*args)
+    return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
 
 def free_names(node) -> set:
@@ -170,8 +202,7 @@ def mark(node, build):
 
     def value(game, env):
         uid = of(game, env)
-        marks = game.state.marks[uid] if uid is not None else None
-        return marks.get(name, default) if marks else default
+        return game.marks_of(uid).get(name, default) if uid is not None else default
     return value
 
 
@@ -190,7 +221,10 @@ def player(node, build):
     rel = node.args["rel"]
     step = {"you": 0, "left": 1, "right": -1}.get(rel)
     if step is None:
-        return lambda game, env: game.state.markers[rel]
+        def holder(game, env):
+            game.depends_on("@" + rel)
+            return game.state.markers[rel]
+        return holder
     return lambda game, env: (env["you"] + step) % game.state.players
 
 
@@ -199,6 +233,7 @@ def player(node, build):
 def players(node, build):
     """Every seat, in turn order from the first player: to compare players (most, none has more)."""
     def seats(game, env):
+        game.depends_on("@first")
         n, first = game.state.players, game.state.markers["first"]
         return [(first + i) % n for i in range(n)]
     return seats
@@ -209,7 +244,11 @@ def players(node, build):
 def points(node, build):
     """The points a player has scored so far (e.g. to compare with a solitaire target)."""
     of = build(node.args["of"])
-    return lambda game, env: game.state.scores[of(game, env)]
+
+    def value(game, env):
+        game.depends_on(SCORES)
+        return game.state.scores[of(game, env)]
+    return value
 
 
 @primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
@@ -220,7 +259,7 @@ def where(node, build):
 
     def select(game, env):
         saved, kept = env.get("it"), []
-        for uid in cards(game, coll(game, env)):
+        for uid in pile_of(game, coll(game, env)):
             env["it"] = uid
             if cond(game, env):
                 kept.append(uid)
@@ -234,7 +273,7 @@ def where(node, build):
 def union(node, build):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
     items = [build(item) for item in node.args["items"]]
-    return lambda game, env: [uid for item in items for uid in cards(game, item(game, env))]
+    return lambda game, env: [uid for item in items for uid in pile_of(game, item(game, env))]
 
 
 @primitive("contents", "expression", template="the cards in {spaces}", example="cards(adjacent(space))",
@@ -246,7 +285,7 @@ def contents(node, build):
     def every(game, env):
         found = places(game, env)
         keys = [found] if isinstance(found, Zone) else found or ()       # the cards in no space: none
-        return [uid for key in keys for uid in game.state.zones.get(key, ())]
+        return [uid for key in keys for uid in game.pile(key)]
     return every
 
 
@@ -255,7 +294,7 @@ def contents(node, build):
 def count(node, build):
     """How many cards a collection holds, or how many items a list attribute has."""
     coll = build(node.args["coll"])
-    return lambda game, env: len(cards(game, coll(game, env)))
+    return lambda game, env: len(pile_of(game, coll(game, env)))
 
 
 _AGGREGATES = {"sum": sum, "min": min, "max": max}
@@ -274,7 +313,7 @@ def aggregate(node, build):
     def total(game, env):
         inner = dict(env)
         values = []
-        for uid in cards(game, coll(game, env)):
+        for uid in pile_of(game, coll(game, env)):
             inner[name] = uid
             values.append(expr(game, inner))
         values = [value for value in values if value is not None]   # e.g. the top of an empty space
@@ -319,7 +358,7 @@ def _existence(node):
 
         def found(game, env):
             saved, hit = env.get("it"), False
-            for uid in cards(game, coll(game, env)):
+            for uid in pile_of(game, coll(game, env)):
                 env["it"] = uid
                 if cond(game, env):
                     hit = True
@@ -364,7 +403,7 @@ def has(node, build):
 
     def test(game, env):
         held = items(game, env)
-        return item(game, env) in (cards(game, held) if isinstance(held, Zone) else held or ())   # nothing has nothing
+        return item(game, env) in (game.pile(held) if isinstance(held, Zone) else held or ())   # nothing has nothing
     return test
 
 
@@ -373,6 +412,9 @@ def has(node, build):
 def all_of(node, build):
     """True when every part is true (`and`)."""
     items = [build(item) for item in node.args["items"]]
+    if len(items) == 2:                  # the common case, without a generator per test
+        first, second = items
+        return lambda game, env: True if first(game, env) and second(game, env) else False
     return lambda game, env: all(item(game, env) for item in items)
 
 
@@ -381,6 +423,9 @@ def all_of(node, build):
 def any_of(node, build):
     """True when at least one part is true (`or`)."""
     items = [build(item) for item in node.args["items"]]
+    if len(items) == 2:
+        first, second = items
+        return lambda game, env: True if first(game, env) or second(game, env) else False
     return lambda game, env: any(item(game, env) for item in items)
 
 
@@ -410,14 +455,6 @@ def arith(node, build):
 
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
 
-def _grid(game, key: str):
-    """(declaration, row, column, owner or None) of a space key such as "region:low.1/2" (see space_key)."""
-    head, _, owner = key.partition("/")
-    name, _, place = head.partition(":")
-    row, _, column = place.rpartition(".")
-    return game.rules.zones[name], row, int(column), (owner or None)
-
-
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
            params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
 def spaces(node, build):
@@ -425,10 +462,14 @@ def spaces(node, build):
     owner = owned_key(node, build)
 
     def every(game, env):
-        seat = owner(game, env).partition("/")[2] or None
         decl = game.rules.zones[node.args["name"]]
-        return [space_key(decl.name, row, column, seat) for row in decl.rows for column in range(1, decl.columns + 1)]
+        return _grid_spaces(decl.name, decl.rows, decl.columns, parse_key(owner(game, env)).owner)
     return every
+
+
+@lru_cache(maxsize=1024)
+def _grid_spaces(name: str, rows: tuple, columns: int, seat) -> tuple[Zone, ...]:
+    return tuple(space_key(name, row, column, seat) for row in rows for column in range(1, columns + 1))
 
 
 @primitive("adjacent", "expression", template="the spaces that share a border with {space}",
@@ -439,17 +480,22 @@ def adjacent(node, build):
 
     def bordering(game, env):
         key = space(game, env)
-        return _bordering(game, key) if key is not None else []
+        return _bordering(game, key) if key is not None else ()
     return bordering
 
 
-def _bordering(game, key: str) -> list[Zone]:
+def _bordering(game, key: str) -> tuple[Zone, ...]:
     """The spaces sharing a border with a space: same row next column, same column next row."""
-    decl, row, column, seat = _grid(game, key)
-    index = decl.rows.index(row)
+    decl = game.rules.zones[parse_key(key).name]
+    return _bordering_in(key, decl.rows, decl.columns)
+
+
+@lru_cache(maxsize=4096)
+def _bordering_in(key: str, rows: tuple, columns: int) -> tuple[Zone, ...]:
+    name, row, column, seat = parse_key(key)
+    index = rows.index(row)
     places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-    return [space_key(decl.name, decl.rows[r], c, seat) for r, c in places
-            if 0 <= r < len(decl.rows) and 1 <= c <= decl.columns]
+    return tuple(space_key(name, rows[r], c, seat) for r, c in places if 0 <= r < len(rows) and 1 <= c <= columns)
 
 
 @primitive("neighbours", "expression", template="the cards next to {card}", example="adjacent(card)",
@@ -462,10 +508,13 @@ def neighbours(node, build):
     def near(game, env):
         uid = card(game, env)
         key = game.state.location[uid] if uid is not None else None
-        if key is None or ":" not in key.partition("/")[0]:
+        if key is None:
             return []
-        same = [other for other in game.state.zones[key] if other != uid]
-        return same + [other for space in _bordering(game, key) for other in game.state.zones.get(space, ())]
+        game.depends_on(key)
+        if not parse_key(key).space:
+            return []
+        same = [other for other in game.pile(key) if other != uid]
+        return same + [other for space in _bordering(game, key) for other in game.pile(space)]
     return near
 
 
@@ -479,8 +528,8 @@ def space_part(node, build):
         key = space(game, env)
         if key is None:                      # the space of a card in no grid: nothing
             return None
-        _, row, column, _ = _grid(game, key)
-        return row if part == "row" else column
+        parts = parse_key(key)
+        return parts.row if part == "row" else parts.column
     return value
 
 
@@ -496,7 +545,7 @@ def top(node, build):
 
     def some(game, env):
         found = zone(game, env)
-        pile = game.state.zones.get(found, ()) if isinstance(found, str) else cards(game, found)
+        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
         return list(pile[len(pile) - max(0, min(count(game, env), len(pile))):][::-1])
     return some
 
@@ -511,7 +560,7 @@ def bottom(node, build):
 def _end(zone, index: int):
     def card(game, env):
         found = zone(game, env)
-        pile = game.state.zones.get(found) if isinstance(found, str) else cards(game, found)
+        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
         return pile[index] if pile else None
     return card
 
@@ -525,7 +574,10 @@ def space_of(node, build):
     def space(game, env):
         uid = card(game, env)
         key = game.state.location[uid] if uid is not None else None
-        return key if key is not None and ":" in key.partition("/")[0] else None
+        if key is None:
+            return None
+        game.depends_on(key)
+        return key if parse_key(key).space else None
     return space
 
 

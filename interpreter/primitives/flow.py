@@ -1,37 +1,21 @@
-"""Flow: blocks, loops, turns, choices. Each handler returns `enter(game, frame)`.
+"""Flow: blocks, loops, turns, choices. Each handler returns a Step, `enter(game, frame)`.
 
 Flow runs on an explicit stack of frames kept in the state (not on Python's stack), so a
 game paused at a choice can be copied and resumed: search agents and replays rely on it.
 A compound node pushes a frame whose `run(game, frame)` makes one step of progress each
-time it is on top; leaves (actions and choices) run inside their parent's step.
+time it is on top; leaves (actions and choices) run inside their parent's step. A choice
+a frame asks for itself comes back as `frame.take_answer()`; see runtime.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..registry import Param, primitive
+from ..runtime import UNANSWERED, Choice
 from ..state import Zone
 from ..views import visible
-from .expressions import cards
-
-
-class Choice:
-    """A decision put to one seat: pick one of `options`. `labels` say them in words, as that seat
-    may see them; they are worked out only when asked for (random agents never need them)."""
-    __slots__ = ("seat", "prompt", "options", "var", "_labels", "_label")
-
-    def __init__(self, seat: int, prompt: str, options: tuple, labels, var: str):
-        self.seat, self.prompt, self.options, self.var = seat, prompt, options, var
-        self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        if self._labels is None:
-            self._labels = tuple(self._label(option) for option in self.options)
-        return self._labels
-
-    def label(self, index: int) -> str:
-        return self._labels[index] if self._labels is not None else self._label(self.options[index])
+from .expressions import cards, pile_of
 
 
 def _guarded(node, build):
@@ -46,7 +30,7 @@ def _guarded(node, build):
 
 
 def _enter_block(run):
-    return lambda game, frame: game.push(run, frame.env)
+    return lambda game, frame: game.push(run, frame)
 
 
 @primitive("block", "flow", template="{steps}", example="[draft, trade]",
@@ -54,12 +38,18 @@ def _enter_block(run):
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
     steps = [build(step) for step in node.args["steps"]]
+    last = len(steps)
 
     def run(game, frame):
-        if frame.i == len(steps):
-            return game.pop()
-        frame.i += 1
-        steps[frame.i - 1](game, frame)
+        """Run steps until one starts a nested flow or asks a question (back to Game.advance)."""
+        state = game.state
+        stack = state.stack
+        while frame.i < last:
+            frame.i += 1
+            steps[frame.i - 1](game, frame)
+            if stack[-1] is not frame or state.pending is not None:
+                return
+        stack.pop()
     return _enter_block(run)
 
 
@@ -92,30 +82,21 @@ def each_player(node, build):
         turns = frame.data
         if not turns.order:
             game.pop()
-            for act, env, origin in turns.queue or ():
-                game.act(act, env, origin)
+            for act, held, origin in turns.queue or ():
+                game.act(act, held, origin)
             return
-        held = {"_held_by": len(game.state.stack) - 1} if turns.queue is not None else {}
-        body(game, _with(frame, you=turns.order.pop(0), **held))
+        seat = turns.order.pop(0)
+        if turns.queue is None:
+            return body(game, frame.child({"you": seat}))
+        holding = frame.child({"you": seat})
+        holding.held = len(game.state.stack) - 1          # this frame: actions wait in its queue
+        body(game, holding)
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]
         order = [(first + i) % n for i in range(n)]
-        game.push(run, frame.env, _Turns(order, [] if simultaneous else None))
+        game.push(run, frame, _Turns(order, [] if simultaneous else None))
     return enter
-
-
-class _Root:
-    """The parent of a flow that starts with no bindings (an interrupt's body)."""
-    env: dict = {}
-
-
-_ROOT = _Root()
-
-
-def _with(frame, **names):
-    """A stand-in parent frame whose bindings add `names` (children copy env on push)."""
-    return type(frame)(frame.run, frame.i, {**frame.env, **names}, None)
 
 
 @primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
@@ -123,14 +104,14 @@ def _with(frame, **names):
                                                    Param("body", "block")])
 def repeat(node, build):
     """Run the body a fixed number of times, binding the pass number (1, 2, …)."""
-    count, name, body = build(node.args["count"]), node.args.get("as") or "_pass", build(node.args["body"])
+    count, name, body = build(node.args["count"]), node.args.get("as"), build(node.args["body"])
 
     def run(game, frame):
         if frame.data == count(game, frame.env):
             return game.pop()
         frame.data += 1
-        body(game, _with(frame, **{name: frame.data}))
-    return lambda game, frame: game.push(run, frame.env, 0)
+        body(game, frame.child({name: frame.data}) if name else frame)
+    return lambda game, frame: game.push(run, frame, 0)
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
@@ -143,8 +124,8 @@ def for_each(node, build):
     def run(game, frame):
         if not frame.data:
             return game.pop()
-        body(game, _with(frame, **{name: frame.data.pop(0)}))
-    return lambda game, frame: game.push(run, frame.env, cards(game, coll(game, frame.env)))
+        body(game, frame.child({name: frame.data.pop(0)}))
+    return lambda game, frame: game.push(run, frame, cards(game, coll(game, frame.env)))
 
 
 @primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
@@ -174,18 +155,18 @@ def any_order(node, build):
     names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
 
     def run(game, frame):
-        picked = frame.env.pop("_next", None)
-        if picked is None:
+        picked = frame.take_answer()
+        if picked is UNANSWERED:
             frame.data[:] = holding(game, frame.env, frame.data)
             if len(frame.data) > 1:
                 seat = chooser(game, frame.env)
-                return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data), "_next"))
+                return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data)))
             if not frame.data:
                 return game.pop()
             picked = frame.data[0]
         frame.data.remove(picked)
         game.procedure(picked)(game, frame)
-    return lambda game, frame: game.push(run, frame.env, list(names))
+    return lambda game, frame: game.push(run, frame, list(names))
 
 
 @primitive("run", "flow", template="carry out {effect}[ about {on}][, scoring as {as}]", example="run card.on_buy",
@@ -201,14 +182,14 @@ def run_effect(node, build):
     target = node.args["effect"].args
     of, name = build(target["of"]), target["name"]
     subject = build(node.args["on"]) if node.args.get("on") else None
-    heading = {"_heading": node.args["as"]} if node.args.get("as") else {}
+    heading = node.args.get("as") or None
 
     def enter(game, frame):
         uid = of(game, frame.env)
         effect = game.printed(uid, name) if uid is not None else None
         if effect is not None:
-            about = {"subject": subject(game, frame.env)} if subject else {}
-            effect(game, _with(frame, it=uid, _source=uid, **about, **heading))
+            names = {"it": uid, "subject": subject(game, frame.env)} if subject else {"it": uid}
+            effect(game, frame.child(names, source=uid, heading=heading))
     return enter
 
 
@@ -234,19 +215,31 @@ def trigger(node, build):
     event, subject = node.args["event"], build(node.args["on"])
 
     def run(game, frame):
-        if not frame.data:
+        about, reactors = frame.data
+        if not reactors:
             return game.pop()
-        uid, name, owner = frame.data.pop(0)
+        uid, name, owner = reactors.pop(0)
         effect = game.printed(uid, name)
         if effect is not None:
             seat = frame.env.get("you") if owner is None else owner
-            effect(game, _with(frame, it=uid, subject=frame.env["_subject"], you=seat))
+            effect(game, frame.child({"it": uid, "subject": about, "you": seat}))
 
     def enter(game, frame):
         about = subject(game, frame.env)
-        reactors = [r for r in game.reactors(event) if r[0] != about]
-        game.push(run, {**frame.env, "_subject": about}, reactors)
+        game.push(run, frame, _Reactions(about, [r for r in game.reactors(event) if r[0] != about]))
     return enter
+
+
+@dataclass(slots=True)
+class _Reactions:
+    subject: int
+    reactors: list      # (card, effect attribute, owner) still to react
+
+    def copy(self):
+        return _Reactions(self.subject, list(self.reactors))
+
+    def __iter__(self):
+        return iter((self.subject, self.reactors))
 
 
 @primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
@@ -260,19 +253,19 @@ def may(node, build):
     effect = _single_effect(node.args["body"], build)
 
     def run(game, frame):
-        answer = frame.env.pop("_may", None)
-        if answer is None:
+        answer = frame.take_answer()
+        if answer is UNANSWERED:
             asked = prompt
             if effect is not None:
                 uid = effect(game, frame.env)
                 if uid is None:
                     return game.pop()
                 asked = f"{prompt} ({game.card_id(uid)})"
-            return game.ask(Choice(frame.env["you"], asked, ("yes", "no"), ("yes", "no"), "_may"))
+            return game.ask(Choice(frame.env["you"], asked, ("yes", "no"), ("yes", "no")))
         game.pop()
         if answer == "yes":
             body(game, frame)
-    return lambda game, frame: game.push(run, frame.env)
+    return lambda game, frame: game.push(run, frame)
 
 
 def _single_effect(block, build):
@@ -303,15 +296,14 @@ def _single_effect(block, build):
 def interrupt(node, build):
     """Declared beside the procedures: after every action, when the condition turns from false to
     true, the body runs at once and whatever was interrupted then resumes."""
-    cond, body = build(node.args["cond"]), build(node.args["body"])
+    return Watched(build(node.args["cond"]), build(node.args["body"]), node.span)
 
-    def check(game, index):
-        was, now = game.state.watch[index], bool(cond(game, {}))
-        game.state.watch[index] = now
-        if now and was is False:
-            game.note("interrupt", [], str(node.span))
-            body(game, _ROOT)
-    return check
+
+class Watched(NamedTuple):
+    """A compiled interrupt: the game checks `cond` after every action (Game._check_interrupts)."""
+    cond: object      # Expr
+    body: object      # Step
+    span: object
 
 
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
@@ -324,16 +316,16 @@ def one_of(node, build):
     names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
 
     def run(game, frame):
-        picked = frame.env.pop("_next", None)
-        if picked is None:
+        picked = frame.take_answer()
+        if picked is UNANSWERED:
             offered = tuple(holding(game, frame.env, names))
             if len(offered) > 1:
-                return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered, "_next"))
+                return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered))
             picked = offered[0] if offered else None
         game.pop()
         if picked is not None:
             game.procedure(picked)(game, frame)
-    return lambda game, frame: game.push(run, frame.env)
+    return lambda game, frame: game.push(run, frame)
 
 
 @primitive("until", "flow", template="until {cond}, repeat: ({body})", example="until: count(deck) = 0",
@@ -346,7 +338,7 @@ def until(node, build):
         if cond(game, frame.env):
             return game.pop()
         body(game, frame)
-    return lambda game, frame: game.push(run, frame.env)
+    return lambda game, frame: game.push(run, frame)
 
 
 def _card_label(game, seat: int, uid: int) -> str:
@@ -376,16 +368,17 @@ def choose(node, build):
 
     def options(game, env, taken=()):
         found = source(game, env)
-        return tuple(o for o in (cards(game, found) if of_cards else found) if o not in taken)
+        found = pile_of(game, found) if of_cards else found
+        return tuple(o for o in found if o not in taken) if taken else tuple(found)
 
-    def ask(game, seat, choices, var):
+    def ask(game, seat, choices, bind=None):
         def label(option) -> str:
             if of_cards:
                 return _card_label(game, seat, option)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
-        game.ask(Choice(seat, prompt, choices, label, var))
+        game.ask(Choice(seat, prompt, choices, label, bind))
 
     def enter(game, frame):
         found = options(game, frame.env)
@@ -403,8 +396,9 @@ def choose(node, build):
 
     def run_many(game, frame):
         picked = frame.data
-        if "_pick" in frame.env:
-            picked.append(frame.env.pop("_pick"))
+        answer = frame.take_answer()
+        if answer is not UNANSWERED:
+            picked.append(answer)
         left = options(game, frame.env, picked)
         wanted = still(game, frame.env, picked)
         if wanted <= 0 or not left:
@@ -414,8 +408,8 @@ def choose(node, build):
         if len(left) == 1 or (left and still(game, frame.env, picked + list(left)) >= 0):  # every card left is needed
             picked.extend(left)
             return
-        ask(game, frame.env["you"], left, "_pick")
-    return lambda game, frame: game.push(run_many, frame.env, [])
+        ask(game, frame.env["you"], left)
+    return lambda game, frame: game.push(run_many, frame, [])
 
 
 def _worth(amount, by):

@@ -1,0 +1,92 @@
+"""The runtime protocol: what compiled rules are made of, and the errors they raise.
+
+Every primitive's handler turns its IR node into one of two kinds of closure:
+
+- `Expr`, `value = expr(game, env)`: an expression. It reads the game and the bindings in
+  `env` (`you`, `it`, names bound by choose/for/let …) and never changes either.
+- `Step`, `step(game, frame)`: anything that happens. An action changes the state (through
+  `Game.act`, which holds it back inside a simultaneous turn); a flow step pushes frames
+  (`game.push`) or puts a `Choice` to a seat (`game.ask`).
+
+The game runs a stack of `Frame`s (one per running flow node) until a choice is pending or
+the stack is empty; the stack is plain data, so a game paused at a choice can be copied.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+Expr = Callable[[Any, dict], Any]
+Step = Callable[[Any, "Frame"], None]
+
+
+class RuleError(Exception):
+    """A rule asked for something impossible (the message names the rule's source)."""
+
+
+class GameError(Exception):
+    """A rule failed while running (names the rule's source)."""
+
+
+class UnhashableKey(TypeError):
+    """A value to remember was keyed by a collection (Game.remembered): work it out afresh."""
+
+
+UNANSWERED = object()     # a frame's answer before its choice is answered
+
+
+@dataclass(slots=True)
+class Frame:
+    """One running flow node.
+
+    `run` makes one step of progress each time the frame is on top; `env` holds its
+    bindings; `i` and `data` its progress (the next step, the cards left to loop over …);
+    `answer` the option picked for the choice it asked. The rest is inherited from the flow
+    around it: the card whose printed effect is running (`source`, -1 for none) and the
+    heading its points are listed under, and the stack index of the simultaneous turn that
+    holds its actions back (`held`)."""
+    run: Step | None
+    env: dict
+    i: int = 0
+    data: Any = None
+    answer: Any = UNANSWERED
+    source: int = -1
+    heading: str = ""
+    held: int | None = None
+
+    def copy(self) -> "Frame":
+        data = self.data.copy() if hasattr(self.data, "copy") else self.data
+        return Frame(self.run, dict(self.env), self.i, data, self.answer, self.source, self.heading, self.held)
+
+    def child(self, names: dict | None = None, *, source: int | None = None, heading: str | None = None) -> "Frame":
+        """A stand-in parent for a body run with more bindings (or on behalf of a card). It
+        never goes on the stack: the frame the body pushes takes over its bindings."""
+        return Frame(None, {**self.env, **names} if names else dict(self.env), 0, None, UNANSWERED,
+                     self.source if source is None else source, self.heading if heading is None else heading,
+                     self.held)
+
+    def take_answer(self):
+        """The option picked for this frame's choice (once), or UNANSWERED."""
+        answer, self.answer = self.answer, UNANSWERED
+        return answer
+
+
+class Choice:
+    """A decision put to one seat: pick one of `options`. The answer is bound to the name
+    `bind` in the asking frame, or (when `bind` is None) handed to the frame as its `answer`.
+    `labels` say the options in words, as that seat may see them; they are worked out only
+    when asked for (random agents never need them)."""
+    __slots__ = ("seat", "prompt", "options", "bind", "_labels", "_label")
+
+    def __init__(self, seat: int, prompt: str, options: tuple, labels, bind: str | None = None):
+        self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
+        self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        if self._labels is None:
+            self._labels = tuple(self._label(option) for option in self.options)
+        return self._labels
+
+    def label(self, index: int) -> str:
+        return self._labels[index] if self._labels is not None else self._label(self.options[index])

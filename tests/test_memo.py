@@ -1,0 +1,129 @@
+"""A definition's value is remembered until something it read changes. These tests try to
+catch a stale value: every kind of change a rule can make, read back through a remembered
+definition straight after; a guessed world sharing the real game's remembered values; and
+whole games played with and without remembering, which must give the same log byte for byte."""
+import random
+import textwrap
+
+import pytest
+
+from silvics import games
+from silvics.compiler.build import compile_game
+from silvics.interpreter import game as engine
+from silvics.interpreter.agents import RandomAgent, ScriptedAgent
+from silvics.interpreter.game import Game
+from silvics.interpreter.views import determinize
+
+RULES = """
+id: memo
+name: Memo
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+kinds:
+  chip:
+    sides: [light, dark]
+    attributes:
+      size: {type: int}
+marks:
+  tag: {type: int}
+counters:
+  total: {start: 0}
+  trace: {start: 0}
+  seen: {per: player}
+zones:
+  deck: {visibility: hidden}
+  pile: {visibility: public}
+  bag: {per: player, visibility: public}
+define:
+  up_in_pile: "count(pile where face = up)"
+  big_in_pile: "count(pile where size > 1)"
+  tagged: "count(pile where tag = 1)"
+  total_now: "total + count(pile where size > 100)"
+  seen_now: "seen + count(pile where size > 100)"
+  my_turn_first: "1 if first = you else 0"
+  my_score: "you.score + count(pile where size > 100)"
+  chips_here: "count(bag)"
+  top_size: "top(deck).size"
+procedures:
+  setup:
+    - %s
+  play:
+    - each player:
+%s
+  record:                               # the same text in the same place: one remembered value
+    - set trace to 10 * trace + %s
+  scoring: []
+"""
+
+
+def chips(sizes) -> str:
+    return "kind: chip\ncards:\n" + "".join(
+        f"  - {{id: c{i}, sides: {{light: {{name: C, size: {light}}}, dark: {{name: C, size: {dark}}}}}}}\n"
+        for i, (light, dark) in enumerate(sizes))
+
+
+def memo_game(tmp_path, steps: str, definition: str, setup="move box to pile face up", sizes=((1, 5), (1, 5))):
+    (tmp_path / "game.yaml").write_text(RULES % (setup, textwrap.indent(textwrap.dedent(steps), " " * 8),
+                                                 definition))
+    (tmp_path / "cards.yaml").write_text(chips(sizes))
+    game = Game(compile_game(tmp_path), 2, 0)
+    agent = ScriptedAgent([])
+    while not game.over:
+        game.apply(agent.choose(game, game.pending))
+    return game
+
+
+@pytest.mark.parametrize("definition, change, before, after", [
+    ("up_in_pile", "turn top(pile) face down", 2, 1),                    # a card's face
+    ("up_in_pile", "move top(pile) to bag", 2, 1),                       # a card leaving a zone
+    ("chips_here", "move top(pile) to bag", 0, 1),                       # … and arriving in one
+    ("big_in_pile", "flip pile to dark", 0, 2),                          # the side face up
+    ("tagged", "set top(pile).tag to 1", 0, 1),                          # a mark
+    ("total_now", "add 3 to total", 0, 3),                               # a shared counter
+    ("seen_now", "add 2 to seen", 0, 2),                                 # a counter of the player's
+    ("my_score", "score 4", 0, 4),                                       # the scores
+    ("my_turn_first", "pass first to left", 1, 0),                       # a player marker
+])
+def test_a_remembered_definition_sees_every_kind_of_change(tmp_path, definition, change, before, after):
+    game = memo_game(tmp_path, f"""
+        - if: you = first and trace = 0
+          then: [record, {change}, record]     # remembered just before the change, read again after it
+    """, definition)
+    assert game.state.counters["trace"] == 10 * before + after
+
+
+def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
+    # A world shares the real game's remembered values (copies do), but its hidden cards are
+    # swapped: what was worked out from them in the real game must not be reused.
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "top_size",
+                     setup="move box to deck", sizes=[(n, n) for n in range(1, 7)])
+    real = game.state.counters["trace"]
+    differed = 0
+    for seed in range(6):
+        world = determinize(game, 0, random.Random(seed))
+        world.run_procedure("record")
+        guessed = world.attribute(world.state.zones["deck"][-1], "size")
+        assert world.state.counters["trace"] == 10 * real + guessed
+        differed += guessed != real
+    assert world.memo is game.memo and differed
+
+
+def _log(ir, players, seed, modules=()):
+    game = Game(ir, players, seed, modules)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    while not game.over:
+        game.apply(agents[game.pending.seat].choose(game, game.pending))
+    return "\n".join(game.log)
+
+
+@pytest.mark.parametrize("game_id, players, modules, seeds", [
+    ("reforest", 1, ("hard",), range(2)),
+    ("reforest", 2, ("terrain", "events"), range(3)),
+    ("reforest", 4, (), range(2)),
+    ("four-forests", 3, ("experienced",), range(5)),
+])
+def test_remembering_changes_no_move(monkeypatch, game_id, players, modules, seeds):
+    ir = games.load(game_id)
+    remembered = [_log(ir, players, seed, modules) for seed in seeds]
+    monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, *args: work(*args))
+    assert [_log(ir, players, seed, modules) for seed in seeds] == remembered
