@@ -58,15 +58,16 @@ def fetch(game_file: Path) -> ir.GameIR | None:
         return None
 
 
-def store(game_file: Path, compiled: ir.GameIR, sources: Sources, digests: dict[str, str]) -> None:
-    """Save a compiled IR with the digests its sources had before it was compiled."""
-    header = {"format": FORMAT, "toolchain": toolchain(), "files": digests,
-              "folders": {str(f): _yaml_names(f) for f in sources.folders}}
+def snapshot(sources: Sources) -> dict:
+    """The state of a game's sources, taken before compiling: an edit made meanwhile is seen."""
+    return {"files": {str(path): _digest(path) for path in sources.files},
+            "folders": {str(path): _yaml_names(path) for path in sources.folders}}
+
+
+def store(game_file: Path, compiled: ir.GameIR, sources_before: dict) -> None:
+    """Save a compiled IR with the snapshot of its sources taken before it was compiled."""
+    header = {"format": FORMAT, "toolchain": toolchain(), **sources_before}
     _write_atomically(_entry(game_file), json.dumps(header) + "\n" + ir.dumps(compiled))
-
-
-def digests(sources: Sources) -> dict[str, str]:
-    return {str(path): _digest(path) for path in sources.files}
 
 
 @lru_cache(maxsize=None)

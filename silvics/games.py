@@ -51,10 +51,10 @@ def _load(path: Path, use_cache: bool) -> ir.GameIR:
 
 def _compile_and_store(path: Path) -> ir.GameIR:
     sources = _sources(path)
-    digests = cache.digests(sources) if sources else None     # taken first: an edit made while compiling is seen
+    before = cache.snapshot(sources) if sources else None
     compiled = _compile(path)
-    if digests is not None:
-        cache.store(path, compiled, sources, digests)
+    if before is not None:
+        cache.store(path, compiled, before)
     return compiled
 
 

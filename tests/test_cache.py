@@ -106,7 +106,7 @@ def test_no_cache_neither_reads_nor_writes_the_cache(game, cache_home, capsys):
     assert main(["compile", str(game.parent), "--no-cache"]) == 0
     assert entries(cache_home) == [] and '"name":"Four Forests"' in capsys.readouterr().out
     compiled = games.load(str(game.parent), use_cache=False)
-    cache.store(game, replace(compiled, name="Poisoned"), cache.Sources([game], []), cache.digests(cache.Sources([game], [])))
+    cache.store(game, replace(compiled, name="Poisoned"), cache.snapshot(cache.Sources([game], [])))
     assert cache.fetch(game).name == "Poisoned"              # so an entry that was read would show
     result = silvics("compile", str(game.parent), "--no-cache")
     assert result.returncode == 0 and '"name":"Four Forests"' in result.stdout
@@ -115,7 +115,7 @@ def test_no_cache_neither_reads_nor_writes_the_cache(game, cache_home, capsys):
 
 def test_check_always_compiles_afresh(game, capsys):
     compiled = games.load(str(game.parent), use_cache=False)
-    cache.store(game, replace(compiled, name="Poisoned"), cache.Sources([game], []), cache.digests(cache.Sources([game], [])))
+    cache.store(game, replace(compiled, name="Poisoned"), cache.snapshot(cache.Sources([game], [])))
     assert main(["check", str(game.parent)]) == 0
     assert "ok (Four Forests:" in capsys.readouterr().out
 
