@@ -69,7 +69,8 @@ class CompileError(Exception):
 
 def did_you_mean(name: str, known) -> str:
     """The known word nearest to a misspelling: fewest edits (a swap of two letters is one),
-    then the most similar by difflib."""
+    then the most similar by difflib; "" when none is near. Public: the application words its
+    own hints (an unknown card or zone on the command line, in a position) the same way."""
     name = str(name)
     scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in map(str, set(known))]
     scored = [s for s in scored

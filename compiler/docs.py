@@ -1,15 +1,19 @@
 """The docs backend: Markdown reference pages generated from the registry and the games' IR.
 
-`silvics docs` writes them under docs/reference/; a test fails when the committed pages
-differ from what the current code and data generate.
+It renders what it is given and runs nothing: the balance figures come from the caller
+(`silvics docs`, silvics/reference.py, plays the games). A test fails when the committed
+pages under docs/reference/ differ from what the current code and data generate.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..interpreter.ir import GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .english import describe_card, english
+
+if TYPE_CHECKING:
+    from ..interpreter.simulate import Summary
 
 KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
 
@@ -46,7 +50,8 @@ def _per_card(per_card) -> str:
     return f"computed per card of `{per_card}` (as `it`) when that part is given" if per_card else ""
 
 
-def game_page(ir: GameIR) -> str:
+def game_page(ir: GameIR, balance: Summary | None = None) -> str:
+    """A game's reference page; `balance`, a simulation summary, adds its Balance section."""
     lines = [f"# {ir.name}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
              ]
@@ -64,7 +69,8 @@ def game_page(ir: GameIR) -> str:
             lines += [f"### {module.name}", "", module.description, ""]
             for name, body in module.procedures.items():
                 lines += [f"**{name}** becomes: {english(body)}", ""]
-    lines += balance_section(ir)
+    if balance is not None:
+        lines += balance_section(balance)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
         lines += [f"## {kind.name.capitalize()} cards ({len(cards)})", "", "```text"]
@@ -73,15 +79,10 @@ def game_page(ir: GameIR) -> str:
     return "\n".join(lines)
 
 
-BALANCE_GAMES = 200
-
-
-def balance_section(ir: GameIR) -> list[str]:
+def balance_section(summary: Summary) -> list[str]:
     """Per-card figures from seeded random games: designers see which cards pull their weight."""
-    from ..interpreter.simulate import simulate
-    summary = simulate(ir, ir.max_players, BALANCE_GAMES, seed=1)
     lines = ["## Balance", "",
-             f"From {BALANCE_GAMES} seeded games between random agents at {ir.max_players} players "
+             f"From {summary.games} seeded games between random agents at {summary.players} players "
              "(`silvics simulate --cards` gives the same for any setup). Seat win rates: "
              + ", ".join(f"P{seat + 1} {wins / summary.games:.0%}" for seat, wins in enumerate(summary.wins)) + ".", ""]
     tables = (("Cards that earned points (mean points in the games where they scored; how often their "
@@ -103,17 +104,3 @@ def balance_section(ir: GameIR) -> list[str]:
                          + (f" {stats.wins / stats.games:.0%} |" if with_wins else ""))
         lines.append("")
     return lines
-
-
-def write_reference(out: Path) -> list[Path]:
-    from silvics import bundled, games   # the bundled games are the application's, not the compiler's
-    out.mkdir(parents=True, exist_ok=True)
-    pages = {"primitives.md": primitives_page()}
-    for game_id in bundled.games():
-        pages[f"{game_id}.md"] = game_page(games.load(game_id))
-    written = []
-    for name, text in pages.items():
-        path = out / name
-        path.write_text(text + "\n", encoding="utf-8")
-        written.append(path)
-    return written

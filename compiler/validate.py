@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -11,12 +12,23 @@ from referencing import Registry, Resource
 from .diagnostics import Diagnostic, did_you_mean
 from .yamlload import Located
 
+# The schemas sit beside the compiler's own folder in both layouts: the checkout's top
+# (compiler/, schemas/) and the installed wheel (silvics/compiler/, silvics/schemas/).
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def schema_files() -> list[Path]:
+    """The JSON Schema files the compiler validates with (one per file kind)."""
+    files = sorted(SCHEMAS.glob("*.schema.json"))
+    if not files:
+        raise FileNotFoundError(f"the JSON Schemas are missing from this installation (looked in {SCHEMAS})")
+    return files
+
 
 @lru_cache(maxsize=None)
 def _validators() -> dict:
-    from silvics.bundled import folder
     schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
-               for path in folder("schemas").glob("*.schema.json")}
+               for path in schema_files()}
     registry = Registry().with_resources(
         (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in schemas.items())
     registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())

@@ -40,72 +40,101 @@ class Summary:
     awarded: dict = field(default_factory=lambda: defaultdict(CardStats))
 
 
-def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1) -> Summary:
-    """Play `games` games with seeds seed, seed+1, …; ties share a win. With several workers the
-    seeds are split among processes and the summaries merged: the figures are the same."""
+@dataclass
+class GameResult:
+    """What one game adds to a Summary; small, as it crosses from a worker process."""
+    scores: list
+    share: list               # each seat's share of the win (ties share it)
+    length: int               # decisions taken
+    earned: dict              # card -> [points, share of the win of the player it scored for]
+    awarded: dict             # card -> [points handed out, best share of the win among those it went to]
+
+
+def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1,
+             progress=None) -> Summary:
+    """Play `games` games, game i with seed `seed + i`; ties share a win. With several workers
+    the games are shared among processes, but their results are still added up one game at a
+    time in seed order, so every figure (floating-point sums included) is the same whatever
+    the number of workers. `progress(done)`, if given, is called as games finish."""
+    names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
     if workers > 1 and games > 1:
-        return _in_parallel(ir, players, games, seed, agents, modules, workers)
-    names = list(agents) * players if len(agents) == 1 else list(agents)
+        results = _in_parallel(ir, players, games, seed, names, tuple(modules), workers, progress)
+    else:
+        results = _one_by_one(ir, players, games, seed, names, modules, progress)
     summary = Summary(games, players, [0.0] * players, [0.0] * players)
-    for number in range(games):
-        game = play(ir, players, seed + number, [AGENTS[n](seed + number, s) for s, n in enumerate(names)], modules)
-        share = _record_seats(summary, game)
-        _record_cards(summary, game, share)
+    for result in results:
+        _add(summary, result)
     return summary
 
 
-def _record_seats(summary: Summary, game: Game) -> list[float]:
+def _one_by_one(ir, players, games, seed, names, modules, progress):
+    for number in range(games):
+        yield play_and_record(ir, players, seed + number, names, modules)
+        if progress:
+            progress(number + 1)
+
+
+def play_and_record(ir, players: int, seed: int, names, modules=()) -> GameResult:
+    """One game between the named agents (one per seat), reduced to what a Summary needs."""
+    game = play(ir, players, seed, [AGENTS[name](seed, seat) for seat, name in enumerate(names)], modules)
     scores = game.state.scores
     winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
-    for seat, score in enumerate(scores):
-        summary.totals[seat] += score
-        summary.wins[seat] += share[seat]
-    summary.lengths.append(sum(1 for entry in game.state.log if entry[0] == "choice"))
-    return share
-
-
-def _record_cards(summary: Summary, game: Game, share: list[float]):
-    earned, awarded = defaultdict(lambda: [0, 0.0]), defaultdict(lambda: [0, 0.0])
+    length = sum(1 for entry in game.state.log if entry[0] == "choice")
+    earned, awarded = {}, {}
     for seat, uid, points, source, _ in game.state.score_items:
         for table, card in ((earned, uid), (awarded, source)):
             if card >= 0 and points:
-                table[game.card_id(card)][0] += points
-                table[game.card_id(card)][1] = max(table[game.card_id(card)][1], share[seat])
-    for table, stats in ((earned, summary.earned), (awarded, summary.awarded)):
+                entry = table.setdefault(game.card_id(card), [0, 0.0])
+                entry[0] += points
+                entry[1] = max(entry[1], share[seat])
+    return GameResult(list(scores), share, length, earned, awarded)
+
+
+def _add(summary: Summary, result: GameResult):
+    for seat, score in enumerate(result.scores):
+        summary.totals[seat] += score
+        summary.wins[seat] += result.share[seat]
+    summary.lengths.append(result.length)
+    for table, stats in ((result.earned, summary.earned), (result.awarded, summary.awarded)):
         for card, (points, won) in table.items():
             stats[card].games += 1
             stats[card].points += points
             stats[card].wins += won
 
 
-def _in_parallel(ir, players, games, seed, agents, modules, workers) -> Summary:
-    from concurrent.futures import ProcessPoolExecutor
+def _in_parallel(ir, players, games, seed, names, modules, workers, progress) -> list[GameResult]:
+    """Chunks of consecutive seeds, played by a pool whose workers each load the IR once;
+    the results come back in seed order."""
+    import multiprocessing
 
     from .ir import dumps
-    size = -(-games // workers)
-    chunks = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
-    text = dumps(ir)                      # workers rebuild the IR from its JSON form
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(_chunk, [(text, players, n, start, tuple(agents), tuple(modules)) for start, n in chunks]))
-    return _merged(parts, games, players)
+    size = max(1, min(50, games // (workers * 8)))        # small chunks: even load, a lively progress bar
+    jobs = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
+    chunks, done = {}, 0
+    setup = (dumps(ir), players, names, modules)
+    with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, setup) as pool:   # leaving terminates it
+        for start, results in pool.imap_unordered(_play_chunk, jobs):
+            chunks[start] = results
+            done += len(results)
+            if progress:
+                progress(done)
+    return [result for start in sorted(chunks) for result in chunks[start]]
 
 
-def _chunk(job) -> Summary:
+_WORKER: dict = {}        # this worker process's game: IR, players, agent names, modules
+
+
+def _start_worker(ir_text, players, names, modules):
+    import signal
+
     from .ir import loads
-    text, players, games, seed, agents, modules = job
-    return simulate(loads(text), players, games, seed, agents, modules)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle: it stops the pool
+    _WORKER.update(ir=loads(ir_text), players=players, names=names, modules=modules)
 
 
-def _merged(parts, games: int, players: int) -> Summary:
-    total = Summary(games, players, [0.0] * players, [0.0] * players)
-    for part in parts:
-        total.totals = [a + b for a, b in zip(total.totals, part.totals)]
-        total.wins = [a + b for a, b in zip(total.wins, part.wins)]
-        total.lengths += part.lengths
-        for mine, theirs in ((total.earned, part.earned), (total.awarded, part.awarded)):
-            for card, stats in theirs.items():
-                mine[card].games += stats.games
-                mine[card].points += stats.points
-                mine[card].wins += stats.wins
-    return total
+def _play_chunk(job) -> tuple[int, list[GameResult]]:
+    start, count = job
+    w = _WORKER
+    return start, [play_and_record(w["ir"], w["players"], seed, w["names"], w["modules"])
+                   for seed in range(start, start + count)]

@@ -9,16 +9,12 @@ import argparse
 import os
 import sys
 
+from silvics import commands as run
 from silvics import games
 from silvics.compiler.diagnostics import CompileError
+from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError
 from silvics.position import PositionError
-
-OK, DATA_ERROR, MISUSE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """The command line asks for something that does not exist (exit status 2)."""
 
 
 def main(argv=None) -> int:
@@ -50,13 +46,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(metavar="COMMAND")
 
-    def command(name, fn, help):
+    def command(name, fn, help, loads_games=True):
         sub = commands.add_parser(name, help=help, description=help)
-        sub.set_defaults(command=fn)
+        sub.set_defaults(command=fn, no_cache=False)
+        if loads_games:
+            sub.add_argument("--no-cache", action="store_true",
+                             help="compile the game afresh, neither reading nor writing the IR cache")
         return sub
 
-    from silvics import commands as run
-    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios")
+    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios (always compiles afresh)",
+                  loads_games=False)
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: one object with the paths that passed and every diagnostic")
@@ -78,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--games", type=int, required=True)
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
-            sub.add_argument("--workers", type=int, default=1, help="processes to share the games among")
+            sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                             help="processes to share the games among (default: one per core, here %(default)s)")
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
     sub = command("score", run.score, "score a described end-of-game position, itemised")

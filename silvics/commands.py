@@ -7,14 +7,15 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from silvics import games, scenarios
-from silvics.cli import DATA_ERROR, MISUSE, OK, UsageError
+from silvics import games
 from silvics.compiler.diagnostics import CompileError
+from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError
 from silvics.interpreter.simulate import play as play_game
 from silvics.interpreter.simulate import simulate as run_simulation
+from silvics.progress import ProgressBar
 
 
 # ---- check ----------------------------------------------------------------------------
@@ -52,8 +53,9 @@ def _check_one(path: Path) -> str:
                 f"{len(ir.modules)} modules")
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
+        from silvics import scenarios
         data = scenarios.read(path)
-        scenarios.build(data, path.parent)
+        scenarios.build(data, path.parent, use_cache=False)
         return "scenario"
     game_dir = _game_of_card_file(path)
     if game_dir is None:
@@ -77,7 +79,7 @@ def _game_of_card_file(path: Path):
 # ---- compile ----------------------------------------------------------------------------
 
 def compile_(args) -> int:
-    text = ir_module.dumps(games.load(args.game))
+    text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
@@ -104,7 +106,7 @@ def _agents(args, players: int, humans=()):
 
 
 def _setup(args):
-    ir = games.load(args.game)
+    ir = games.load(args.game, use_cache=not args.no_cache)
     players = args.players or ir.max_players
     if not ir.min_players <= players <= ir.max_players:
         raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
@@ -151,8 +153,15 @@ def simulate(args) -> int:
     ir, players = _setup(args)
     names = args.agents.split(",")
     _agents(args, players)                      # checks the names
-    started = time.perf_counter()
-    summary = run_simulation(ir, players, args.games, args.seed, names, args.module, workers=args.workers)
+    for option, value in (("--games", args.games), ("--workers", args.workers)):
+        if value < 1:
+            raise UsageError(f"{option} must be at least 1")
+    started, bar = time.perf_counter(), ProgressBar(args.games)
+    try:
+        summary = run_simulation(ir, players, args.games, args.seed, names, args.module,
+                                 workers=args.workers, progress=bar)
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - started
     print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
           + (f", modules {', '.join(args.module)}" if args.module else "")
@@ -188,6 +197,7 @@ def card_table(summary, limit: int | None = None) -> str:
 # ---- scenario, score, show, docs ---------------------------------------------------------------
 
 def scenario(args) -> int:
+    from silvics import scenarios      # reads YAML: imported only by the commands that need it
     files = []
     for spec in args.paths:
         path = Path(spec)
@@ -197,7 +207,7 @@ def scenario(args) -> int:
         files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
     failed = 0
     for file in files:
-        outcome = scenarios.run_file(file)
+        outcome = scenarios.run_file(file, use_cache=not args.no_cache)
         print(f"{'PASS' if outcome.passed else 'FAIL'}  {file}  {outcome.name}")
         for failure in outcome.failures:
             print("      " + failure.replace("\n", "\n      "))
@@ -207,9 +217,10 @@ def scenario(args) -> int:
 
 
 def score(args) -> int:
+    from silvics import scenarios
     data = scenarios.read(Path(args.file))
     data = {**data, "game": args.game}
-    game = scenarios.build(data, Path(args.file).parent)
+    game = scenarios.build(data, Path(args.file).parent, use_cache=not args.no_cache)
     try:
         game.run_procedure("scoring")
     except GameError as error:
@@ -255,7 +266,7 @@ def itemised(game) -> str:
 
 def show(args) -> int:
     from silvics.compiler.english import describe_card
-    ir = games.load(args.game)
+    ir = games.load(args.game, use_cache=not args.no_cache)
     card = next((c for c in ir.cards if c.id == args.card), None)
     if card is None:
         from silvics.compiler.diagnostics import did_you_mean
@@ -266,7 +277,9 @@ def show(args) -> int:
 
 
 def docs(args) -> int:
-    from silvics.compiler.docs import write_reference
-    for path in write_reference(Path(args.out)):
+    import os
+
+    from silvics.reference import write_reference
+    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache):
         print(f"wrote {path}")
     return OK

@@ -41,9 +41,9 @@ def read(path: Path) -> dict:
     return data
 
 
-def build(data: dict, base: Path) -> Game:
+def build(data: dict, base: Path, use_cache: bool = True) -> Game:
     """The game a scenario starts from: a position laid out, or a fresh game from its seed."""
-    ir = games.load(data["game"], base)
+    ir = games.load(data["game"], base, use_cache)
     start = "position" not in data and "run" not in data
     game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), start=start)
     if "position" in data:
@@ -51,13 +51,13 @@ def build(data: dict, base: Path) -> Game:
     return game
 
 
-def run_file(path) -> Outcome:
+def run_file(path, use_cache: bool = True) -> Outcome:
     path = Path(path)
     outcome = Outcome(str(path), path.stem)
     try:
         data = read(path)
         outcome.name = data.get("name", path.stem)
-        game = build(data, path.parent)
+        game = build(data, path.parent, use_cache)
     except CompileError as error:
         outcome.failures.append(error.render())
         return outcome

@@ -13,6 +13,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_ir_cache(tmp_path_factory):
+    """The IR cache of the whole run (and of the commands it starts) lives in a temporary
+    folder, never in the real home."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def four_forests():
     return games.load("four-forests")

@@ -149,3 +149,21 @@ def test_human_sees_only_their_view(capsys, monkeypatch):
     assert "hand@2               4 cards you cannot see" in first_turn
     assert not any(card in first_turn for card in their_hand)
     assert all(f"] {card}" in first_turn for card in my_hand)      # the numbered options
+
+
+def test_a_rule_failing_in_a_worker_is_one_line_not_a_traceback(capsys, tmp_path):
+    """The error crosses back from the worker process and is reported as in `play`."""
+    import shutil
+    shutil.copytree(ROOT / "rules" / "four-forests", tmp_path / "rules" / "four-forests")
+    shutil.copytree(ROOT / "cards" / "four-forests", tmp_path / "cards" / "four-forests")
+    game = tmp_path / "rules" / "four-forests" / "game.yaml"
+    game.write_text(game.read_text().replace("    - shuffle deck\n", "    - shuffle deck\n    - flip deck to leaf\n", 1))
+    status, _, err = run(capsys, "simulate", str(game.parent), "--games", "4", "--players", "2", "--workers", "2")
+    assert status == 1 and err.startswith("error: ") and "rule failed" in err and "has no side 'leaf'" in err
+
+
+@pytest.mark.parametrize("option", ["--games", "--workers"])
+def test_simulate_needs_at_least_one_game_and_worker(capsys, option):
+    argv = {"--games": ["--games", "0"], "--workers": ["--games", "2", "--workers", "0"]}[option]
+    status, _, err = run(capsys, "simulate", "four-forests", *argv)
+    assert status == 2 and f"{option} must be at least 1" in err

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from silvics.compiler.docs import write_reference
+from silvics.reference import write_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,0 +1,111 @@
+"""The compiled-IR cache: a game is compiled once, and later commands load its saved IR.
+
+One entry per game file, `<sha256 of its path>.ir` in `$XDG_CACHE_HOME/silvics` (or
+`~/.cache/silvics`): a header line, then the IR's JSON. The header lists every source the
+compile read (game.yaml, modules, card files; for a pack its own files and its base game's)
+with the SHA-256 of its contents, the `.yaml` names in each folder whose files it globbed
+(a new module or card file counts), and a fingerprint of the toolchain (the compiler's and
+the interpreter's source, the grammar, the schemas, the IR version). The entry is used only
+when all of them are unchanged.
+
+Contents are hashed, mtimes never trusted: hashing every source of Reforest and the
+toolchain takes a few milliseconds, and a clock-based check misses edits that keep the
+time (copies that preserve it, checkouts, coarse timestamps). An entry is written to a
+temporary file and renamed into place, so no reader sees half of one; an entry that cannot
+be read or makes no sense is ignored and rewritten, and a cache that cannot be written only
+costs time.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import silvics.compiler
+import silvics.interpreter
+from silvics import bundled
+from silvics.interpreter import ir
+
+FORMAT = 1          # of the header; bump when it changes
+
+
+@dataclass
+class Sources:
+    """What a compile reads: files, and folders whose `.yaml` files it took all of."""
+    files: list[Path]
+    folders: list[Path]
+
+
+def folder() -> Path:
+    """$XDG_CACHE_HOME/silvics, or ~/.cache/silvics when that is unset or not absolute (XDG)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "silvics"
+
+
+def fetch(game_file: Path) -> ir.GameIR | None:
+    """The cached IR of a game, or None when there is none or any of its sources changed."""
+    try:
+        header, _, text = _entry(game_file).read_text(encoding="utf-8").partition("\n")
+        recorded = json.loads(header)
+        if recorded["format"] != FORMAT or recorded["toolchain"] != toolchain() or not _unchanged(recorded):
+            return None
+        return ir.loads(text)
+    except Exception:       # missing, unreadable, corrupt, truncated, another IR version: compile afresh
+        return None
+
+
+def snapshot(sources: Sources) -> dict:
+    """The state of a game's sources, taken before compiling: an edit made meanwhile is seen."""
+    return {"files": {str(path): _digest(path) for path in sources.files},
+            "folders": {str(path): _yaml_names(path) for path in sources.folders}}
+
+
+def store(game_file: Path, compiled: ir.GameIR, sources_before: dict) -> None:
+    """Save a compiled IR with the snapshot of its sources taken before it was compiled."""
+    header = {"format": FORMAT, "toolchain": toolchain(), **sources_before}
+    _write_atomically(_entry(game_file), json.dumps(header) + "\n" + ir.dumps(compiled))
+
+
+@lru_cache(maxsize=None)
+def toolchain() -> str:
+    """A hash of everything that decides what a compile produces besides the game's own files."""
+    compiler = Path(silvics.compiler.__file__).parent
+    interpreter = Path(silvics.interpreter.__file__).parent
+    files = [*sorted(compiler.glob("*.py")), *sorted(compiler.glob("*.lark")),
+             *sorted(interpreter.rglob("*.py")), *sorted(bundled.folder("schemas").glob("*.json"))]
+    whole = hashlib.sha256(f"{FORMAT} {ir.IR_VERSION}".encode())
+    for path in files:
+        whole.update(f"{path.parent.name}/{path.name} {_digest(path)}".encode())
+    return whole.hexdigest()
+
+
+def _entry(game_file: Path) -> Path:
+    return folder() / f"{hashlib.sha256(str(game_file).encode()).hexdigest()[:32]}.ir"
+
+
+def _unchanged(recorded: dict) -> bool:
+    return (all(_digest(Path(file)) == digest for file, digest in recorded["files"].items())
+            and all(_yaml_names(Path(f)) == names for f, names in recorded["folders"].items()))
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _yaml_names(path: Path) -> list[str]:
+    return sorted(p.name for p in path.glob("*.yaml"))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:         # a read-only or full disk: the game still runs, only compiled again next time
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
