@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span
-from ..interpreter.registry import REGISTRY
+from ..interpreter.registry import REGISTRY, load_all
 from .cards import lower_cards
 from .declare import declare
 from .diagnostics import CompileError, Diagnostic
@@ -172,6 +172,7 @@ def _card_files(game: Document, extra, diagnostics) -> list[Path]:
 def _lowered(game: Document, modules, card_docs, diagnostics) -> GameIR:
     """The passes, each with one job: declare names; lower cards and interrupts (which call
     procedures); lower procedures, each after its callers, with what they bind; assemble."""
+    load_all()
     declared = declare(game, modules, card_docs, diagnostics)
     steps, calls = Steps(Lowerer(declared.decls)), []
     cards = lower_cards(card_docs, declared, steps, diagnostics, calls)

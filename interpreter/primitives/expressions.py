@@ -60,7 +60,8 @@ def const(node, build):
 
 
 @primitive("var", "expression", template="{name}", example="card", returns="value", form="name",
-           params=[Param("name", "binding")], reads=("@name",), english=(({"name": "it"}, "this card"),))
+           params=[Param("name", "binding")], reads=("@name",), english=(({"name": "it"}, "this card"),),
+           roles={"bound name": "name"})
 def var(node, build):
     """A name bound by `choose`, `for`, `repeat` or `each player` (`you`), or `it` in a condition."""
     name = node.args["name"]
