@@ -71,7 +71,8 @@ def _written(primitive, param) -> str:
     if param.key:
         return f"key `{param.key}`"
     if param.arg:
-        return "the other arguments" if param.arg == "rest" else f"argument {primitive.args().index(param) + 1}"
+        part = "argument" if primitive.form == "call" else "operand"
+        return f"the other {part}s" if param.arg == "rest" else f"{part} {primitive.args().index(param) + 1}"
     return f"keyword `{param.prep}`" if param.prep else "(first)"
 
 

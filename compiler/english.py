@@ -82,7 +82,7 @@ def describe_card(card: CardDef, kind: KindDecl | None = None) -> str:
             lines.append(f"  {side.side} side: {side.name}")
             indent = "    "
         for name, value in side.attributes.items():
-            if isinstance(value, Node) and value.op == "block":      # an effect
+            if role(value, "sequence") is not None:                  # an effect
                 lines.append(f"{indent}{name}: {english(value)}")
                 if isinstance(side.text.get(name), str):
                     lines.append(f"{indent}  (written: {side.text[name]})")

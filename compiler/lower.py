@@ -124,9 +124,22 @@ class Lowerer:
     # ---- expressions: each returns (Node, type) ----
     def expr(self, tree, source: Source, scope: Scope) -> tuple[Node, str]:
         handler = getattr(self, f"expr_{tree.data}", None)
-        if handler is None:
+        if handler is not None:
+            return handler(tree, source, scope)
+        declared = spelled("", tree.data)
+        if not declared:
             self.fail(tree, source, "E0301", f"'{tree.data}' cannot be used here")
-        return handler(tree, source, scope)
+        return self.operator(declared[0], tree, source, scope)
+
+    def operator(self, primitive: Primitive, tree, source, scope) -> tuple[Node, str]:
+        """A grammar rule a primitive declares as its form (`x in list`, `a and b`, `not c`): the
+        rule's parts are its operands in order, each checked against its parameter's type."""
+        args, kinds = {}, {}
+        for param, child in _matched(primitive, list(tree.children)):
+            node, kinds[param.name] = self.typed(child, source, self.inner(primitive, param.name, scope, kinds, args),
+                                                 param.type)
+            args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
+        return self.node(primitive.name, tree, source, **args), primitive.result(kinds)
 
     def expr_number(self, tree, source, scope):
         return self.node("const", tree, source, value=int(tree.children[0])), "int"
@@ -306,7 +319,8 @@ class Lowerer:
         other_node, other_kind = self.typed(other, source, scope, {"card": "value", "numbers": "list"}.get(kind, kind))
         node = self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
                          other=other_node)
-        return node, REGISTRY["if_else"].result({"then": kind if other_kind == kind or kind == "card" else "list"})
+        then_kind = "list" if kind == "numbers" != other_kind else kind     # numbers or some other list: a list
+        return node, REGISTRY["if_else"].result({"then": then_kind})
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
         """Something to filter or loop over: cards, the spaces of a grid, or the players."""
@@ -322,19 +336,6 @@ class Lowerer:
         coll, kind = self.collection(tree.children[0], source, scope)
         cond = self.typed(tree.children[1], source, self.inner(where, "cond", scope, {"coll": kind}, {}), "bool")[0]
         return self.node("where", tree, source, coll=coll, cond=cond), where.result({"coll": kind})
-
-    def _logic(self, op, tree, source, scope):
-        items = tuple(self.typed(child, source, scope, "bool")[0] for child in tree.children)
-        return self.node(op, tree, source, items=items), "bool"
-
-    def expr_and_(self, tree, source, scope):
-        return self._logic("all_of", tree, source, scope)
-
-    def expr_or_(self, tree, source, scope):
-        return self._logic("any_of", tree, source, scope)
-
-    def expr_not_(self, tree, source, scope):
-        return self.node("negate", tree, source, item=self.typed(tree.children[0], source, scope, "bool")[0]), "bool"
 
     def expr_compare(self, tree, source, scope):
         left, op, right = tree.children
@@ -353,16 +354,6 @@ class Lowerer:
         if kind not in ("int", "value"):
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
                       "compare words with = or !=")
-
-    def expr_member(self, tree, source, scope):
-        item = self.expr(tree.children[0], source, scope)[0]
-        items = self.typed(tree.children[1], source, scope, "list")[0]
-        return self.node("member", tree, source, item=item, items=items), "bool"
-
-    def expr_has(self, tree, source, scope):
-        items = self.expr(tree.children[0], source, scope)[0]
-        item = self.expr(tree.children[1], source, scope)[0]
-        return self.node("has", tree, source, items=items, item=item), "bool"
 
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
@@ -407,6 +398,8 @@ class Lowerer:
             if not any(self.fits(node, kind, want) for want in wanted):
                 takes = " or ".join(dict.fromkeys(_A[want] for want in wanted))
                 self.fail(tree, source, "E0402", f"{word} needs {takes}, got {_A.get(kind, kind)}")
+        self.fail(args[0], source, "E0402", f"no form of {word} takes these parts",
+                  f"functions: {', '.join(_signatures())}")
 
     def fits(self, node, got: str, want: str) -> bool:
         if want == "places" and node.op == "zone":          # cards(pile): the cards of a zone
@@ -500,11 +493,11 @@ class Lowerer:
             self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
                       "use it inside 'each player:'")
         args = {}
-        first = next((p for p in primitive.params if p.prep is None), None)
+        first = next((p for p in primitive.params if p.prep is None and p.written), None)
         if positional is not None:
             if first is None:
                 self.fail(positional, source, "E0404", f"'{primitive.name}' takes no value before its parts")
-            args.update(self.argument(first, positional, source, scope, parts, primitive.name))
+            args.update(self.argument(primitive, first, positional, source, scope, parts))
         elif first is not None and first.required:
             self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
                       f"e.g. {primitive.example}")
@@ -517,17 +510,17 @@ class Lowerer:
             if prep not in preps:
                 self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
                           f"it takes: {', '.join(preps)}")
-            args.update(self.argument(preps[prep], clause.children[1], source, scope, parts, primitive.name))
+            args.update(self.argument(primitive, preps[prep], clause.children[1], source, scope, parts))
         for param in primitive.params:
             if param.prep and param.required and param.prep not in parts:
                 self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
                           f"e.g. {primitive.example}")
         return args
 
-    def argument(self, param, tree, source, scope, given, primitive="") -> dict:
+    def argument(self, primitive, param, tree, source, scope, given) -> dict:
         """Lower one parameter according to its declared type (`given`: the parts the statement has)."""
         kind = param.type
-        scope = self.inner(REGISTRY[primitive], param.name, scope, {}, given) if primitive else scope
+        scope = self.inner(primitive, param.name, scope, {}, given)
         if kind == "word":
             return {param.name: self.word(param, tree, source)}
         if kind == "list" and param.per_card:
@@ -548,7 +541,7 @@ class Lowerer:
         if kind == "amount":
             if got not in ("int", "cards", "card"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
-            number = next(p.name for p in REGISTRY[primitive].params if p.derived == param.name)
+            number = next(p.name for p in primitive.params if p.derived == param.name)   # move 2: a count
             return {number if got == "int" else param.name: node}
         if kind == "zone" and node.op != "zone" and got != "space":
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")

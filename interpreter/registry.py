@@ -150,8 +150,9 @@ def prepositions() -> list[str]:
 
 
 def spelled(word: str, form: str) -> list[Primitive]:
-    """The primitives written with `word` in a form ("call", "statement", "step", …), as declared."""
-    return [p for p in REGISTRY.values() if p.form == form and word in p.spelled]
+    """The primitives written with `word` in a form ("call", "statement", "step", …), as declared;
+    with no word, those that are a grammar rule of their own (form "member": `x in list`)."""
+    return [p for p in REGISTRY.values() if p.form == form and (word in p.spelled if word else not p.spelled)]
 
 
 def spellings(form: str) -> list[str]:

@@ -377,7 +377,8 @@ def compare(node, build):
 
 
 @primitive("member", "expression", template="{item} is one of {items}", example="suit in [boreal, mangrove]",
-           returns="bool", form="member", params=[Param("item", "value"), Param("items", "list")])
+           returns="bool", form="member",
+           params=[Param("item", "value", arg=True), Param("items", "list", arg=True)])
 def member(node, build):
     """Whether a value is one of a list."""
     item, items = build(node.args["item"]), build(node.args["items"])
@@ -385,7 +386,8 @@ def member(node, build):
 
 
 @primitive("has", "expression", template="{items} include {item}", example="icons has leaf",
-           returns="bool", form="has", params=[Param("items", "value"), Param("item", "value")])
+           returns="bool", form="has",
+           params=[Param("items", "value", arg=True), Param("item", "value", arg=True)])
 def has(node, build):
     """Whether a list attribute (such as icons) or a collection includes a value."""
     items, item = build(node.args["items"]), build(node.args["item"])
@@ -397,7 +399,7 @@ def has(node, build):
 
 
 @primitive("all_of", "expression", template="{items}", example="value > 3 and icons has leaf",
-           returns="bool", form="and_", params=[Param("items", "bool", joiner=" and ")], roles={"loose": "items"})
+           returns="bool", form="and_", params=[Param("items", "bool", arg="rest", joiner=" and ")], roles={"loose": "items"})
 def all_of(node, build):
     """True when every part is true (`and`)."""
     items = [build(item) for item in node.args["items"]]
@@ -405,7 +407,7 @@ def all_of(node, build):
 
 
 @primitive("any_of", "expression", template="{items}", example="suit = boreal or value = 1",
-           returns="bool", form="or_", params=[Param("items", "bool", joiner=" or ")], roles={"loose": "items"})
+           returns="bool", form="or_", params=[Param("items", "bool", arg="rest", joiner=" or ")], roles={"loose": "items"})
 def any_of(node, build):
     """True when at least one part is true (`or`)."""
     items = [build(item) for item in node.args["items"]]
@@ -413,7 +415,7 @@ def any_of(node, build):
 
 
 @primitive("negate", "expression", template="not {item}", example="not icons has water", returns="bool",
-           form="not_", params=[Param("item", "bool")], roles={"groups": "item"})
+           form="not_", params=[Param("item", "bool", arg=True)], roles={"groups": "item"})
 def negate(node, build):
     """True when the part is false (`not`)."""
     item = build(node.args["item"])
