@@ -13,20 +13,22 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 # Parameter types the compiler checks. "cards" accepts a zone or any collection of cards;
-# "collection" cards, a list, spaces or players; "pile" a pile, a space or cards; "places" spaces or a pile.
-# "word" takes one bare word from `words`: a fixed tuple, or a category the game declares
-# ("marks", "sides", "markers"). "amount" is a number or `all` (from the top of a zone) or cards;
-# "target" is a card's mark (card.name) or a counter. A `per_card` parameter is computed once per
-# card, as `it`: always (True), or when the parameter it names is given (e.g. "per").
-# "symbol" is an operator (=, +, …); "binding" a name the primitive binds; "procedures" names of
-# procedures, each maybe with a condition ("conditions").
+# "collection" cards, a list, spaces or players; "pile" a pile, a space or cards; "places" spaces
+# or a pile; "numbers" a list of whole numbers. "word" takes one bare word from `words`: a fixed
+# tuple, or a category the game declares ("marks", "sides", "markers"). "amount" is a number or
+# `all` (from the top of a zone) or cards; "target" is a card's mark (card.name) or a counter.
+# "symbol" is an operator (=, +, …); "binding" a name the primitive binds; "flag" a YAML true or
+# false; "text" a string the compiler writes; "procedures" names of procedures, each maybe with a
+# condition ("conditions"). A `per_card` parameter is computed once per card, as `it`: always
+# (True), or when the parameter it names is given (e.g. "per").
 TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "word", "binding",
          "amount", "target", "block", "effect", "space", "spaces", "players", "collection", "pile", "places",
          "symbol", "procedures", "conditions", "numbers", "text", "flag")
 
 # How a parameter is written, besides a statement's first value and its `prep` keyword:
 #   key="do"          the YAML key that holds it in a flow step written as a mapping;
-#   arg=True          an argument of a function call (in declaration order); arg="rest": all the others;
+#   arg=True          an argument of a function call, or an operand of a grammar rule (in
+#                     declaration order); arg="rest": all the others;
 #   derived="…"       not written: "spelling" (which of the primitive's spellings was used),
 #                     "compiler" (filled in by the compiler), or the name of the parameter it replaces.
 

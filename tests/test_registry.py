@@ -114,7 +114,7 @@ procedures:
   play:
 %s
   scoring: []
-"""
+%s"""
 
 
 def _declare_new_primitives():
@@ -171,15 +171,16 @@ def new_primitives(monkeypatch):
         yield
 
 
-def _tiny(tmp_path, play: str):
-    (tmp_path / "game.yaml").write_text(TINY % textwrap.indent(textwrap.dedent(play), " " * 4))
+def _tiny(tmp_path, play: str, procedures: str = ""):
+    (tmp_path / "game.yaml").write_text(TINY % (textwrap.indent(textwrap.dedent(play), " " * 4),
+                                                textwrap.indent(textwrap.dedent(procedures), " " * 2)))
     (tmp_path / "cards.yaml").write_text("kind: chip\ncards: [{id: a}, {id: b}, {id: c}]\n")
     return compile_game(tmp_path)
 
 
-def _tiny_error(tmp_path, play: str) -> str:
+def _tiny_error(tmp_path, play: str, procedures: str = "") -> str:
     with pytest.raises(CompileError) as failure:
-        _tiny(tmp_path, play)
+        _tiny(tmp_path, play, procedures)
     [diagnostic] = failure.value.diagnostics
     return f"{diagnostic.code}: {diagnostic.message}"
 
@@ -235,3 +236,37 @@ def test_binder_analysis_reads_the_declarations(new_primitives):
             assert node.args["var"] not in free_names(node) - free_names(node.args["coll"])
         if node.op == "where":                        # binds it inside cond
             assert "it" not in free_names(node) - free_names(node.args["coll"])
+
+
+# ---- the compiler's passes: nothing worse than linear ----
+
+def test_each_procedure_is_lowered_once_after_its_callers(monkeypatch):
+    from silvics.compiler.steps import Steps
+    lowered, block = [], Steps.block
+
+    def counting(self, at, steps, path, scope):
+        if path[:1] == ("procedures",) and len(path) == 2:
+            lowered.append(path[1])
+        return block(self, at, steps, path, scope)
+    monkeypatch.setattr(Steps, "block", counting)
+    ir = compile_game(bundled.games()["reforest"].parent)
+    versions = len(ir.procedures) + sum(len(m.procedures) for m in ir.modules.values())
+    assert len(lowered) == versions                       # the game's and each module's version, once each
+
+
+def test_procedures_calling_each_other_see_what_every_caller_binds(tmp_path):
+    cycle = """
+        ping:
+          - if: count(pile) > 1
+            then: [move 1 from pile to box, pong]
+        pong: [score 1, ping]
+    """
+    ir = _tiny(tmp_path, "- each player: [ping]", cycle)     # both lowered with `you`, from each player
+    assert Game(ir, 1, 0).state.scores == [2]
+    assert _tiny_error(tmp_path, "- each player: [ping]\n- pong", cycle) == \
+        "E0402: 'score' needs an acting player"               # play also calls pong without `you`
+
+
+def test_a_long_sum_lowers_in_linear_time(tmp_path):
+    ir = _tiny(tmp_path, "- add " + " + ".join(["count(pile)"] * 60) + " to total")
+    assert Game(ir, 1, 0).state.counters["total"] == 180
