@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span
-from ..interpreter.registry import REGISTRY, load_all
+from ..interpreter.registry import load_all, spelled
 from .cards import lower_cards
 from .declare import declare
 from .diagnostics import CompileError, Diagnostic
@@ -179,13 +179,17 @@ def _lowered(game: Document, modules, card_docs, diagnostics) -> GameIR:
     interrupts = _interrupts(game, steps, diagnostics, calls)
     sources = [(game, game.data["procedures"])] + [(m, m.data["procedures"]) for m in modules]
     procedures, *replacements = lower_procedures(sources, steps, diagnostics, calls)
+    return _assembled(game, declared, cards, interrupts, procedures, dict(zip(modules, replacements)))
+
+
+def _assembled(game: Document, declared, cards, interrupts, procedures, replacements) -> GameIR:
     data, decls = game.data, declared.decls
     return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                   max_players=data["players"]["max"], zones=tuple(decls.zones.values()),
                   kinds=tuple(declared.kinds.values()), marks=tuple(decls.marks.values()),
                   cards=cards, procedures=procedures,
                   modules={m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()), r)
-                           for m, r in zip(modules, replacements)},
+                           for m, r in replacements.items()},
                   counters=tuple(decls.counters.values()), interrupts=interrupts,
                   definitions=tuple((name, params, " ".join(str(text).split()))
                                     for name, (text, _, params) in decls.defines.items()))
@@ -200,6 +204,6 @@ def _check_players(game: Document, diagnostics):
 
 def _interrupts(game: Document, steps: Steps, diagnostics, calls) -> tuple:
     """Each entry of `interrupts:`, lowered with no bindings in scope (its choices prompt as "interrupt")."""
-    at, interrupt = At(game, "interrupt", diagnostics, calls), REGISTRY["interrupt"]
+    at, [interrupt] = At(game, "interrupt", diagnostics, calls), spelled("", "interrupt")
     return tuple(steps.mapping(at, interrupt, spec, ("interrupts", i), Scope())
                  for i, spec in enumerate(game.data.get("interrupts", [])))

@@ -87,6 +87,7 @@ def _binding(binding) -> str:
     kind = binding.type or (f"an item of `{binding.element_of}`" if binding.element_of else
                             f"as `{binding.type_of}`")
     where = f"in `{binding.within}`" if binding.within else "for the steps after it"
+    where = f"in the effect `{binding.within}` names" if binding.printed else where
     return f"{name} ({kind}) {where}"
 
 

@@ -116,9 +116,12 @@ class Lowerer:
         return Node(primitive, args, self.span(where, source))
 
     def inner(self, primitive: Primitive, part: str, scope: Scope, kinds: dict, args: dict) -> Scope:
-        """The scope a part is lowered in: the caller's, with the names the primitive binds there."""
+        """The scope a part is lowered in: the caller's, with the names the primitive binds there
+        (a name written in a part that is left out, such as repeat's `as`, binds nothing)."""
         for binding in primitive.bindings(part, args):
-            scope = scope.bind(binding.name or args[binding.var], bound_type(binding, kinds))
+            name = binding.name or args.get(binding.var)
+            if name:
+                scope = scope.bind(name, bound_type(binding, kinds))
         return scope
 
     # ---- expressions: each returns (Node, type) ----

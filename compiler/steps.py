@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..interpreter.ir import Node, Span
 from ..interpreter.registry import Primitive, check_shape, role, spelled, spellings
 from .diagnostics import did_you_mean
-from .lower import Lowerer, LowerError, Scope, bound_type
+from .lower import Lowerer, LowerError, Scope
 
 
 @dataclass(frozen=True)
@@ -78,27 +78,20 @@ class Steps:
             if key not in spec and params[0].default is None:
                 continue
             read = READERS[tuple(p.type for p in params)]
-            found = read(self, at, params, spec.get(key, params[0].default), path + (key,),
-                         self.inner(primitive, params, scope, kinds, args))
+            inner = scope
+            for param in params:
+                inner = self.lowerer.inner(primitive, param.name, inner, kinds, args)
+            found = read(self, at, params, spec.get(key, params[0].default), path + (key,), inner)
             if found is None:
                 return None
             for param, (value, kind) in zip(params, found):
                 if value is not None or param.required:
                     args[param.name], kinds[param.name] = value, kind
         if primitive.prompt:
-            written = {name: _first(spec.get(p.key)) for p in primitive.params if p.key for name in [p.name]}
+            written = {p.name: _first(spec.get(p.key)) for p in primitive.params if p.key}
             args["prompt"] = f"{at.rule}: {primitive.prompt.format(**written)}"
         check_shape(primitive.name, args)
         return Node(primitive.name, args, at.span(path))
-
-    @staticmethod
-    def inner(primitive, params, scope: Scope, kinds, args) -> Scope:
-        for param in params:
-            for binding in primitive.bindings(param.name, args):
-                name = binding.name or args.get(binding.var)
-                if name:
-                    scope = scope.bind(name, bound_type(binding, kinds))
-        return scope
 
     def expr(self, at: At, text, path, scope, want):
         try:

@@ -58,13 +58,15 @@ class Binds:
     """A name a primitive brings into scope: `name` ("it", "you") or the name written in the
     parameter `var`; seen inside the parameter `within` ("" for the steps after this one). Its
     type: `type`, or the element of what the parameter `element_of` holds (cards → card), or
-    the type of the parameter `type_of`."""
+    the type of the parameter `type_of`. `printed`: seen by the printed effect the part names
+    (lowered with its card), not by the part itself (`run c.reaction`: `c` is not `it`)."""
     within: str = ""
     name: str = ""
     var: str = ""
     type: str = ""
     element_of: str = ""
     type_of: str = ""
+    printed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ class Primitive:
     def bindings(self, within: str, given=()) -> list[Binds]:
         """What this primitive binds inside the part `within`, `given` the parts written (a
         per_card part binds `it`: always, or when the part it names is given)."""
-        found = [b for b in self.binds if b.within == within]
+        found = [b for b in self.binds if b.within == within and not b.printed]
         param = self.param(within)
         if param is not None and (param.per_card is True or (param.per_card and param.per_card in given)):
             found.append(Binds(within, name="it", type="card"))

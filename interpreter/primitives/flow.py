@@ -197,7 +197,8 @@ def any_order(node, build):
 
 @primitive("run", "flow", template="carry out {effect}[ about {on}][, scoring as {as}]", example="run card.on_buy",
            acting=True, spelled="run", form="statement", roles={"printed effect": "effect", "about": "on"},
-           binds=[Binds("effect", name="it", type="card"), Binds("effect", name="subject", type="card")],
+           binds=[Binds("effect", name="it", type="card", printed=True),
+                  Binds("effect", name="subject", type="card", printed=True)],
            params=[Param("effect", "effect", doc="card.NAME, an effect attribute"),
                    Param("on", "card", prep="on", required=False,
                          doc="for a reacting effect: the card it reacts to (its subject)"),
