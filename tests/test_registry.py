@@ -30,6 +30,29 @@ def test_every_primitive_is_fully_declared(name):
     holes = set(re.findall(r"\{(\w+)\}", primitive.template))
     assert holes <= declared, f"template holes without a parameter: {holes - declared}"
     assert all(param.type in TYPES for param in primitive.params)
+    written = [param for param in primitive.params if param.written]
+    if primitive.form == "step":                      # a YAML mapping: every written part under a key
+        assert primitive.spelled and all(param.key for param in written)
+    if primitive.form == "call":                      # a function: every written part an argument
+        assert primitive.spelled and all(param.arg for param in written)
+    if primitive.form == "statement":
+        assert primitive.spelled and not any(param.key or param.arg for param in written)
+    for binding in primitive.binds:                   # binds inside one of its parts, or after it
+        assert not binding.within or primitive.param(binding.within), binding
+        assert bool(binding.name) != bool(binding.var), binding
+
+
+def test_the_schema_knows_every_flow_step_and_its_keys():
+    """Designers' editors validate steps with schemas/game.schema.json: its branches must match
+    the declarations (a new flow step adds one)."""
+    import json
+    schema = json.loads((bundled.folder("schemas") / "game.schema.json").read_text())
+    branches = {tuple(b["required"])[0]: set(b["properties"]) for b in schema["$defs"]["step"]["oneOf"]
+                if b.get("type") == "object"}
+    for step in (p for p in REGISTRY.values() if p.form == "step"):
+        [key] = step.spelled
+        assert branches.pop(key) == {param.key for param in step.params if param.key}, key
+    assert not branches, f"schema steps without a primitive: {sorted(branches)}"
 
 
 @pytest.mark.parametrize("name", [n for n in PRIMITIVES if REGISTRY[n].kind == "action"])
