@@ -175,7 +175,8 @@ _UNBOUND = object()
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
-           returns=_as_then, form="if_else", params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")])
+           returns=_as_then, form="if_else",
+           params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")])
 def if_else(node, build):
     """One value or another, by a condition."""
     cond, then, other = build(node.args["cond"]), build(node.args["then"]), build(node.args["other"])
@@ -399,7 +400,8 @@ def has(node, build):
 
 
 @primitive("all_of", "expression", template="{items}", example="value > 3 and icons has leaf",
-           returns="bool", form="and_", params=[Param("items", "bool", arg="rest", joiner=" and ")], roles={"loose": "items"})
+           returns="bool", form="and_", roles={"loose": "items"},
+           params=[Param("items", "bool", arg="rest", joiner=" and ")])
 def all_of(node, build):
     """True when every part is true (`and`)."""
     items = [build(item) for item in node.args["items"]]
@@ -407,7 +409,8 @@ def all_of(node, build):
 
 
 @primitive("any_of", "expression", template="{items}", example="suit = boreal or value = 1",
-           returns="bool", form="or_", params=[Param("items", "bool", arg="rest", joiner=" or ")], roles={"loose": "items"})
+           returns="bool", form="or_", roles={"loose": "items"},
+           params=[Param("items", "bool", arg="rest", joiner=" or ")])
 def any_of(node, build):
     """True when at least one part is true (`or`)."""
     items = [build(item) for item in node.args["items"]]
