@@ -96,65 +96,80 @@ class _Cards:
                 if isinstance(checked, Node):
                     texts[name] = _frozen(value)
         for name in declared:
-            if name not in face and name not in meant and name not in self.declared.optional and (kind.name, name) not in self.declared.defaults:
+            optional = name in self.declared.optional or (kind.name, name) in self.declared.defaults
+            if name not in face and name not in meant and not optional:
                 self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
                                                   f"every {kind.name} needs: {', '.join(declared)}"))
         return SideDef(side, face.get("name", ""), values, texts)
 
     def value(self, doc, attribute: AttrDecl, value, path):
-        kind, where = attribute.type, attribute.name
-        if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-            return self.bad(doc, path, f"{where} must be a whole number, got {'nothing' if value is None else repr(value)}")
-        if kind == "enum":
-            if value not in attribute.values:
-                return self.bad(doc, path, f"{where} cannot be {value!r}",
-                                did_you_mean(value, attribute.values) or f"it can be: {', '.join(attribute.values)}")
-        if kind == "set":
-            if not isinstance(value, list):
-                return self.bad(doc, path, f"{where} must be a list, e.g. [{attribute.values[0]}]")
-            for i, item in enumerate(value):
-                if item not in attribute.values:
-                    return self.bad(doc, path + (i,), f"{where} cannot include {item!r}",
-                                    did_you_mean(item, attribute.values) or f"it can be: {', '.join(attribute.values)}")
-                if item in value[:i]:
-                    self.diagnostics.append(doc.error(path + (i,), "E0201", f"{where} lists {item!r} twice"))
-                    return None
-            return tuple(value)
-        if kind == "effect":
-            steps = [value] if isinstance(value, str) else value
-            if not isinstance(steps, list):
-                return self.bad(doc, path, f"{where} must be an effect: a statement, or a list of steps")
-            problems = validate_block(steps, doc.located, path)
-            if problems:
-                self.diagnostics.extend(problems)
-                return None
-            at = At(doc, where, self.diagnostics, self.calls)     # a printed effect's choices name it
-            scope = Scope({"you": "player", "it": "card", **({"subject": "card"} if attribute.on else {})})
-            return self.steps.block(at, steps, path, scope) if isinstance(value, list) else \
-                Node("block", {"steps": tuple(n for n in [self.steps.step(at, value, path, scope)[0]] if n)})
-        if kind == "number":
-            if isinstance(value, int) and not isinstance(value, bool):
-                return Node("const", {"value": value})
-            if not isinstance(value, str):
-                return self.bad(doc, path, f"{where} must be a whole number or an expression in quotes, "
-                                           f"e.g. \"count(adjacent(it))\"")
-            scope = Scope({"it": "card", "you": "player", **dict(attribute.sees)})
-            return self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), scope, "int")
-        if kind == "numbers":
-            if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-                return self.bad(doc, path, f"{where} must be a list of whole numbers, e.g. [3, 4, 5]")
-            return tuple(value)
-        if kind == "condition":
-            if not isinstance(value, str):
-                return self.bad(doc, path, f"{where} must be a condition in quotes, e.g. \"value >= 6\"")
-            scope = Scope({"it": "card"})
-            node = self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), scope, "bool")
-            return node
+        """A printed value checked (and lowered) by its attribute's type; None when it is wrong."""
+        read = getattr(self, f"value_{attribute.type}", None)
+        return read(doc, attribute, value, path) if read else value
+
+    def value_int(self, doc, attribute, value, path):
+        if not isinstance(value, int) or isinstance(value, bool):
+            got = "nothing" if value is None else repr(value)
+            return self.bad(doc, path, f"{attribute.name} must be a whole number, got {got}")
         return value
+
+    def value_enum(self, doc, attribute, value, path):
+        if value not in attribute.values:
+            return self.bad(doc, path, f"{attribute.name} cannot be {value!r}", _choices(value, attribute))
+        return value
+
+    def value_set(self, doc, attribute, value, path):
+        where = attribute.name
+        if not isinstance(value, list):
+            return self.bad(doc, path, f"{where} must be a list, e.g. [{attribute.values[0]}]")
+        for i, item in enumerate(value):
+            if item not in attribute.values:
+                return self.bad(doc, path + (i,), f"{where} cannot include {item!r}", _choices(item, attribute))
+            if item in value[:i]:
+                self.diagnostics.append(doc.error(path + (i,), "E0201", f"{where} lists {item!r} twice"))
+                return None
+        return tuple(value)
+
+    def value_effect(self, doc, attribute, value, path):
+        steps = [value] if isinstance(value, str) else value
+        if not isinstance(steps, list):
+            return self.bad(doc, path, f"{attribute.name} must be an effect: a statement, or a list of steps")
+        problems = validate_block(steps, doc.located, path)
+        if problems:
+            self.diagnostics.extend(problems)
+            return None
+        at = At(doc, attribute.name, self.diagnostics, self.calls)     # a printed effect's choices name it
+        scope = Scope({"you": "player", "it": "card", **({"subject": "card"} if attribute.on else {})})
+        if isinstance(value, list):
+            return self.steps.block(at, steps, path, scope)
+        return Node("block", {"steps": tuple(n for n in [self.steps.step(at, value, path, scope)[0]] if n)})
+
+    def value_number(self, doc, attribute, value, path):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return Node("const", {"value": value})
+        if not isinstance(value, str):
+            return self.bad(doc, path, f"{attribute.name} must be a whole number or an expression in quotes, "
+                                       f"e.g. \"count(adjacent(it))\"")
+        scope = Scope({"it": "card", "you": "player", **dict(attribute.sees)})
+        return self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), scope, "int")
+
+    def value_numbers(self, doc, attribute, value, path):
+        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return self.bad(doc, path, f"{attribute.name} must be a list of whole numbers, e.g. [3, 4, 5]")
+        return tuple(value)
+
+    def value_condition(self, doc, attribute, value, path):
+        if not isinstance(value, str):
+            return self.bad(doc, path, f"{attribute.name} must be a condition in quotes, e.g. \"value >= 6\"")
+        return self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), Scope({"it": "card"}), "bool")
 
     def bad(self, doc, path, message, hint=""):
         self.diagnostics.append(doc.error(path, "E0402", message, hint))
         return None
+
+
+def _choices(value, attribute: AttrDecl) -> str:
+    return did_you_mean(value, attribute.values) or f"it can be: {', '.join(attribute.values)}"
 
 
 def _frozen(value):
