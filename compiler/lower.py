@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from lark import Token, Tree
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import REGISTRY, Binds, Primitive, check_shape, spelled, spellings
+from ..interpreter.registry import REGISTRY, Binds, Primitive, check_shape, has_role, role, spelled, spellings
 from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
@@ -152,13 +152,13 @@ class Lowerer:
 
     def expr_neg(self, tree, source, scope):
         inner, kind = self.typed(tree.children[0], source, scope, "int")
-        if inner.op == "const" and isinstance(inner.args["value"], int):
+        if isinstance(role(inner, "literal"), int):
             return self.node("const", tree, source, value=-inner.args["value"]), "int"
         return self.node("arith", tree, source, op="-", left=Node("const", {"value": 0}), right=inner), "int"
 
     def expr_list(self, tree, source, scope):
         items = tuple(self.expr(child, source, scope)[0] for child in tree.children if child is not None)
-        if all(item.op == "const" for item in items):
+        if all(has_role(item, "literal") for item in items):
             values = tuple(item.args["value"] for item in items)
             numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
             return self.node("const", tree, source, value=values), "numbers" if numbers else "list"
@@ -351,7 +351,7 @@ class Lowerer:
 
     def _require_number(self, node, kind, op, source):
         declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(node.args.get("name"))
-        if node.op in ("attr", "mark") and declared and declared.type != "int":
+        if has_role(node, "attribute") and declared and declared.type != "int":
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
                       f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
         if kind not in ("int", "value"):
@@ -405,7 +405,7 @@ class Lowerer:
                   f"functions: {', '.join(_signatures())}")
 
     def fits(self, node, got: str, want: str) -> bool:
-        if want == "places" and node.op == "zone":          # cards(pile): the cards of a zone
+        if want == "places" and has_role(node, "pile"):     # cards(pile): the cards of a zone
             return True
         return _fits(got, want)
 
@@ -531,13 +531,13 @@ class Lowerer:
             return {param.name: tuple(self.expr(item, source, scope)[0] for item in items)}
         node, got = self.expr(tree, source, scope)
         if kind == "target":
-            if node.op not in ("mark", "counter"):
+            if not has_role(node, "settable"):
                 self.fail(tree, source, "E0402", "expected a counter or a card's mark, e.g. card.stance",
                           f"counters: {', '.join(self.decls.counters) or 'none'}; "
                           f"marks: {', '.join(self.decls.marks) or 'none'}")
             return {param.name: node}
         if kind == "effect":
-            if node.op != "attr" or got != "effect":
+            if not has_role(node, "attribute") or got != "effect":
                 self.fail(tree, source, "E0402", "expected an effect printed on a card, e.g. card.on_play",
                           "declare it in the rules: attributes: {on_play: {type: effect}}")
             return {param.name: node}
@@ -546,7 +546,7 @@ class Lowerer:
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
             number = next(p.name for p in primitive.params if p.derived == param.name)   # move 2: a count
             return {number if got == "int" else param.name: node}
-        if kind == "zone" and node.op != "zone" and got != "space":
+        if kind == "zone" and not has_role(node, "pile") and got != "space":
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
             self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")

@@ -71,7 +71,7 @@ def var(node, build):
 @primitive("zone", "expression", template="the {name} of {of}", example="hand", returns="cards", form="name",
            params=[Param("name", "word"), _PER, Param("of", "value", required=False,
                                                       doc="the owning seat or card; defaults to you or it")],
-           english=_OWNED)
+           english=_OWNED, roles={"pile": "name"})
 def zone(node, build):
     """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
     return owned_key(node, build)
@@ -92,7 +92,7 @@ def owned_key(node, build):
 
 @primitive("counter", "expression", template="the {name} of {of}", example="coins", returns="int", form="name",
            params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")],
-           english=_OWNED)
+           english=_OWNED, roles={"settable": "name"})
 def counter(node, build):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
     key = owned_key(node, build)
@@ -103,7 +103,8 @@ _OF_IT = (({"of": IT}, "{name}"),)     # an attribute of the card in view reads 
 
 
 @primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value", form="path",
-           params=[Param("of", "card", doc="defaults to it"), Param("name", "word")], english=_OF_IT)
+           params=[Param("of", "card", doc="defaults to it"), Param("name", "word")], english=_OF_IT,
+           roles={"attribute": "name"})
 def attr(node, build):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
@@ -184,7 +185,8 @@ def if_else(node, build):
 
 
 @primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value", form="path",
-           english=_OF_IT, params=[Param("of", "card"), Param("name", "word"),
+           english=_OF_IT, roles={"attribute": "name", "settable": "name"},
+           params=[Param("of", "card"), Param("name", "word"),
                                    Param("default", "value", derived="compiler", doc="0 for a number mark")])
 def mark(node, build):
     """A mark set on a card by `set` or `rank` (cleared when the card moves)."""
