@@ -67,7 +67,17 @@ class CompileError(Exception):
         return "\n".join(d.render(lines(d.file)) for d in self.diagnostics)
 
 
-def did_you_mean(name: str, known) -> str:
+class Suggestion(str):
+    """A hint that names the word meant (`word`, None for no suggestion); it reads as the hint."""
+    word: str | None
+
+    def __new__(cls, word: str | None):
+        hint = super().__new__(cls, f"did you mean '{word}'?" if word is not None else "")
+        hint.word = word
+        return hint
+
+
+def did_you_mean(name: str, known) -> Suggestion:
     """The known word nearest to a misspelling: fewest edits (a swap of two letters is one),
     then the most similar by difflib; "" when none is near. Public: the application words its
     own hints (an unknown card or zone on the command line, in a position) the same way."""
@@ -75,7 +85,7 @@ def did_you_mean(name: str, known) -> str:
     scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in map(str, set(known))]
     scored = [s for s in scored
               if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))]
-    return f"did you mean '{min(scored)[2]}'?" if scored else ""
+    return Suggestion(min(scored)[2] if scored else None)
 
 
 def _edits(a: str, b: str) -> int:

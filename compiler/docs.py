@@ -22,32 +22,77 @@ def primitives_page() -> str:
     load_all()
     lines = ["# Primitives", "",
              "Generated from the primitive registry by `silvics docs`; do not edit by hand.", "",
-             "Every action, expression and flow step the interpreter knows, with its parameters.",
-             "Parameters introduced by a keyword (`from`, `to`, …) may come in any order after",
-             "the action word and its first value.", ""]
+             "Every action, expression and flow step the interpreter knows: how it is written, its parts",
+             "(how each is written, its type), what it gives and the names it binds. Parts introduced by a",
+             "keyword (`from`, `to`, …) may come in any order after the action word and its first value.", ""]
     for kind, title in KIND_TITLES.items():
         lines += [f"## {title}", ""]
         for primitive in sorted((p for p in REGISTRY.values() if p.kind == kind), key=lambda p: p.name):
-            lines += [f"### `{primitive.name}`", "", primitive.doc, "",
-                      f"Example: `{primitive.example}`  ", f"Reads as: *{primitive.template}*", ""]
-            if primitive.params:
-                lines += ["| part | keyword | type | required | notes |", "|---|---|---|---|---|"]
-                for param in primitive.params:
-                    words = param.words if isinstance(param.words, str) else ", ".join(param.words)
-                    notes = "; ".join(x for x in (param.doc, f"one of: {words}" if words else "",
-                                                  _per_card(param.per_card)) if x)
-                    lines.append(f"| {param.name} | {param.prep or '(first)'} | {param.type} | "
-                                 f"{'yes' if param.required else 'no'} | {notes} |")
-                lines.append("")
-            if primitive.acting:
-                lines += ["Needs an acting player: use it inside `each player`.", ""]
+            lines += _primitive_section(primitive)
     return "\n".join(lines)
+
+
+def _primitive_section(primitive) -> list[str]:
+    lines = [f"### `{primitive.name}`", "", primitive.doc, "", f"Written: {_spelling(primitive)}  ",
+             f"Example: `{primitive.example}`  ", f"Reads as: *{primitive.template}*  "]
+    if primitive.returns:
+        returns = primitive.returns
+        lines.append(f"Gives: {returns if isinstance(returns, str) else ' '.join(returns.__doc__.split())}  ")
+    lines += [f"Binds: {_binding(b)}  " for b in primitive.binds]
+    lines[-1] = lines[-1].rstrip()
+    lines.append("")
+    if primitive.params:
+        lines += ["| part | written | type | required | notes |", "|---|---|---|---|---|"]
+        for param in primitive.params:
+            words = param.words if isinstance(param.words, str) else ", ".join(param.words)
+            notes = "; ".join(x for x in (param.doc, f"one of: {words}" if words else "",
+                                          _per_card(param.per_card)) if x)
+            lines.append(f"| {param.name} | {_written(primitive, param)} | {param.type} | "
+                         f"{'yes' if param.required else 'no'} | {notes} |")
+        lines.append("")
+    if primitive.acting:
+        lines += ["Needs an acting player: use it inside `each player`.", ""]
+    return lines
+
+
+SPELLINGS = {"statement": "a statement starting with `{}`", "call": "a function: `{}(…)`", "step": "a flow step: `{}:`",
+             "comprehension": "`{}(VALUE for NAME in CARDS)`"}
+FORMS = {"name": "a name", "path": "a part: `X.name`", "method": "a part with values: `X.name(a, b)`",
+         "literal": "a number, a quoted word or a list", "definition": "a definition's name, maybe with values",
+         "procedure": "a procedure's name", "interrupt": "an entry of `interrupts:`", "": "built by the compiler"}
+
+
+def _spelling(primitive) -> str:
+    if primitive.form in SPELLINGS:
+        return " or ".join(SPELLINGS[primitive.form].format(word) for word in primitive.spelled)
+    return FORMS.get(primitive.form, f"the `{primitive.form.rstrip('_')}` form of the grammar")
+
+
+def _written(primitive, param) -> str:
+    if param.derived:
+        return {"spelling": "the word it is spelled with", "compiler": "set by the compiler"}.get(
+            param.derived, f"`{param.derived}`, when a number")
+    if param.key:
+        return f"key `{param.key}`"
+    if param.arg:
+        part = "argument" if primitive.form == "call" else "operand"
+        return f"the other {part}s" if param.arg == "rest" else f"{part} {primitive.args().index(param) + 1}"
+    return f"keyword `{param.prep}`" if param.prep else "(first)"
 
 
 def _per_card(per_card) -> str:
     if per_card is True:
         return "computed per card (as `it`)"
     return f"computed per card of `{per_card}` (as `it`) when that part is given" if per_card else ""
+
+
+def _binding(binding) -> str:
+    name = f"`{binding.name}`" if binding.name else f"the name written in `{binding.var}`"
+    kind = binding.type or (f"an item of `{binding.element_of}`" if binding.element_of else
+                            f"as `{binding.type_of}`")
+    where = f"in `{binding.within}`" if binding.within else "for the steps after it"
+    where = f"in the effect `{binding.within}` names" if binding.printed else where
+    return f"{name} ({kind}) {where}"
 
 
 def game_page(ir: GameIR, balance: Summary | None = None) -> str:

@@ -8,59 +8,67 @@ from __future__ import annotations
 import re
 
 from ..interpreter.ir import CardDef, KindDecl, Node
-from ..interpreter.registry import REGISTRY, load_all
+from ..interpreter.registry import IT, REGISTRY, has_role, load_all, role
 
-# How symbols read; and how the items of a list-valued part are joined, by primitive.
+# How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
-         ">=": "is at least", "+": "plus", "-": "minus", "*": "times", "/": "divided by",
-         "all": "all", "true": " simultaneously", "false": ""}
-JOINERS = {"all_of": " and ", "any_of": " or ", "block": "; then ", "union": " and "}
+         ">=": "is at least", "+": "plus", "-": "minus", "*": "times", "/": "divided by", "all": "all"}
+FLAGS = {True: " simultaneously", False: ""}
 _HOLE = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # [ … ] in a template: shown only when its parts are given
 
 
-def english(value, op: str = "") -> str:
+def english(value) -> str:
+    """The English of an IR node: its primitive's template (or the first of its `english`
+    variants whose condition holds) filled with the English of each part."""
     load_all()
-    if isinstance(value, Node):
-        return _node(value)
-    if isinstance(value, tuple):
-        return JOINERS.get(op, ", ").join(_grouped(item, op) for item in value)
-    if isinstance(value, bool):
-        return WORDS["true" if value else "false"]
-    if value is None:
-        return ""
-    return WORDS.get(str(value), str(value)) if op in ("compare", "arith") else str(value)
+    return _node(value) if isinstance(value, Node) else _plain(value)
 
 
 def _node(node: Node) -> str:
-    if node.op == "const":
-        value = node.args["value"]
-        return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, tuple) else str(value)
-    if node.op == "var":       # a definition's parameter is held under "definition:parameter"
-        return "this card" if node.args["name"] == "it" else node.args["name"].rpartition(":")[2]
-    if node.op in ("attr", "mark") and _is_it(node.args["of"]):
-        return node.args["name"]
-    if node.op in ("zone", "counter") and node.args.get("of") is None:
-        return node.args["name"] if node.args["per"] == "shared" else f"your {node.args['name']}"
-    if node.op == "block":
-        return english(node.args["steps"], "block")
-    fill = lambda m: _grouped(node.args.get(m.group(1)), node.op)   # noqa: E731
+    primitive = REGISTRY[node.op]
+    template = next((text for when, text in primitive.english if _holds(when, node.args)), primitive.template)
     template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False, ())
-                                                             for h in _HOLE.findall(m.group(1))) else "",
-                             REGISTRY[node.op].template)
-    text = _HOLE.sub(fill, template)
+                                                         for h in _HOLE.findall(m.group(1))) else "", template)
+    text = _HOLE.sub(lambda m: _part(primitive, m.group(1), node.args.get(m.group(1)), node.op), template)
     return " ".join(text.split()).replace(" ,", ",")
+
+
+def _holds(when: dict, args: dict) -> bool:
+    return all(_is_it(args.get(part)) if wanted == IT else args.get(part) == wanted for part, wanted in when.items())
+
+
+def _part(primitive, name: str, value, parent: str) -> str:
+    """The English of one part, read by its declared type."""
+    param = primitive.param(name)
+    kind = param.type if param else ""
+    if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
+        return "[" + ", ".join(map(str, value)) + "]"       # a literal list
+    if isinstance(value, tuple):
+        return (param.joiner if param else ", ").join(_grouped(item, parent) for item in value)
+    if kind == "symbol":
+        return WORDS.get(str(value), str(value))
+    if kind == "flag":
+        return FLAGS[bool(value)]
+    if kind == "binding" and isinstance(value, str):      # a definition's parameter is held as "definition:parameter"
+        return value.rpartition(":")[2]
+    return _grouped(value, parent)
+
+
+def _plain(value) -> str:
+    return "" if value is None else str(value)
 
 
 def _grouped(value, parent: str) -> str:
     """English of a part, in parentheses where and/or/not would otherwise read ambiguously."""
-    text = english(value, parent)
-    loose = isinstance(value, Node) and value.op in ("any_of", "all_of") and value.op != parent
-    return f"({text})" if loose and parent in ("all_of", "any_of", "negate") else text
+    text = english(value)
+    loose = has_role(value, "loose") and value.op != parent
+    groups = REGISTRY[parent].roles.keys() & {"loose", "groups"} if parent in REGISTRY else ()
+    return f"({text})" if loose and groups else text
 
 
 def _is_it(node) -> bool:
-    return isinstance(node, Node) and node.op == "var" and node.args["name"] == "it"
+    return role(node, "bound name") == "it"
 
 
 def describe_card(card: CardDef, kind: KindDecl | None = None) -> str:
@@ -74,7 +82,7 @@ def describe_card(card: CardDef, kind: KindDecl | None = None) -> str:
             lines.append(f"  {side.side} side: {side.name}")
             indent = "    "
         for name, value in side.attributes.items():
-            if isinstance(value, Node) and value.op == "block":      # an effect
+            if role(value, "sequence") is not None:                  # an effect
                 lines.append(f"{indent}{name}: {english(value)}")
                 if isinstance(side.text.get(name), str):
                     lines.append(f"{indent}  (written: {side.text[name]})")

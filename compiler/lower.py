@@ -11,16 +11,15 @@ from dataclasses import dataclass, field, replace
 from lark import Token, Tree
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import REGISTRY
+from ..interpreter.registry import REGISTRY, Binds, Primitive, check_shape, has_role, role, spelled, spellings
 from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
-STATEMENT_FLOW = ("choose", "run", "trigger", "let")     # flow primitives written as statements
 ELEMENT = {"spaces": "space", "players": "player"}  # what `it` or a loop variable is, by collection
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word", "effects": "list"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect", "number": "int",
-              "numbers": "list"}
+              "numbers": "numbers"}
 
 
 class LowerError(Exception):
@@ -73,15 +72,15 @@ class Lowerer:
     def expression(self, text: str, source: Source, scope: Scope) -> tuple[Node, str]:
         return self.expr(self._parse(text, source, "expr"), source, scope)
 
-    def statement(self, text: str, source: Source, scope: Scope) -> tuple[Node, Scope]:
-        return self.stmt(self._parse(text, source, "statement"), source, scope)
+    def statement(self, text: str, source: Source, scope: Scope, procedure: str = "") -> tuple[Node, Scope]:
+        return self.stmt(self._parse(text, source, "statement"), source, scope, procedure)
 
     def typed_text(self, text: str, source: Source, scope: Scope, want: str) -> Node:
         """Parse and lower an expression string, checking it gives `want`."""
         return self.typed(self._parse(text, source, "expr"), source, scope, want)[0]
 
     def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node, str]:
-        """`NAME in CARDS` (or SPACES) of a for step → (name, collection node, element type)."""
+        """`NAME in CARDS` (or SPACES) of a for step → (name, collection node, its type)."""
         tree = self._parse(text, source, "expr")
         if tree.data == "where" and tree.children[0].data == "member":    # c in cards where …: filter the cards
             member = tree.children[0]
@@ -90,7 +89,7 @@ class Lowerer:
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
         coll, kind = self.collection(tree.children[1], source, scope)
-        return str(tree.children[0].children[0]), coll, ELEMENT.get(kind, "card")
+        return str(tree.children[0].children[0]), coll, kind
 
     def _parse(self, text, source, start):
         try:
@@ -113,14 +112,37 @@ class Lowerer:
         return source.span(1, 1)
 
     def node(self, primitive, where, source, **args) -> Node:
+        check_shape(primitive, args)           # a part its declaration lacks is a compiler bug
         return Node(primitive, args, self.span(where, source))
+
+    def inner(self, primitive: Primitive, part: str, scope: Scope, kinds: dict, args: dict) -> Scope:
+        """The scope a part is lowered in: the caller's, with the names the primitive binds there
+        (a name written in a part that is left out, such as repeat's `as`, binds nothing)."""
+        for binding in primitive.bindings(part, args):
+            name = binding.name or args.get(binding.var)
+            if name:
+                scope = scope.bind(name, bound_type(binding, kinds))
+        return scope
 
     # ---- expressions: each returns (Node, type) ----
     def expr(self, tree, source: Source, scope: Scope) -> tuple[Node, str]:
         handler = getattr(self, f"expr_{tree.data}", None)
-        if handler is None:
+        if handler is not None:
+            return handler(tree, source, scope)
+        declared = spelled("", tree.data)
+        if not declared:
             self.fail(tree, source, "E0301", f"'{tree.data}' cannot be used here")
-        return handler(tree, source, scope)
+        return self.operator(declared[0], tree, source, scope)
+
+    def operator(self, primitive: Primitive, tree, source, scope) -> tuple[Node, str]:
+        """A grammar rule a primitive declares as its form (`x in list`, `a and b`, `not c`): the
+        rule's parts are its operands in order, each checked against its parameter's type."""
+        args, kinds = {}, {}
+        for param, child in _matched(primitive, list(tree.children)):
+            node, kinds[param.name] = self.typed(child, source, self.inner(primitive, param.name, scope, kinds, args),
+                                                 param.type)
+            args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
+        return self.node(primitive.name, tree, source, **args), primitive.result(kinds)
 
     def expr_number(self, tree, source, scope):
         return self.node("const", tree, source, value=int(tree.children[0])), "int"
@@ -130,14 +152,16 @@ class Lowerer:
 
     def expr_neg(self, tree, source, scope):
         inner, kind = self.typed(tree.children[0], source, scope, "int")
-        if inner.op == "const" and isinstance(inner.args["value"], int):
+        if isinstance(role(inner, "literal"), int):
             return self.node("const", tree, source, value=-inner.args["value"]), "int"
         return self.node("arith", tree, source, op="-", left=Node("const", {"value": 0}), right=inner), "int"
 
     def expr_list(self, tree, source, scope):
         items = tuple(self.expr(child, source, scope)[0] for child in tree.children if child is not None)
-        if all(item.op == "const" for item in items):
-            return self.node("const", tree, source, value=tuple(item.args["value"] for item in items)), "list"
+        if all(has_role(item, "literal") for item in items):
+            values = tuple(item.args["value"] for item in items)
+            numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            return self.node("const", tree, source, value=values), "numbers" if numbers else "list"
         return self.node("list", tree, source, items=items), "list"
 
     def expr_name(self, tree, source, scope):
@@ -254,7 +278,8 @@ class Lowerer:
         elif kind == "space":
             found = None
             if name in ("row", "column"):
-                found = self.node("space_part", token, source, space=node, part=name), "word" if name == "row" else "int"
+                found = (self.node("space_part", token, source, space=node, part=name),
+                         REGISTRY["space_part"].result({"part": name}))
         elif kind == "player" and name == "score" and "score" not in self.decls.counters:
             found = self.node("points", token, source, of=node), "int"
         elif kind == "player":
@@ -294,8 +319,11 @@ class Lowerer:
     def expr_if_else(self, tree, source, scope):
         then, cond, other = tree.children
         then_node, kind = self.expr(then, source, scope)
-        return self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
-                         other=self.typed(other, source, scope, kind if kind != "card" else "value")[0]), kind
+        other_node, other_kind = self.typed(other, source, scope, {"card": "value", "numbers": "list"}.get(kind, kind))
+        node = self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
+                         other=other_node)
+        then_kind = "list" if kind == "numbers" != other_kind else kind     # numbers or some other list: a list
+        return node, REGISTRY["if_else"].result({"then": then_kind})
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
         """Something to filter or loop over: cards, the spaces of a grid, or the players."""
@@ -307,22 +335,10 @@ class Lowerer:
         return node, kind
 
     def expr_where(self, tree, source, scope):
+        where = REGISTRY["where"]
         coll, kind = self.collection(tree.children[0], source, scope)
-        cond = self.typed(tree.children[1], source, scope.bind("it", ELEMENT.get(kind, "card")), "bool")[0]
-        return self.node("where", tree, source, coll=coll, cond=cond), kind if kind in ELEMENT else "cards"
-
-    def _logic(self, op, tree, source, scope):
-        items = tuple(self.typed(child, source, scope, "bool")[0] for child in tree.children)
-        return self.node(op, tree, source, items=items), "bool"
-
-    def expr_and_(self, tree, source, scope):
-        return self._logic("all_of", tree, source, scope)
-
-    def expr_or_(self, tree, source, scope):
-        return self._logic("any_of", tree, source, scope)
-
-    def expr_not_(self, tree, source, scope):
-        return self.node("negate", tree, source, item=self.typed(tree.children[0], source, scope, "bool")[0]), "bool"
+        cond = self.typed(tree.children[1], source, self.inner(where, "cond", scope, {"coll": kind}, {}), "bool")[0]
+        return self.node("where", tree, source, coll=coll, cond=cond), where.result({"coll": kind})
 
     def expr_compare(self, tree, source, scope):
         left, op, right = tree.children
@@ -335,92 +351,89 @@ class Lowerer:
 
     def _require_number(self, node, kind, op, source):
         declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(node.args.get("name"))
-        if node.op in ("attr", "mark") and declared and declared.type != "int":
+        if has_role(node, "attribute") and declared and declared.type != "int":
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
                       f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
         if kind not in ("int", "value"):
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
                       "compare words with = or !=")
 
-    def expr_member(self, tree, source, scope):
-        item = self.expr(tree.children[0], source, scope)[0]
-        items = self.typed(tree.children[1], source, scope, "list")[0]
-        return self.node("member", tree, source, item=item, items=items), "bool"
-
-    def expr_has(self, tree, source, scope):
-        items = self.expr(tree.children[0], source, scope)[0]
-        item = self.expr(tree.children[1], source, scope)[0]
-        return self.node("has", tree, source, items=items, item=item), "bool"
-
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
-        if str(op) == "+":
-            lnode, lkind = self.expr(left, source, scope)
-            if lkind in ("cards", "card"):             # hand + stored: one collection of both
-                rnode = self.typed(right, source, scope, "cards")[0]
-                return self.node("union", tree, source, items=(lnode, rnode)), "cards"
-        return self.node("arith", tree, source, op=str(op), left=self.typed(left, source, scope, "int")[0],
+        lnode, lkind = self.expr(left, source, scope)          # once: lowering it again would be exponential
+        if str(op) == "+" and lkind in ("cards", "card"):      # hand + stored: one collection of both
+            rnode = self.typed(right, source, scope, "cards")[0]
+            return self.node("union", tree, source, items=(lnode, rnode)), "cards"
+        self.check(left, lkind, "int", source)
+        return self.node("arith", tree, source, op=str(op), left=lnode,
                          right=self.typed(right, source, scope, "int")[0]), "int"
 
     def expr_call(self, tree, source, scope):
+        """`name(a, b)`: a definition, or the registered function of that name whose parameters
+        fit the parts' types (adjacent(space) and adjacent(card) are two primitives)."""
         name, *args = tree.children
-        args = [arg for arg in args if arg is not None]
-        if str(name) in self.decls.defines:
-            return self.define(str(name), name, source, scope, args)
-        if str(name) == "count" and len(args) == 1:
-            coll, kind = self.expr(args[0], source, scope)
-            if kind not in ("cards", "list", "space", "spaces", "players"):
-                self.fail(args[0], source, "E0402", f"count needs cards or a list, got {_A.get(kind, kind)}")
-            return self.node("count", tree, source, coll=coll), "int"
-        if str(name) == "cards" and len(args) == 1:
-            places, kind = self.expr(args[0], source, scope)
-            if kind not in ("space", "spaces") and places.op != "zone":
-                self.fail(args[0], source, "E0402", f"cards needs spaces or a pile, got {_A.get(kind, kind)}")
-            return self.node("contents", tree, source, spaces=places), "cards"
-        if str(name) == "adjacent" and len(args) == 1:
-            place, kind = self.expr(args[0], source, scope)
-            if kind == "card":                                    # the cards next to a card
-                return self.node("neighbours", tree, source, card=place), "cards"
-            if kind != "space":
-                self.fail(args[0], source, "E0402", f"adjacent needs a space or a card, got {_A.get(kind, kind)}")
-            return self.node("adjacent", tree, source, space=place), "spaces"
-        if str(name) in ("top", "bottom") and len(args) == 1 or str(name) == "top" and len(args) == 2:
-            place, kind = self.expr(args[0], source, scope)
-            if kind not in ("space", "cards"):
-                self.fail(args[0], source, "E0402", f"{name} needs a pile, a space or cards, got {_A.get(kind, kind)}")
-            if len(args) == 2:                                   # top(deck, 3): the top 3 cards
-                count = self.typed(args[1], source, scope, "int")[0]
-                return self.node("top", tree, source, zone=place, count=count), "cards"
-            return self.node(str(name), tree, source, zone=place), "card"
-        if str(name) == "nth" and len(args) == 2:
-            items = self.typed(args[0], source, scope, "list")[0]
-            numbers = items.op == "const" and all(isinstance(v, int) for v in items.args["value"]) or \
-                (items.op == "attr" and getattr(self.decls.attributes.get(items.args["name"]), "type", "") == "numbers")
-            return self.node("nth", tree, source, items=items,
-                             n=self.typed(args[1], source, scope, "int")[0]), "int" if numbers else "value"
-        if str(name) in ("min", "max") and len(args) >= 2:
-            items = tuple(self.typed(arg, source, scope, "int")[0] for arg in args)
-            return self.node("extreme", tree, source, fn=str(name), items=items), "int"
-        self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
-                  "functions: count(cards), min(a, b, …), max(a, b, …), sum/min/max(value for x in cards), "
-                  "adjacent(space or card), top(pile or cards[, n]), bottom(pile or cards), cards(spaces), nth(list, n)")
+        args, word = [arg for arg in args if arg is not None], str(name)
+        if word in self.decls.defines:
+            return self.define(word, name, source, scope, args)
+        candidates = [p for p in spelled(word, "call") if _takes(p, len(args))]
+        if not candidates:
+            self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
+                      f"functions: {', '.join(_signatures())}")
+        parts = [self.expr(arg, source, scope) for arg in args]
+        for primitive in candidates:
+            matched = _matched(primitive, parts)
+            if all(self.fits(node, kind, param.type) for param, (node, kind) in matched):
+                return self.call(primitive, word, tree, source, matched)
+        self.misfit(word, candidates, args, parts, source)
+
+    def call(self, primitive, word, tree, source, matched):
+        args, kinds = {}, {}
+        for param, (node, kind) in matched:
+            args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
+            kinds[param.name] = kind
+        args |= {p.name: word for p in primitive.params if p.derived == "spelling"}
+        return self.node(primitive.name, tree, source, **args), primitive.result(kinds)
+
+    def misfit(self, word, candidates, args, parts, source):
+        """The first part no overload accepts: say what the function takes there."""
+        for i, (tree, (node, kind)) in enumerate(zip(args, parts)):
+            wanted = [param.type for p in candidates for param, _ in _matched(p, parts)[i:i + 1]]
+            if not any(self.fits(node, kind, want) for want in wanted):
+                takes = " or ".join(dict.fromkeys(_A[want] for want in wanted))
+                self.fail(tree, source, "E0402", f"{word} needs {takes}, got {_A.get(kind, kind)}")
+        self.fail(args[0], source, "E0402", f"no form of {word} takes these parts",
+                  f"functions: {', '.join(_signatures())}")
+
+    def fits(self, node, got: str, want: str) -> bool:
+        if want == "places" and has_role(node, "pile"):     # cards(pile): the cards of a zone
+            return True
+        return _fits(got, want)
 
     def expr_comprehension(self, tree, source, scope):
         fn, body, var, coll = tree.children
-        if str(fn) not in ("sum", "min", "max"):
-            self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), ["sum", "min", "max"]))
+        found = spelled(str(fn), "comprehension")
+        if not found:
+            self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), spellings("comprehension")))
+        primitive = found[0]
         coll_node, kind = self.collection(coll, source, scope)
-        body_node = self.typed(body, source, scope.bind(str(var), ELEMENT.get(kind, "card")), "int")[0]
-        return self.node("aggregate", tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), "int"
+        inner = self.inner(primitive, "expr", scope, {"coll": kind}, {"var": str(var)})
+        body_node = self.typed(body, source, inner, primitive.param("expr").type)[0]
+        return self.node(primitive.name, tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), \
+            primitive.result({})
 
     def typed(self, tree, source, scope, want: str) -> tuple[Node, str]:
         node, kind = self.expr(tree, source, scope)
-        if not _fits(kind, want):
-            self.fail(tree, source, "E0402", f"expected {_A[want]}, got {_A.get(kind, kind)}")
+        self.check(tree, kind, want, source)
         return node, kind
 
+    def check(self, tree, kind: str, want: str, source):
+        if not _fits(kind, want):
+            self.fail(tree, source, "E0402", f"expected {_A[want]}, got {_A.get(kind, kind)}")
+
     # ---- statements: each returns (Node, scope after it) ----
-    def stmt(self, tree, source: Source, scope: Scope) -> tuple[Node, Scope]:
+    def stmt(self, tree, source: Source, scope: Scope, procedure: str = "") -> tuple[Node, Scope]:
+        """A statement: a procedure's name, or a primitive spelled as a statement (`procedure`, the
+        rule it is written in, names the questions it asks)."""
         verb, positional, *clauses = tree.children
         name = str(verb)
         parts = {str(clause.children[0]): clause for clause in clauses}
@@ -429,27 +442,28 @@ class Lowerer:
                 self.fail(positional if positional is not None else clauses[0], source, "E0404",
                           f"'{name}' is a procedure: it takes no parts", f"to run it, write its name alone: {name}")
             return self.node("call", verb, source, name=name), scope
-        primitive = REGISTRY.get(name)
-        if primitive is None or primitive.kind == "expression" or (primitive.kind == "flow" and name not in STATEMENT_FLOW):
-            actions = [p.name for p in REGISTRY.values() if p.kind == "action"] + list(STATEMENT_FLOW)
+        found = spelled(name, "statement")
+        if not found:
             self.fail(verb, source, "E0401", f"unknown action or procedure '{name}'",
-                      did_you_mean(name, actions + sorted(self.decls.procedures)))
-        if name == "choose":
-            return self.choose(tree, verb, positional, parts, source, scope)
-        if name == "let":
-            return self.let(verb, positional, parts, source, scope)
-        return self.node(name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)), scope
+                      did_you_mean(name, spellings("statement") + sorted(self.decls.procedures)))
+        primitive = found[0]
+        written = getattr(self, f"statement_{primitive.name}", None)     # a statement with a form of its own
+        if written is not None:
+            return written(primitive, verb, positional, parts, source, scope, procedure)
+        return self.node(primitive.name, verb, source, **self.arguments(primitive, verb, positional, parts, source,
+                                                                        scope)), scope
 
-    def let(self, verb, positional, parts, source, scope):
+    def statement_let(self, primitive, verb, positional, parts, source, scope, procedure):
         """`let NAME = VALUE`: a name for a value worked out now, for the steps after it."""
         if positional is None or parts or positional.data != "compare" or str(positional.children[1]) != "=" \
                 or positional.children[0].data != "name":
             self.fail(verb, source, "E0404", "write: let NAME = VALUE", "e.g. let covered = top(space)")
         var = str(positional.children[0].children[0])
         value, kind = self.expr(positional.children[2], source, scope)
-        return self.node("let", verb, source, var=var, value=value), scope.bind(var, kind)
+        return self.node("let", verb, source, var=var, value=value), \
+            self.inner(primitive, "", scope, {"value": kind}, {"var": var})
 
-    def choose(self, tree, verb, positional, parts, source, scope):
+    def statement_choose(self, primitive, verb, positional, parts, source, scope, procedure):
         if positional is None or positional.data != "name" or "from" not in parts or \
                 set(parts) - {"from", "count", "worth", "by"} or ("by" in parts and "worth" not in parts) or \
                 {"count", "worth"} <= set(parts):
@@ -460,7 +474,7 @@ class Lowerer:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list", "spaces", "players"):
+        if kind not in ("cards", "list", "numbers", "spaces", "players"):
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         many = {}
         for part in ("count", "worth"):
@@ -469,9 +483,11 @@ class Lowerer:
                     self.fail(parts[part], source, "E0402", f"choose … {part} N picks cards; choose from cards")
                 many[part] = self.typed(parts[part].children[1], source, scope, "int")[0]
         if "by" in parts:
-            many["by"] = self.typed(parts["by"].children[1], source, scope.bind("it", "card"), "int")[0]
+            many["by"] = self.typed(parts["by"].children[1], source, self.inner(primitive, "by", scope, {}, parts),
+                                    "int")[0]
+        prompt = f"{procedure}: {primitive.prompt.format(var=var)}"
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
-                         **{"from": origin}, **many)
+                         prompt=prompt, **{"from": origin}, **many)
         element = "cards" if many else {"cards": "card", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)
 
@@ -480,11 +496,11 @@ class Lowerer:
             self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
                       "use it inside 'each player:'")
         args = {}
-        first = next((p for p in primitive.params if p.prep is None), None)
+        first = next((p for p in primitive.params if p.prep is None and p.written), None)
         if positional is not None:
             if first is None:
                 self.fail(positional, source, "E0404", f"'{primitive.name}' takes no value before its parts")
-            args.update(self.argument(first, positional, source, scope, parts))
+            args.update(self.argument(primitive, first, positional, source, scope, parts))
         elif first is not None and first.required:
             self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
                       f"e.g. {primitive.example}")
@@ -497,18 +513,17 @@ class Lowerer:
             if prep not in preps:
                 self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
                           f"it takes: {', '.join(preps)}")
-            args.update(self.argument(preps[prep], clause.children[1], source, scope, parts))
+            args.update(self.argument(primitive, preps[prep], clause.children[1], source, scope, parts))
         for param in primitive.params:
             if param.prep and param.required and param.prep not in parts:
                 self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
                           f"e.g. {primitive.example}")
         return args
 
-    def argument(self, param, tree, source, scope, given) -> dict:
+    def argument(self, primitive, param, tree, source, scope, given) -> dict:
         """Lower one parameter according to its declared type (`given`: the parts the statement has)."""
         kind = param.type
-        if param.per_card is True or (param.per_card and param.per_card in given):
-            scope = scope.bind("it", "card")
+        scope = self.inner(primitive, param.name, scope, {}, given)
         if kind == "word":
             return {param.name: self.word(param, tree, source)}
         if kind == "list" and param.per_card:
@@ -516,21 +531,22 @@ class Lowerer:
             return {param.name: tuple(self.expr(item, source, scope)[0] for item in items)}
         node, got = self.expr(tree, source, scope)
         if kind == "target":
-            if node.op not in ("mark", "counter"):
+            if not has_role(node, "settable"):
                 self.fail(tree, source, "E0402", "expected a counter or a card's mark, e.g. card.stance",
                           f"counters: {', '.join(self.decls.counters) or 'none'}; "
                           f"marks: {', '.join(self.decls.marks) or 'none'}")
             return {param.name: node}
         if kind == "effect":
-            if node.op != "attr" or got != "effect":
+            if not has_role(node, "attribute") or got != "effect":
                 self.fail(tree, source, "E0402", "expected an effect printed on a card, e.g. card.on_play",
                           "declare it in the rules: attributes: {on_play: {type: effect}}")
             return {param.name: node}
         if kind == "amount":
             if got not in ("int", "cards", "card"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
-            return {"count" if got == "int" else param.name: node}
-        if kind == "zone" and node.op != "zone" and got != "space":
+            number = next(p.name for p in primitive.params if p.derived == param.name)   # move 2: a count
+            return {number if got == "int" else param.name: node}
+        if kind == "zone" and not has_role(node, "pile") and got != "space":
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
             self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
@@ -547,15 +563,56 @@ class Lowerer:
         return word
 
 
-_A = {"int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
+_A = {"numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
+      "pile": "a pile, a space or cards", "int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
       "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
       "space": "a space", "spaces": "spaces", "players": "players"}
 
 
+# What each wanted type accepts besides itself.
+ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"cards", "spaces", "value", "numbers"},
+           "bool": {"cond", "value", "effect"}, "int": {"value"}, "card": {"value"},
+           "collection": {"cards", "list", "numbers", "space", "spaces", "players"}, "pile": {"space", "cards"},
+           "places": {"space", "spaces"}}
+
+
 def _fits(got: str, want: str) -> bool:
-    if want == "value" or got == want:
-        return True
-    return (want, got) in {("cards", "card"), ("zone", "cards"), ("list", "cards"), ("cards", "space"),
-                           ("list", "spaces"), ("zone", "space"), ("bool", "cond"), ("int", "value"),
-                           ("list", "value"), ("card", "value"), ("bool", "value"), ("bool", "effect")}
+    return want == "value" or got == want or got in ACCEPTS.get(want, ())
+
+
+def bound_type(binding: Binds, kinds: dict) -> str:
+    """The type of a name a primitive binds, from the types of its parts (see Binds)."""
+    if binding.element_of:
+        return ELEMENT.get(kinds.get(binding.element_of), "card")
+    return kinds[binding.type_of] if binding.type_of else binding.type
+
+
+def _takes(primitive: Primitive, count: int) -> bool:
+    """Whether a function takes that many parts (a `rest` part takes two or more)."""
+    args = primitive.args()
+    fixed = [p for p in args if p.arg != "rest"]
+    if any(p.arg == "rest" for p in args):
+        return count >= len(fixed) + 2
+    return sum(p.required for p in fixed) <= count <= len(fixed)
+
+
+def _matched(primitive: Primitive, parts: list) -> list:
+    """(parameter, part) pairs, a `rest` parameter standing for every part left."""
+    params = primitive.args()
+    rest = [p for p in params if p.arg == "rest"]
+    return [(params[i] if i < len(params) and params[i].arg != "rest" else rest[0], part)
+            for i, part in enumerate(parts)]
+
+
+def _signatures() -> list[str]:
+    """How each function is written, for the hint of an unknown one."""
+    def parts(p):
+        names = [f"{a.name}, …" if a.arg == "rest" else a.name for a in p.args()]
+        required = [n for n, a in zip(names, p.args()) if a.required]
+        optional = names[len(required):]
+        return ", ".join(required) + (f"[, {', '.join(optional)}]" if optional else "")
+    calls = [f"{word}({parts(p)})" for p in REGISTRY.values() if p.form == "call" for word in p.spelled]
+    comprehensions = [f"{'/'.join(p.spelled)}({p.param('expr').name} for {p.param('var').name} in "
+                      f"{p.param('coll').name})" for p in REGISTRY.values() if p.form == "comprehension"]
+    return calls + comprehensions
 

@@ -44,10 +44,15 @@ class Source:
         return Span(self.file, self.line + line - 1, col)
 
 
-@lru_cache(maxsize=None)
 def parser() -> Lark:
+    """The parser for the registry as it stands (a primitive declared with a new keyword gets a new one)."""
     load_all()
-    words = " | ".join(f'"{word}"' for word in prepositions())
+    return _parser(tuple(prepositions()))
+
+
+@lru_cache(maxsize=4)
+def _parser(keywords: tuple) -> Lark:
+    words = " | ".join(f'"{word}"' for word in keywords)
     text = GRAMMAR.read_text(encoding="utf-8").replace("__PREPOSITIONS__", words)
     return Lark(text, parser="lalr", start=["start_statement", "start_expr"], propagate_positions=True)
 
@@ -66,10 +71,14 @@ def parse(text: str, source: Source, start: str) -> Tree:
         raise EffectSyntaxError(_diagnostic(error, text, source, start)) from None
 
 
-@lru_cache(maxsize=4096)
 def _tree(text: str, start: str) -> Tree:
-    """Parse trees by text: the same string (a repeated condition, a second pass) parses once."""
-    return parser().parse(text, start=f"start_{start}").children[0]
+    return _parsed(text, start, parser())
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str, start: str, by: Lark) -> Tree:
+    """Parse trees by text: the same string (a repeated condition, a rule used twice) parses once."""
+    return by.parse(text, start=f"start_{start}").children[0]
 
 
 def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -> Diagnostic:

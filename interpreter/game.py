@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from .ir import GameIR, Node
-from .registry import REGISTRY, load_all
+from .registry import REGISTRY, load_all, role
 from .runtime import UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
@@ -35,7 +35,7 @@ class Rules:
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
         self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
-        leading = {card.id: [{name: self.build(value.args["steps"][0].args["cond"])
+        leading = {card.id: [{name: self.build(role(role(value, "sequence")[0], "branch on"))
                               for name, value in side.attributes.items() if _single_if(value)}
                              for side in card.sides] for card in ir.cards}
         self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
@@ -327,10 +327,10 @@ class Game:
 
 def _single_if(value) -> bool:
     """An effect whose text is a single `if` without `else` (it does nothing when the condition fails)."""
-    if not isinstance(value, Node) or value.op != "block" or len(value.args["steps"]) != 1:
+    steps = role(value, "sequence")
+    if steps is None or len(steps) != 1:
         return False
-    step = value.args["steps"][0]
-    return step.op == "when" and not step.args.get("else")
+    return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
 
 
 def _reason(error) -> str:

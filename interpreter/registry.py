@@ -1,35 +1,72 @@
 """The one registry of primitives.
 
-Each primitive is declared once, on its handler, with its parameters, English template,
-documentation and an example. The compiler's type checker and English renderer, the
-grammar's keyword list and the reference docs all read these declarations; the
-interpreter builds closures through the same handlers. Adding a primitive means writing
-one decorated handler (and, for new syntax, one grammar rule).
+Each primitive is declared once, on its handler: its parameters (name, type, how each is
+written), how the primitive is spelled in the rules, its result type, the names it binds,
+its English, documentation and an example. The compiler's grammar keywords, lowerer, type
+checker and binder analysis, the English renderer and the reference docs all read these
+declarations; the interpreter builds closures through the same handlers.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Callable
 
 # Parameter types the compiler checks. "cards" accepts a zone or any collection of cards;
-# "cond" and "each" are evaluated once per card with `it` bound to that card.
-# "word" takes one bare word from `words`: a fixed tuple, or a category the game declares
-# ("marks", "sides", "markers"). "amount" is a number or `all` (from the top of a zone) or cards;
-# "target" is a card's mark (card.name) or a counter. A `per_card` parameter is computed once per
-# card, as `it`: always (True), or when the parameter it names is given (e.g. "per").
+# "collection" cards, a list, spaces or players; "pile" a pile, a space or cards; "places" spaces
+# or a pile; "numbers" a list of whole numbers. "word" takes one bare word from `words`: a fixed
+# tuple, or a category the game declares ("marks", "sides", "markers"). "amount" is a number or
+# `all` (from the top of a zone) or cards; "target" is a card's mark (card.name) or a counter.
+# "symbol" is an operator (=, +, …); "binding" a name the primitive binds; "flag" a YAML true or
+# false; "text" a string the compiler writes; "procedures" names of procedures, each maybe with a
+# condition ("conditions"). A `per_card` parameter is computed once per card, as `it`: always
+# (True), or when the parameter it names is given (e.g. "per").
 TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "word", "binding",
-         "amount", "target", "block", "effect", "space", "spaces", "players")
+         "amount", "target", "block", "effect", "space", "spaces", "players", "collection", "pile", "places",
+         "symbol", "procedures", "conditions", "numbers", "text", "flag")
+
+# How a parameter is written, besides a statement's first value and its `prep` keyword:
+#   key="do"          the YAML key that holds it in a flow step written as a mapping;
+#   arg=True          an argument of a function call, or an operand of a grammar rule (in
+#                     declaration order); arg="rest": all the others;
+#   derived="…"       not written: "spelling" (which of the primitive's spellings was used),
+#                     "compiler" (filled in by the compiler), or the name of the parameter it replaces.
 
 
 @dataclass(frozen=True, slots=True)
 class Param:
     name: str
     type: str
-    prep: str | None = None      # keyword that introduces it in the effect language; None: positional
+    prep: str | None = None      # keyword that introduces it in a statement; None: the first value
     required: bool = True
     doc: str = ""
     words: tuple | str = ()
     per_card: bool | str = False
+    key: str | None = None
+    arg: bool | str = False
+    derived: str = ""
+    default: str | None = None   # the text a flow step's key stands for when left out
+    joiner: str = ", "           # how the English of a list of parts is joined
+
+    @property
+    def written(self) -> bool:
+        return not self.derived
+
+
+@dataclass(frozen=True, slots=True)
+class Binds:
+    """A name a primitive brings into scope: `name` ("it", "you") or the name written in the
+    parameter `var`; seen inside the parameter `within` ("" for the steps after this one). Its
+    type: `type`, or the element of what the parameter `element_of` holds (cards → card), or
+    the type of the parameter `type_of`. `printed`: seen by the printed effect the part names
+    (lowered with its card), not by the part itself (`run c.reaction`: `c` is not `it`)."""
+    within: str = ""
+    name: str = ""
+    var: str = ""
+    type: str = ""
+    element_of: str = ""
+    type_of: str = ""
+    printed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,21 +78,50 @@ class Primitive:
     doc: str
     example: str
     handler: Callable
-    returns: str = ""            # for expressions: the type of the value
+    returns: str | Callable = ""  # the type of the value; or a function of the parts' types
     acting: bool = False         # needs an acting player (`you`): only inside `each player`
+    spelled: tuple = ()          # the words that write it (see `form`)
+    form: str = ""               # "statement", "call", "step" (a YAML mapping key) or a grammar rule's name
+    binds: tuple = ()            # Binds
+    reads: tuple = ()            # names read from the surroundings besides its parts' ("@name": the name in that part)
+    english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT: the card in view)
+    roles: dict = field(default_factory=dict)   # role -> part, for readers that look at IR shape
+    prompt: str = ""             # a choice's question, filled with what is written (flow steps and choose)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
 
+    def args(self) -> list[Param]:
+        """The parameters written as a call's arguments, in order."""
+        return [p for p in self.params if p.arg]
+
+    def bindings(self, within: str, given=()) -> list[Binds]:
+        """What this primitive binds inside the part `within`, `given` the parts written (a
+        per_card part binds `it`: always, or when the part it names is given)."""
+        found = [b for b in self.binds if b.within == within and not b.printed]
+        param = self.param(within)
+        if param is not None and (param.per_card is True or (param.per_card and param.per_card in given)):
+            found.append(Binds(within, name="it", type="card"))
+        return found
+
+    def result(self, kinds: dict) -> str:
+        return self.returns(kinds) if callable(self.returns) else self.returns
+
+
+IT = "@it"       # in an `english` condition: the part is the card in view (`it`)
 
 REGISTRY: dict[str, Primitive] = {}
 KINDS = ("action", "expression", "flow")
 
 
-def primitive(name: str, kind: str, *, template: str, example: str, params=(), returns: str = "",
-              acting: bool = False):
+def primitive(name: str, kind: str, *, template: str, example: str, params=(), returns="",
+              acting: bool = False, spelled=(), form: str = "", binds=(), reads=(), english=(), roles=None,
+              prompt: str = ""):
     """Declare the decorated handler as the primitive `name`."""
     assert kind in KINDS, kind
+    if kind == "action":
+        spelled, form = spelled or (name,), form or "statement"
+    spelled = (spelled,) if isinstance(spelled, str) else tuple(spelled)
 
     def register(handler: Callable) -> Callable:
         if name in REGISTRY:
@@ -63,14 +129,94 @@ def primitive(name: str, kind: str, *, template: str, example: str, params=(), r
         for param in params:
             assert param.type in TYPES, (name, param)
         doc = " ".join((handler.__doc__ or "").split())
-        REGISTRY[name] = Primitive(name, kind, tuple(params), template, doc, example, handler, returns, acting)
+        REGISTRY[name] = Primitive(name, kind, tuple(params), template, doc, example, handler, returns, acting,
+                                   spelled, form, tuple(binds), tuple(reads), tuple(english), dict(roles or {}),
+                                   prompt)
         return handler
     return register
+
+
+@contextmanager
+def scratch():
+    """A copy of the registry to declare primitives in (tests): restored, whatever was added, on exit."""
+    load_all()
+    saved = dict(REGISTRY)
+    try:
+        yield REGISTRY
+    finally:
+        REGISTRY.clear()
+        REGISTRY.update(saved)
 
 
 def prepositions() -> list[str]:
     """Every keyword that introduces an action parameter (feeds the grammar)."""
     return sorted({p.prep for prim in REGISTRY.values() for p in prim.params if p.prep})
+
+
+def spelled(word: str, form: str) -> list[Primitive]:
+    """The primitives written with `word` in a form ("call", "statement", "step", …), as declared;
+    with no word, those that are a grammar rule of their own (form "member": `x in list`)."""
+    return [p for p in REGISTRY.values() if p.form == form and (word in p.spelled if word else not p.spelled)]
+
+
+def spellings(form: str) -> list[str]:
+    return sorted({word for p in REGISTRY.values() if p.form == form for word in p.spelled})
+
+
+def role(node, name: str):
+    """The part of a node that plays a declared role (e.g. the condition of a branch), or None
+    when its primitive declares no such role."""
+    primitive = REGISTRY.get(getattr(node, "op", None))
+    part = primitive.roles.get(name) if primitive else None
+    return node.args.get(part) if part else None
+
+
+def has_role(node, name: str) -> bool:
+    primitive = REGISTRY.get(getattr(node, "op", None))
+    return bool(primitive and name in primitive.roles)
+
+
+class ShapeError(AssertionError):
+    """A node whose parts do not match its primitive's declaration: a compiler bug, not a designer's."""
+
+
+def check_shape(op: str, args: dict) -> None:
+    """Every part is a declared parameter, and every required one is there (or what replaces it)."""
+    primitive = REGISTRY.get(op)
+    if primitive is None:
+        raise ShapeError(f"no primitive {op!r}")
+    names = {p.name for p in primitive.params}
+    unknown = set(args) - names
+    if unknown:
+        raise ShapeError(f"{op} has no part {', '.join(sorted(unknown))}")
+    replaced = {p.derived for p in primitive.params if p.name in args}
+    missing = [p.name for p in primitive.params
+               if p.required and not p.derived and p.name not in args and p.name not in replaced]
+    if missing:
+        raise ShapeError(f"{op} needs {', '.join(missing)}")
+
+
+def free_names(node) -> set:
+    """The bindings an expression reads from its surroundings (names it binds itself left out),
+    from each primitive's declared `reads` and `binds`."""
+    if not hasattr(node, "op"):
+        return set().union(*map(free_names, node)) if isinstance(node, tuple) else set()
+    primitive, args = REGISTRY[node.op], node.args
+    names = {args[r[1:]] if r.startswith("@") else r for r in primitive.reads}
+    for part, value in args.items():
+        names |= free_names(value) - _bound_names(primitive, part, args)
+    return names
+
+
+def _bound_names(primitive: Primitive, part: str, args: dict) -> set:
+    bound = set()
+    for binding in primitive.bindings(part, args):
+        if binding.name:
+            bound.add(binding.name)
+        else:
+            written = args.get(binding.var)
+            bound |= set(written) if isinstance(written, tuple) else {written}
+    return bound
 
 
 def load_all() -> dict[str, Primitive]:

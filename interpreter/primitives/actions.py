@@ -19,6 +19,7 @@ def _span(node) -> str:
 @primitive("move", "action", template="move {count}{what}[ from {from}] to {to}[, face {face}][, at the {at}][, right under {below}]",
            example="move 4 from deck to hand",
            params=[Param("what", "amount", doc="a number or all (taken from the top of `from`), a card or a collection"),
+                   Param("count", "int", derived="what", doc="what, when it is a number or all"),
                    Param("from", "zone", prep="from", required=False),
                    Param("to", "zone", prep="to"),
                    Param("face", "word", prep="face", required=False, words=("up", "down")),

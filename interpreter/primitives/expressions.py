@@ -11,9 +11,39 @@ from __future__ import annotations
 import operator
 from functools import lru_cache
 
-from ..registry import Param, primitive
+from ..registry import IT, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey
 from ..state import SCORES, Zone, parse_key, space_key, zone_key
+
+
+# Result types that depend on the parts' types (each docstring is the reference's "Gives").
+def _as_then(kinds):
+    """the type of `then`"""
+    return kinds["then"]
+
+
+def _as_collection(kinds):
+    """what `coll` is: cards, spaces or players"""
+    return kinds["coll"] if kinds["coll"] in ("spaces", "players") else "cards"
+
+
+def _row_or_column(kinds):
+    """a word for the row, an int for the column"""
+    return "word" if kinds.get("part") == "row" else "int"
+
+
+def _card_or_cards(kinds):
+    """a card; cards with a count"""
+    return "cards" if "count" in kinds else "card"
+
+
+def _item(kinds):
+    """an int from a list of numbers, else a value"""
+    return "int" if kinds["items"] == "numbers" else "value"
+
+
+_PER = Param("per", "word", derived="compiler", words=("shared", "player", "card"), doc="as the zone is declared")
+_OWNED = (({"of": None, "per": "shared"}, "{name}"), ({"of": None}, "your {name}"))   # read without an owner
 
 
 def cards(game, value) -> list[int]:
@@ -30,25 +60,27 @@ def pile_of(game, value):
     return value if value is not None else ()
 
 
-@primitive("const", "expression", template="{value}", example="6", returns="value",
-           params=[Param("value", "value")])
+@primitive("const", "expression", template="{value}", example="6", returns="value", form="literal",
+           params=[Param("value", "value")], roles={"literal": "value"})
 def const(node, build):
     """A literal: a number, a word, or a list of them."""
     value = node.args["value"]
     return lambda game, env: value
 
 
-@primitive("var", "expression", template="{name}", example="card", returns="value",
-           params=[Param("name", "word")])
+@primitive("var", "expression", template="{name}", example="card", returns="value", form="name",
+           params=[Param("name", "binding")], reads=("@name",), english=(({"name": "it"}, "this card"),),
+           roles={"bound name": "name"})
 def var(node, build):
     """A name bound by `choose`, `for`, `repeat` or `each player` (`you`), or `it` in a condition."""
     name = node.args["name"]
     return lambda game, env: env[name]
 
 
-@primitive("zone", "expression", template="the {name} of {of}", example="hand", returns="cards",
-           params=[Param("name", "word"), Param("of", "value", required=False,
-                                                doc="the owning seat or card; defaults to you or it")])
+@primitive("zone", "expression", template="the {name} of {of}", example="hand", returns="cards", form="name",
+           params=[Param("name", "word"), _PER, Param("of", "value", required=False,
+                                                      doc="the owning seat or card; defaults to you or it")],
+           english=_OWNED, roles={"pile": "name"})
 def zone(node, build):
     """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
     return owned_key(node, build)
@@ -67,8 +99,9 @@ def owned_key(node, build):
     return lambda game, env: zone_key(name, owner(game, env))
 
 
-@primitive("counter", "expression", template="the {name} of {of}", example="coins", returns="int",
-           params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
+@primitive("counter", "expression", template="the {name} of {of}", example="coins", returns="int", form="name",
+           params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")],
+           english=_OWNED, roles={"settable": "name"})
 def counter(node, build):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
     key = owned_key(node, build)
@@ -80,8 +113,12 @@ def counter(node, build):
     return value
 
 
-@primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value",
-           params=[Param("of", "card", doc="defaults to it"), Param("name", "word")])
+_OF_IT = (({"of": IT}, "{name}"),)     # an attribute of the card in view reads as its name alone
+
+
+@primitive("attr", "expression", template="the {name} of {of}", example="value", returns="value", form="path",
+           params=[Param("of", "card", doc="defaults to it"), Param("name", "word")], english=_OF_IT,
+           roles={"attribute": "name"})
 def attr(node, build):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
@@ -93,7 +130,7 @@ def attr(node, build):
 
 
 @primitive("computed", "expression", template="the {name} of {of}[ for {given}]", example="p.discount(card, space)",
-           returns="int", params=[Param("of", "card"), Param("name", "word"),
+           returns="int", form="method", params=[Param("of", "card"), Param("name", "word"),
                                   Param("given", "list", required=False, doc="values for the names it sees, in order"),
                                   Param("sees", "list", required=False, doc="those names, as its attribute declares")])
 def computed(node, build):
@@ -112,9 +149,10 @@ def computed(node, build):
 
 
 @primitive("let_in", "expression", template="{define}[({values})]", example="near(card, space)", returns="value",
+           form="definition", binds=[Binds("body", var="names", type_of="values")],
            params=[Param("define", "word", doc="the definition's name"),
                    Param("variant", "int", required=False, doc="which lowering of it (one per scope it is used in)"),
-                   Param("names", "list"),
+                   Param("names", "binding", doc="the hidden names its parameters are bound to"),
                    Param("values", "list"), Param("body", "value")])
 def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
@@ -169,33 +207,19 @@ def _frozen(work, *args):
     return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
 
-def free_names(node) -> set:
-    """The bindings an expression reads from its surroundings (names it binds itself left out)."""
-    if not hasattr(node, "op"):
-        return set().union(*map(free_names, node)) if isinstance(node, tuple) else set()
-    args = node.args
-    if node.op == "var":
-        return {args["name"]}
-    if node.op == "where":
-        return free_names(args["coll"]) | (free_names(args["cond"]) - {"it"})
-    if node.op == "aggregate":
-        return free_names(args["coll"]) | (free_names(args["expr"]) - {args["var"]})
-    if node.op == "let_in":
-        return free_names(args["values"]) | (free_names(args["body"]) - set(args["names"]))
-    extra = {"it"} if node.op == "meets" else set()          # a printed condition tests `it`
-    return extra.union(*(free_names(value) for value in args.values()))
-
-
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
-           returns="value", params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")])
+           returns=_as_then, form="if_else",
+           params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")])
 def if_else(node, build):
     """One value or another, by a condition."""
     cond, then, other = build(node.args["cond"]), build(node.args["then"]), build(node.args["other"])
     return lambda game, env: then(game, env) if cond(game, env) else other(game, env)
 
 
-@primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value",
-           params=[Param("of", "card"), Param("name", "word"), Param("default", "value")])
+@primitive("mark", "expression", template="the {name} on {of}", example="token", returns="value", form="path",
+           english=_OF_IT, roles={"attribute": "name", "settable": "name"},
+           params=[Param("of", "card"), Param("name", "word"),
+                                   Param("default", "value", derived="compiler", doc="0 for a number mark")])
 def mark(node, build):
     """A mark set on a card by `set` or `rank` (cleared when the card moves)."""
     of, name, default = build(node.args["of"]), node.args["name"], node.args["default"]
@@ -207,14 +231,14 @@ def mark(node, build):
 
 
 @primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.wants", returns="bool",
-           params=[Param("of", "card"), Param("name", "word")])
+           form="path", reads=("it",), params=[Param("of", "card"), Param("name", "word")])
 def meets(node, build):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
     of, name = build(node.args["of"]), node.args["name"]
     return lambda game, env: game.condition(of(game, env), name)(game, env)
 
 
-@primitive("player", "expression", template="{rel}", example="left", returns="player",
+@primitive("player", "expression", template="{rel}", example="left", returns="player", form="name",
            params=[Param("rel", "word", doc="you, left, right or a player marker such as first")])
 def player(node, build):
     """A seat relative to the acting player (left is the next seat clockwise) or a marker's holder."""
@@ -229,7 +253,7 @@ def player(node, build):
 
 
 @primitive("players", "expression", template="the players", example="max(p.coins for p in players)",
-           returns="players")
+           returns="players", form="name")
 def players(node, build):
     """Every seat, in turn order from the first player: to compare players (most, none has more)."""
     def seats(game, env):
@@ -239,7 +263,7 @@ def players(node, build):
     return seats
 
 
-@primitive("points", "expression", template="the score of {of}", example="you.score", returns="int",
+@primitive("points", "expression", template="the score of {of}", example="you.score", returns="int", form="path",
            params=[Param("of", "player")])
 def points(node, build):
     """The points a player has scored so far (e.g. to compare with a solitaire target)."""
@@ -251,8 +275,10 @@ def points(node, build):
     return value
 
 
-@primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6",
-           returns="cards", params=[Param("coll", "cards"), Param("cond", "bool", per_card=True)])
+@primitive("where", "expression", template="{coll} where {cond}", example="hand where value >= 6", form="where",
+           returns=_as_collection,
+           params=[Param("coll", "cards"), Param("cond", "bool", doc="asked of each item, as it")],
+           binds=[Binds("cond", name="it", element_of="coll")], roles={"items": "coll", "test": "cond"})
 def where(node, build):
     """The cards of a collection that meet a condition (`it` is each card in turn)."""
     coll, cond = build(node.args["coll"]), build(node.args["cond"])
@@ -268,8 +294,8 @@ def where(node, build):
     return select
 
 
-@primitive("union", "expression", template="{items}", example="hand + stored", returns="cards",
-           params=[Param("items", "list")])
+@primitive("union", "expression", template="{items}", example="hand + stored", returns="cards", form="arith",
+           params=[Param("items", "list", joiner=" and ")])
 def union(node, build):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
     items = [build(item) for item in node.args["items"]]
@@ -277,7 +303,7 @@ def union(node, build):
 
 
 @primitive("contents", "expression", template="the cards in {spaces}", example="cards(adjacent(space))",
-           returns="cards", params=[Param("spaces", "spaces")])
+           returns="cards", spelled="cards", form="call", params=[Param("spaces", "places", arg=True)])
 def contents(node, build):
     """Every card in some spaces (or piles), each pile from the bottom up."""
     places = build(node.args["spaces"])
@@ -290,7 +316,8 @@ def contents(node, build):
 
 
 @primitive("count", "expression", template="the number of {coll}", example="count(hand)",
-           returns="int", params=[Param("coll", "cards")])
+           returns="int", spelled="count", form="call", params=[Param("coll", "collection", arg=True)],
+           roles={"size of": "coll"})
 def count(node, build):
     """How many cards a collection holds, or how many items a list attribute has."""
     coll = build(node.args["coll"])
@@ -301,9 +328,10 @@ _AGGREGATES = {"sum": sum, "min": min, "max": max}
 
 
 @primitive("aggregate", "expression", template="the {fn} of {expr} for each {var} in {coll}",
-           example="sum(v.value for v in tucked)", returns="int",
-           params=[Param("fn", "word", doc="sum, min or max"), Param("expr", "value"),
-                   Param("var", "binding"), Param("coll", "cards")])
+           example="sum(v.value for v in tucked)", returns="int", spelled=("sum", "min", "max"), form="comprehension",
+           params=[Param("fn", "word", derived="spelling", doc="sum, min or max"), Param("expr", "int"),
+                   Param("var", "binding"), Param("coll", "cards")],
+           binds=[Binds("expr", var="var", element_of="coll")])
 def aggregate(node, build):
     """Sum, minimum or maximum of a value computed for each card or space of a collection
     (values that are nothing are left out; 0 when none is left)."""
@@ -322,14 +350,16 @@ def aggregate(node, build):
 
 
 @primitive("extreme", "expression", template="the {fn} of {items}", example="min(25, 5 * count(hand))",
-           returns="int", params=[Param("fn", "word", doc="min or max"), Param("items", "list")])
+           returns="int", spelled=("min", "max"), form="call",
+           params=[Param("fn", "word", derived="spelling", doc="min or max"),
+                   Param("items", "int", arg="rest", doc="two numbers or more")])
 def extreme(node, build):
     """The smaller or larger of several numbers."""
     fn, items = _AGGREGATES[node.args["fn"]], [build(item) for item in node.args["items"]]
     return lambda game, env: fn(item(game, env) for item in items)
 
 
-@primitive("list", "expression", template="[{items}]", example="[for, against]", returns="list",
+@primitive("list", "expression", template="[{items}]", example="[for, against]", returns="list", form="list",
            params=[Param("items", "list")])
 def list_(node, build):
     """A list of values, e.g. the options of a choice or the awards of a ranking."""
@@ -346,15 +376,16 @@ def _existence(node):
     instead of counting them all. Placement rules ask this of every space for every card in
     hand, so it is most of a turn's work."""
     op, left, right = node.args["op"], node.args["left"], node.args["right"]
-    if left.op != "count" or left.args["coll"].op != "where" or right.op != "const":
+    counted = role(left, "size of")             # read from the declarations: count's collection, a filter's parts
+    if counted is None or not has_role(counted, "test") or not has_role(right, "literal"):
         return None
     wanted = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get(
-        (op, right.args["value"]))
+        (op, role(right, "literal")))
     if wanted is None:
         return None
 
     def compiled(build):
-        coll, cond = build(left.args["coll"].args["coll"]), build(left.args["coll"].args["cond"])
+        coll, cond = build(role(counted, "items")), build(role(counted, "test"))
 
         def found(game, env):
             saved, hit = env.get("it"), False
@@ -370,7 +401,7 @@ def _existence(node):
 
 
 @primitive("compare", "expression", template="{left} {op} {right}", example="value >= 6", returns="bool",
-           params=[Param("op", "word"), Param("left", "value"), Param("right", "value")])
+           form="compare", params=[Param("op", "symbol"), Param("left", "value"), Param("right", "value")])
 def compare(node, build):
     """Compare two values with =, !=, <, <=, > or >= (a card without the attribute is never < or >)."""
     exists = _existence(node)
@@ -388,7 +419,8 @@ def compare(node, build):
 
 
 @primitive("member", "expression", template="{item} is one of {items}", example="suit in [boreal, mangrove]",
-           returns="bool", params=[Param("item", "value"), Param("items", "list")])
+           returns="bool", form="member",
+           params=[Param("item", "value", arg=True), Param("items", "list", arg=True)])
 def member(node, build):
     """Whether a value is one of a list."""
     item, items = build(node.args["item"]), build(node.args["items"])
@@ -396,7 +428,8 @@ def member(node, build):
 
 
 @primitive("has", "expression", template="{items} include {item}", example="icons has leaf",
-           returns="bool", params=[Param("items", "value"), Param("item", "value")])
+           returns="bool", form="has",
+           params=[Param("items", "value", arg=True), Param("item", "value", arg=True)])
 def has(node, build):
     """Whether a list attribute (such as icons) or a collection includes a value."""
     items, item = build(node.args["items"]), build(node.args["item"])
@@ -408,7 +441,8 @@ def has(node, build):
 
 
 @primitive("all_of", "expression", template="{items}", example="value > 3 and icons has leaf",
-           returns="bool", params=[Param("items", "list")])
+           returns="bool", form="and_", roles={"loose": "items"},
+           params=[Param("items", "bool", arg="rest", joiner=" and ")])
 def all_of(node, build):
     """True when every part is true (`and`)."""
     items = [build(item) for item in node.args["items"]]
@@ -419,7 +453,8 @@ def all_of(node, build):
 
 
 @primitive("any_of", "expression", template="{items}", example="suit = boreal or value = 1",
-           returns="bool", params=[Param("items", "list")])
+           returns="bool", form="or_", roles={"loose": "items"},
+           params=[Param("items", "bool", arg="rest", joiner=" or ")])
 def any_of(node, build):
     """True when at least one part is true (`or`)."""
     items = [build(item) for item in node.args["items"]]
@@ -430,7 +465,7 @@ def any_of(node, build):
 
 
 @primitive("negate", "expression", template="not {item}", example="not icons has water", returns="bool",
-           params=[Param("item", "bool")])
+           form="not_", params=[Param("item", "bool", arg=True)], roles={"groups": "item"})
 def negate(node, build):
     """True when the part is false (`not`)."""
     item = build(node.args["item"])
@@ -441,7 +476,7 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
 
 
 @primitive("arith", "expression", template="{left} {op} {right}", example="count(hand) - 1", returns="int",
-           params=[Param("op", "word"), Param("left", "int"), Param("right", "int")])
+           form="arith", params=[Param("op", "symbol"), Param("left", "int"), Param("right", "int")])
 def arith(node, build):
     """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do); with
     nothing on either side (the attribute of no card) the result is nothing."""
@@ -455,8 +490,8 @@ def arith(node, build):
 
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
 
-@primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces",
-           params=[Param("name", "word"), Param("of", "player", required=False, doc="defaults to you")])
+@primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces", form="name",
+           params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")])
 def spaces(node, build):
     """Every space of a grid zone, row by row in the declared order."""
     owner = owned_key(node, build)
@@ -473,7 +508,8 @@ def _grid_spaces(name: str, rows: tuple, columns: int, seat) -> tuple[Zone, ...]
 
 
 @primitive("adjacent", "expression", template="the spaces that share a border with {space}",
-           example="adjacent(space)", returns="spaces", params=[Param("space", "space")])
+           example="adjacent(space)", returns="spaces", spelled="adjacent", form="call",
+           params=[Param("space", "space", arg=True)])
 def adjacent(node, build):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
     space = build(node.args["space"])
@@ -499,7 +535,7 @@ def _bordering_in(key: str, rows: tuple, columns: int) -> tuple[Zone, ...]:
 
 
 @primitive("neighbours", "expression", template="the cards next to {card}", example="adjacent(card)",
-           returns="cards", params=[Param("card", "card")])
+           returns="cards", spelled="adjacent", form="call", params=[Param("card", "card", arg=True)])
 def neighbours(node, build):
     """The cards adjacent to a card in a grid: the others in its stack, and every card in the
     spaces sharing a border with its space (a card is not adjacent to itself)."""
@@ -518,7 +554,8 @@ def neighbours(node, build):
     return near
 
 
-@primitive("space_part", "expression", template="the {part} of {space}", example="space.row", returns="word",
+@primitive("space_part", "expression", template="the {part} of {space}", example="space.row", form="path",
+           returns=_row_or_column,
            params=[Param("space", "space"), Param("part", "word", words=("row", "column"))])
 def space_part(node, build):
     """A space's row name or column number."""
@@ -533,9 +570,10 @@ def space_part(node, build):
     return value
 
 
-@primitive("top", "expression", template="the top [{count} cards|card] of {zone}", example="top(space)", returns="card",
-           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its last card)"),
-                   Param("count", "int", required=False, doc="that many cards from the top, topmost first")])
+@primitive("top", "expression", template="the top [{count} cards|card] of {zone}", example="top(space)",
+           returns=_card_or_cards, spelled="top", form="call",
+           params=[Param("zone", "pile", arg=True, doc="a pile, a space, or a collection (its last card)"),
+                   Param("count", "int", arg=True, required=False, doc="that many cards from the top, topmost first")])
 def top(node, build):
     """The top card of a pile or space, or the last card of a collection (nothing when it is empty);
     with a count, the top cards (fewer if there are not so many)."""
@@ -551,7 +589,8 @@ def top(node, build):
 
 
 @primitive("bottom", "expression", template="the bottom card of {zone}", example="bottom(space)", returns="card",
-           params=[Param("zone", "zone", doc="a pile, a space, or a collection (its first card)")])
+           spelled="bottom", form="call",
+           params=[Param("zone", "pile", arg=True, doc="a pile, a space, or a collection (its first card)")])
 def bottom(node, build):
     """The bottom card of a pile or space, or the first card of a collection (nothing when it is empty)."""
     return _end(build(node.args["zone"]), 0)
@@ -565,7 +604,7 @@ def _end(zone, index: int):
     return card
 
 
-@primitive("space_of", "expression", template="the space of {card}", example="card.space", returns="space",
+@primitive("space_of", "expression", template="the space of {card}", example="card.space", returns="space", form="path",
            params=[Param("card", "card")])
 def space_of(node, build):
     """The space of a grid a card lies in (nothing when it is not in a grid)."""
@@ -582,7 +621,8 @@ def space_of(node, build):
 
 
 @primitive("nth", "expression", template="item {n} of {items}", example="nth([30, 50, 70, 90], count(players))",
-           returns="value", params=[Param("items", "list"), Param("n", "int", doc="counted from 1")])
+           returns=_item, spelled="nth", form="call",
+           params=[Param("items", "list", arg=True), Param("n", "int", arg=True, doc="counted from 1")])
 def nth(node, build):
     """The item at a place in a list, counted from 1 (nothing past either end): a value per
     player count, per round …"""

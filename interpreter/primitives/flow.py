@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import Param, primitive
+from ..registry import Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice
 from ..state import Zone
 from ..views import visible
@@ -33,8 +33,8 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame)
 
 
-@primitive("block", "flow", template="{steps}", example="[draft, trade]",
-           params=[Param("steps", "block")])
+@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
+           params=[Param("steps", "block", joiner="; then ")])
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
     steps = [build(step) for step in node.args["steps"]]
@@ -53,7 +53,8 @@ def block(node, build):
     return _enter_block(run)
 
 
-@primitive("call", "flow", template="{name}", example="draft", params=[Param("name", "word")])
+@primitive("call", "flow", template="{name}", example="draft", form="procedure", roles={"procedure": "name"},
+           params=[Param("name", "word")])
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
@@ -71,8 +72,10 @@ class _Turns:
 
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
            example="each player: [choose card from hand, move card to tableau face up]",
-           params=[Param("body", "block"), Param("simultaneously", "bool", required=False,
-                                                 doc="every seat chooses before any action takes effect")])
+           spelled="each player", form="step", binds=[Binds("body", name="you", type="player")],
+           params=[Param("body", "block", key="each player"),
+                   Param("simultaneously", "flag", required=False, key="simultaneously",
+                         doc="every seat chooses before any action takes effect")])
 def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
     seat makes its choices against the same state and the actions then take effect in seat order."""
@@ -100,8 +103,9 @@ def each_player(node, build):
 
 
 @primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
-           example="repeat: 4, as: round", params=[Param("count", "int"), Param("as", "binding", required=False),
-                                                   Param("body", "block")])
+           example="repeat: 4, as: round", spelled="repeat", form="step", binds=[Binds("body", var="as", type="int")],
+           params=[Param("count", "int", key="repeat"), Param("as", "binding", required=False, key="as"),
+                   Param("body", "block", key="do")])
 def repeat(node, build):
     """Run the body a fixed number of times, binding the pass number (1, 2, …)."""
     count, name, body = build(node.args["count"]), node.args.get("as"), build(node.args["body"])
@@ -115,8 +119,9 @@ def repeat(node, build):
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
-           example="for: c in pool", params=[Param("var", "binding"), Param("coll", "cards"),
-                                                  Param("body", "block")])
+           example="for: c in pool", spelled="for", form="step", binds=[Binds("body", var="var", element_of="coll")],
+           params=[Param("var", "binding", key="for", doc="written NAME in CARDS"), Param("coll", "cards", key="for"),
+                   Param("body", "block", key="do")])
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
     name, coll, body = node.args["var"], build(node.args["coll"]), build(node.args["body"])
@@ -129,7 +134,9 @@ def for_each(node, build):
 
 
 @primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
-           params=[Param("cond", "bool"), Param("then", "block"), Param("else", "block", required=False)])
+           spelled="if", form="step", roles={"branch on": "cond", "otherwise": "else"},
+           params=[Param("cond", "bool", key="if"), Param("then", "block", key="then"),
+                   Param("else", "block", required=False, key="else")])
 def when(node, build):
     """Run one block or the other."""
     cond, then = build(node.args["cond"]), build(node.args["then"])
@@ -144,9 +151,9 @@ def when(node, build):
 
 
 @primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
-           example="in any order: [draft, trade, refill]",
-           params=[Param("steps", "list"), Param("chooser", "player"),
-                   Param("guards", "list", required=False,
+           example="in any order: [draft, trade, refill]", spelled="in any order", form="step",
+           params=[Param("steps", "procedures", key="in any order"), Param("chooser", "player", key="chooser"),
+                   Param("guards", "conditions", required=False, key="in any order",
                          doc="per step, a condition under which it still applies (`- reactions: …`)")])
 def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time; a step whose
@@ -170,11 +177,13 @@ def any_order(node, build):
 
 
 @primitive("run", "flow", template="carry out {effect}[ about {on}][, scoring as {as}]", example="run card.on_buy",
-           acting=True, params=[Param("effect", "effect", doc="card.NAME, an effect attribute"),
-                                Param("on", "card", prep="on", required=False,
-                                      doc="for a reacting effect: the card it reacts to (its subject)"),
-                                Param("as", "word", prep="as", required=False,
-                                      doc="the heading its points are listed under")])
+           acting=True, spelled="run", form="statement", roles={"printed effect": "effect", "about": "on"},
+           binds=[Binds("effect", name="it", type="card", printed=True),
+                  Binds("effect", name="subject", type="card", printed=True)],
+           params=[Param("effect", "effect", doc="card.NAME, an effect attribute"),
+                   Param("on", "card", prep="on", required=False,
+                         doc="for a reacting effect: the card it reacts to (its subject)"),
+                   Param("as", "word", prep="as", required=False, doc="the heading its points are listed under")])
 def run_effect(node, build):
     """Carry out an effect printed on a card's face-up side (nothing if that side has none),
     with `it` bound to the card: how rules give cards their when-played, reaction or scoring text.
@@ -194,7 +203,8 @@ def run_effect(node, build):
 
 
 @primitive("let", "flow", template="let {var} be {value}", example="let covered = top(space)",
-           params=[Param("var", "binding"), Param("value", "value")])
+           spelled="let", form="statement", binds=[Binds(var="var", type_of="value")],
+           params=[Param("var", "binding", doc="written NAME = VALUE"), Param("value", "value")])
 def let(node, build):
     """Name a value worked out now, for the steps after it (in the same block)."""
     name, value = node.args["var"], build(node.args["value"])
@@ -205,7 +215,7 @@ def let(node, build):
 
 
 @primitive("trigger", "flow", template="every card that reacts to {event} does so, about {on}",
-           example="trigger bought on card",
+           example="trigger bought on card", spelled="trigger", form="statement",
            params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject")])
 def trigger(node, build):
     """Announce an event about a card: every other card whose printed effect answers that event
@@ -243,7 +253,8 @@ class _Reactions:
 
 
 @primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
-           acting=True, params=[Param("body", "block"), Param("prompt", "word", required=False)])
+           acting=True, spelled="may", form="step", prompt="you may: {body}",
+           params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")])
 def may(node, build):
     """The acting seat decides whether to carry out the steps (all of them, or none): optional
     effects, and "up to N" actions as N optional steps. When the steps carry out one printed
@@ -271,10 +282,10 @@ def may(node, build):
 def _single_effect(block, build):
     """For steps that are one `run CARD.EFFECT [on SUBJECT]`: a function giving the card whose
     effect would apply now, or None when it has none or its leading condition fails."""
-    steps = block.args["steps"]
-    if len(steps) != 1 or steps[0].op != "run":
+    steps = role(block, "sequence")
+    if len(steps) != 1 or role(steps[0], "printed effect") is None:
         return None
-    target, on = steps[0].args["effect"].args, steps[0].args.get("on")
+    target, on = role(steps[0], "printed effect").args, role(steps[0], "about")
     of, name, subject = build(target["of"]), target["name"], build(on) if on else None
 
     def applies(game, env):
@@ -291,8 +302,8 @@ def _single_effect(block, build):
 
 
 @primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
-           example="interrupts: [{when: count(deck) = 0, do: [end_round]}]",
-           params=[Param("cond", "bool"), Param("body", "block")])
+           example="interrupts: [{when: count(deck) = 0, do: [end_round]}]", form="interrupt",
+           params=[Param("cond", "bool", key="when"), Param("body", "block", key="do")])
 def interrupt(node, build):
     """Declared beside the procedures: after every action, when the condition turns from false to
     true, the body runs at once and whatever was interrupted then resumes."""
@@ -307,8 +318,9 @@ class Watched(NamedTuple):
 
 
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
-           params=[Param("steps", "list"), Param("chooser", "player"),
-                   Param("guards", "list", required=False,
+           spelled="one of", form="step",
+           params=[Param("steps", "procedures", key="one of"), Param("chooser", "player", key="chooser", default="you"),
+                   Param("guards", "conditions", required=False, key="one of",
                          doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
 def one_of(node, build):
     """The chooser picks one of several procedures (e.g. a turn's actions) whose conditions hold,
@@ -329,7 +341,7 @@ def one_of(node, build):
 
 
 @primitive("until", "flow", template="until {cond}, repeat: ({body})", example="until: count(deck) = 0",
-           params=[Param("cond", "bool"), Param("body", "block")])
+           spelled="until", form="step", params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")])
 def until(node, build):
     """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
     cond, body = build(node.args["cond"]), build(node.args["body"])
@@ -349,7 +361,8 @@ def _card_label(game, seat: int, uid: int) -> str:
 
 
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
-           example="choose card from hand",
+           example="choose card from hand", spelled="choose", form="statement", prompt="choose {var}",
+           binds=[Binds(var="var", element_of="from")],
            params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
                    Param("count", "int", prep="count", required=False,
                          doc="pick this many cards one after another (fewer if they run out); binds them all"),
@@ -357,7 +370,10 @@ def _card_label(game, seat: int, uid: int) -> str:
                          doc="pick cards one after another until they are worth this much together "
                              "(all of them if they are worth less); binds them all"),
                    Param("by", "int", prep="by", required=False, per_card=True,
-                         doc="with worth: what each card is worth (as it); 1 if not given")])
+                         doc="with worth: what each card is worth (as it); 1 if not given"),
+                   Param("cards", "flag", derived="compiler", doc="whether it chooses among cards"),
+                   Param("players", "flag", derived="compiler", doc="whether it chooses among players"),
+                   Param("prompt", "text", derived="compiler", doc="the question, naming the procedure")])
 def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
     and no option binds nothing (actions on it do nothing). With `count`, several cards; with

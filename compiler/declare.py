@@ -1,0 +1,100 @@
+"""The first pass: every name a game declares (zones, counters, kinds and their attributes,
+marks, definitions, procedures, words), before anything is lowered."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, ZoneDecl
+from .diagnostics import did_you_mean
+from .lower import Decls
+
+DEFINITION = re.compile(r"(?P<name>[a-z_][a-z0-9_-]*)\s*(?:\((?P<params>\s*[a-z_][a-z0-9_]*\s*(?:,\s*[a-z_][a-z0-9_]*\s*)*)\))?", re.I)
+
+
+@dataclass
+class Declared:
+    decls: Decls
+    kinds: dict = field(default_factory=dict)         # name -> KindDecl
+    optional: set = field(default_factory=set)        # attributes a card may leave out
+    defaults: dict = field(default_factory=dict)      # (kind, attribute) -> the value a card may leave out
+
+
+def declare(game, modules, card_docs, diagnostics) -> Declared:
+    return _Declaring(game, diagnostics).run(modules, card_docs)
+
+
+class _Declaring:
+    def __init__(self, game, diagnostics):
+        self.game, self.diagnostics = game, diagnostics
+        self.found = Declared(Decls())
+
+    def run(self, modules, card_docs) -> Declared:
+        data, decls = self.game.data, self.found.decls
+        decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"],
+                                      tuple(z.get("grid", {}).get("rows", ())), z.get("grid", {}).get("columns", 0))
+                       for name, z in data["zones"].items()}
+        decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
+        decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0))
+                          for name, c in data.get("counters", {}).items()}
+        for kind, spec in data["kinds"].items():
+            self.kind(kind, spec)
+        decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
+        decls.defines = dict(self.definition(key, text) for key, text in data.get("define", {}).items())
+        decls.procedures = set(data["procedures"]) | {n for m in modules for n in m.data["procedures"]}
+        self.check_within()
+        self.words(card_docs)
+        return self.found
+
+    def kind(self, kind: str, spec: dict):
+        decls = self.found.decls
+        attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name), kind)
+                           for name, a in spec.get("attributes", {}).items())
+        self.found.kinds[kind] = KindDecl(kind, attributes, tuple(spec.get("sides", ("front",))))
+        for attribute in attributes:
+            known = decls.attributes.setdefault(attribute.name, attribute)
+            if known != attribute:
+                self.diagnostics.append(self.game.error(("kinds", kind, "attributes", attribute.name), "E0402",
+                                                        f"attribute '{attribute.name}' is declared twice, differently"))
+
+    def check_within(self):
+        zones = self.found.decls.zones
+        for kind in self.found.kinds.values():
+            for attribute in kind.attributes:
+                if attribute.within and attribute.within not in zones:
+                    self.diagnostics.append(self.game.error(("kinds", kind.name, "attributes", attribute.name, "within"),
+                                                            "E0401", f"unknown zone '{attribute.within}'",
+                                                            did_you_mean(attribute.within, zones)))
+
+    def words(self, card_docs):
+        """Plain words a rule may use: enum values, sides, kinds, rows, faces and card ids."""
+        decls, kinds = self.found.decls, self.found.kinds
+        decls.sides = tuple(dict.fromkeys(s for k in kinds.values() for s in k.sides if len(k.sides) > 1))
+        decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
+        decls.words |= set(decls.sides) | set(kinds) | {row for z in decls.zones.values() for row in z.rows}
+        decls.words |= {"up", "down"}            # the values of every card's face
+        decls.words |= {card["id"] for doc in card_docs for i, card in enumerate(doc.data["cards"])
+                        if i not in doc.skipped}
+
+    def definition(self, key: str, text: str):
+        """`name: text`, or `name(a, b): text` whose parameters stand for what each use passes."""
+        found = DEFINITION.fullmatch(key)
+        if found is None:
+            self.diagnostics.append(self.game.error(("define", key), "E0404", f"cannot read the definition name '{key}'",
+                                                    "write a name, or a name with parameters: near(a, b)", at_key=True))
+            return key, (*self.game.effect(("define", key), text), ())
+        params = tuple(p.strip() for p in found["params"].split(",")) if found["params"] else ()
+        return found["name"], (*self.game.effect(("define", key), text), params)
+
+    def attribute(self, name, spec, path, kind: str = "") -> AttrDecl:
+        if spec.get("optional"):
+            self.found.optional.add(name)
+        if "default" in spec:
+            self.found.defaults[kind, name] = spec["default"]
+        if spec["type"] in ("enum", "set") and not spec.get("values"):
+            self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
+        if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):
+            self.diagnostics.append(self.game.error(path, "E0201", f"'{name}' reacts to an event: it must be "
+                                                    "an effect, and say within which zone its card reacts"))
+        return AttrDecl(name, spec["type"], tuple(spec.get("values", ())), spec.get("on", ""), spec.get("within", ""),
+                        tuple(spec.get("sees", {}).items()))
