@@ -6,7 +6,7 @@ zone, so conservation holds by construction and is checked by the tests after ev
 """
 from __future__ import annotations
 
-from ..registry import Param, primitive
+from ..registry import Param, has_role, primitive
 from ..runtime import RuleError
 from ..views import SEEN
 from .expressions import cards, owned_key
@@ -133,7 +133,7 @@ def turn(node, build):
 def set_(node, build):
     """Set a mark on a card (cleared when the card moves) or a counter."""
     target, value = node.args["target"], build(node.args["value"])
-    if target.op == "counter":
+    if not has_role(target, "attribute"):           # a counter, not a card's mark
         key = owned_key(target, build)
 
         def act_counter(game, frame):

@@ -123,8 +123,8 @@ def attr(node, build):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
-    if node.args["of"].op == "var":      # most reads are of a bound card: skip a call
-        bound = node.args["of"].args["name"]
+    bound = role(node.args["of"], "bound name")
+    if bound is not None:                # most reads are of a bound card: skip a call
         return lambda game, env: game.attribute(env[bound], name)
     return lambda game, env: game.attribute(of(game, env), name)
 
