@@ -18,7 +18,7 @@ from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
-_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError)
+_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RuleError)
 
 __all__ = ["Game", "GameError", "Rules", "compiled_rules"]
 
@@ -205,7 +205,11 @@ class Game:
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
+            try:
+                now = bool(self.remembered(("interrupt", index), cond, self, {}))
+            except _FAULTS as error:     # also checked when a game starts, outside any step
+                raise GameError(f"{span}: the interrupt's condition failed: {_reason(error)}") from error
+            was = watch[index]
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
