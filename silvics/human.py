@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from silvics.interpreter.ir import Node
 from silvics.interpreter.views import view
 
 
@@ -51,16 +52,22 @@ def describe(game, key: str, card_id: str) -> str:
     uid = next(u for u in game.state.zones[key] if game.card_id(u) == card_id)
     card = game.rules.defs[uid]
     side = card.sides[game.state.side[uid]]
-    parts = []
-    for name, value in side.attributes.items():
-        if name in side.text:
-            parts.append(f"{name}: {side.text[name]}")
-        else:
-            parts.append(f"{name} {'/'.join(value) if isinstance(value, tuple) else value}")
+    parts = [f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
+             for name, value in side.attributes.items()]
     marks = game.state.marks[uid] or {}
-    parts += [f"{name} {value}" for name, value in marks.items()]
+    parts += [f"{name} {_printed(value)}" for name, value in marks.items() if not name.startswith("_")]
     label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
     return f"{label} [{', '.join(parts)}]" if parts else label
+
+
+def _printed(value) -> str:
+    """An attribute's value in words: a set or a list of numbers joined by slashes; a rule
+    without its source text (none is printed on the bundled cards) by its primitive's name."""
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return "/".join(map(_printed, value)) or "(none)"
+    if isinstance(value, Node):
+        return f"({value.op})"
+    return str(value)
 
 
 def changes(game, before: dict, after: dict) -> list[str]:

@@ -1,0 +1,73 @@
+"""A person at the terminal (silvics/human.py), driven by a script: whole games in which every
+seat is a HumanAgent answering by number, so every kind of card, with every type of
+attribute and mark, is described to someone at some decision."""
+import random
+import re
+
+import pytest
+
+from silvics import games
+from silvics.human import HumanAgent, describe
+from silvics.interpreter.simulate import play
+
+
+class Terminal:
+    """Scripted input and captured output for the human seats: answers a random listed number."""
+
+    def __init__(self, seed: int):
+        self.rng, self.lines, self.options = random.Random(seed), [], 0
+
+    def write(self, line: str):
+        self.lines.append(line)
+        self.options = int(line.split("]")[0][3:]) if re.match(r"  \[\d+\] ", line) else self.options
+
+    def read(self, prompt: str) -> str:
+        return str(self.rng.randint(1, self.options))
+
+
+def played_by_people(game_id: str, players: int, seed: int, modules=()) -> tuple:
+    terminal = Terminal(seed)
+    seats = [HumanAgent(seat, terminal.read, terminal.write) for seat in range(players)]
+    game = play(games.load(game_id), players, seed, seats, modules)
+    return game, "\n".join(terminal.lines)
+
+
+@pytest.mark.parametrize("players, modules", [
+    (1, ()), (1, ("hard", "terrain")), (2, ("terrain", "events")), (3, ("events-casual",)), (4, ("terrain",)),
+])
+def test_people_play_whole_reforest_games(players, modules):
+    game, shown = played_by_people("reforest", players, seed=players, modules=modules)
+    assert game.over and "your turn" in shown
+
+
+def test_people_play_a_whole_four_forests_game():
+    game, shown = played_by_people("four-forests", 3, seed=2, modules=("experienced",))
+    assert game.over and "[prefers: " in shown
+
+
+@pytest.fixture(scope="module")
+def reforest_table():
+    """A Reforest game with every card laid out face up in the discard pile."""
+    from silvics.interpreter.game import Game
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    for uid in list(game.state.zones["box"]):
+        game.state.move(uid, "discard")
+    return game
+
+
+@pytest.mark.parametrize("card, shown", [
+    ("cougar", "solo 1/2/3"),                                  # numbers: a tuple of ints
+    ("bracken", "discount: 1 if card.traits has fern else 0"),  # a number expression: its text
+    ("bracken", "traits fern"),                                # a set
+    ("bracken", "shade sun"),                                  # an enum
+    ("bracken", "cost 1"),                                     # an int
+])
+def test_every_attribute_type_is_described(reforest_table, card, shown):
+    assert shown in describe(reforest_table, "discard", card)
+
+
+def test_an_empty_set_and_a_mark_are_described(reforest_table):
+    game = reforest_table
+    uid = next(u for u in game.state.zones["discard"] if game.card_id(u) == "bracken")
+    game.state.mark(uid, "revealed", 1)
+    assert "revealed 1" in describe(game, "discard", "bracken")
