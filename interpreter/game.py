@@ -18,7 +18,7 @@ from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
-_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError)
+_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RuleError)
 
 __all__ = ["Game", "GameError", "Rules", "compiled_rules"]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from silvics import games
-from silvics.compiler.diagnostics import CompileError
+from silvics.compiler.diagnostics import CompileError, Diagnostic
 from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
 from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
@@ -35,6 +35,10 @@ def read(path: Path) -> dict:
         data, located = load(path.read_text(encoding="utf-8"), str(path))
     except YamlError as error:
         raise CompileError(error.diagnostics) from None
+    except UnicodeDecodeError:
+        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", "file is not UTF-8 text")]) from None
+    except OSError as error:
+        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", f"cannot read file: {error.strerror}")]) from None
     problems = validate(data, located, "scenario")
     if problems:
         raise CompileError(problems)
@@ -60,6 +64,9 @@ def run_file(path, use_cache: bool = True) -> Outcome:
         game = build(data, path.parent, use_cache)
     except CompileError as error:
         outcome.failures.append(error.render())
+        return outcome
+    except GameError as error:          # a rule failed while a seeded game set itself up
+        outcome.failures.append(str(error))
         return outcome
     except (PositionError, games.GameNotFound, KeyError, ValueError) as error:
         outcome.failures.append(f"{path}: cannot set up: {error}")

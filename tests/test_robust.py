@@ -1,0 +1,90 @@
+"""No tracebacks, ever: a rule that fails while running, and hostile command lines, end as a
+one-line error (status 1) or a one-line misuse message (status 2), each naming what is wrong.
+The games are tiny ones written here, each with one fault put in."""
+import textwrap
+
+import pytest
+
+from silvics.cli import main
+
+RULES = """\
+id: tiny
+name: Tiny
+players: {{min: 1, max: 3}}
+cards: [cards.yaml]
+kinds:
+  chip:
+    attributes:
+      worth: {{type: int, default: 1}}
+counters:
+  total: {{start: 0}}
+zones:
+  pile: {{visibility: public}}
+  hand: {{per: player, visibility: public}}
+procedures:
+  setup:
+    - move box to pile face up
+  play:
+    - each player:
+{play}
+  scoring:
+{scoring}
+"""
+CARDS = "kind: chip\ncards:\n  - {id: a}\n  - {id: b, worth: 2}\n"
+
+
+def tiny(folder, play="- add 1 to total", scoring="[]"):
+    """A tiny game in `folder`; `play` is each player's steps, `scoring` the scoring steps."""
+    folder.mkdir(parents=True, exist_ok=True)
+    indent = " " * 8
+    scoring = "    []" if scoring == "[]" else textwrap.indent(textwrap.dedent(scoring), "    ")
+    (folder / "game.yaml").write_text(RULES.format(play=textwrap.indent(textwrap.dedent(play), indent),
+                                                   scoring=scoring))
+    (folder / "cards.yaml").write_text(CARDS)
+    return folder
+
+
+def position(path, game=".", players=2, extra=""):
+    path.write_text(f"game: {game}\nplayers: {players}\nposition:\n  zones: {{pile: [a]}}\n{extra}")
+    return path
+
+
+def run(capsys, *argv):
+    status = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+# ---- division by zero: a designer's bug, reported with the rule's source --------------------
+
+DIVIDE_BY_EMPTY_HAND = "- add count(pile) / count(hand) to total"     # line 19 of game.yaml
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--quiet"], ["simulate", "--games", "3", "--workers", "1"], ["simulate", "--games", "3", "--workers", "2"],
+])
+def test_a_division_by_zero_while_playing_names_the_rule(capsys, tmp_path, command):
+    game = tiny(tmp_path / "g", play=DIVIDE_BY_EMPTY_HAND)
+    status, _, err = run(capsys, command[0], game, *command[1:])
+    assert status == 1 and err.startswith("error: ")
+    assert "game.yaml:19:11: rule failed:" in err and "division" in err and len(err.splitlines()) == 1
+
+
+def test_a_division_by_zero_while_scoring_names_the_rule(capsys, tmp_path):
+    game = tiny(tmp_path, scoring="- add 1 / 0 to total")
+    status, _, err = run(capsys, "score", game, position(tmp_path / "end.yaml"))
+    assert status == 1 and "game.yaml:21:7: rule failed:" in err and "division" in err
+
+
+def test_a_scenario_that_divides_by_zero_fails_and_the_next_file_still_runs(capsys, tmp_path):
+    tiny(tmp_path / "g", play=DIVIDE_BY_EMPTY_HAND)
+    tiny(tmp_path / "ok")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a-divides.yaml").write_text("game: ../g\nplayers: 2\nseed: 1\n")
+    (tmp_path / "s" / "b-fine.yaml").write_text("game: ../ok\nplayers: 2\nseed: 1\nexpect: {counters: {total: 2}}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s")
+    lines = out.splitlines()
+    assert status == 1 and lines[0].startswith("FAIL") and "a-divides.yaml" in lines[0]
+    assert "game.yaml:19:11: rule failed:" in lines[1]
+    assert lines[2].startswith("PASS") and "b-fine.yaml" in lines[2] and lines[-1] == "1 passed, 1 failed"
