@@ -88,3 +88,71 @@ def test_a_scenario_that_divides_by_zero_fails_and_the_next_file_still_runs(caps
     assert status == 1 and lines[0].startswith("FAIL") and "a-divides.yaml" in lines[0]
     assert "game.yaml:19:11: rule failed:" in lines[1]
     assert lines[2].startswith("PASS") and "b-fine.yaml" in lines[2] and lines[-1] == "1 passed, 1 failed"
+
+
+# ---- score: the position file ----------------------------------------------------------------
+
+@pytest.mark.parametrize("name, message", [("missing.yaml", "no such file: "), ("folder", "is a folder, not a position")])
+def test_score_without_a_position_file_is_misuse(capsys, tmp_path, name, message):
+    (tmp_path / "folder").mkdir()
+    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / name)
+    assert status == 2 and err.startswith("silvics: error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_score_of_a_file_that_is_not_utf8_is_a_diagnostic(capsys, tmp_path):
+    (tmp_path / "end.yaml").write_bytes(b"game: .\nplayers: \xff\xfe\n")
+    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / "end.yaml")
+    assert status == 1 and "end.yaml:1:1: error[E0101]: file is not UTF-8 text" in err
+
+
+def test_score_of_more_players_than_the_game_allows_is_an_error(capsys, tmp_path):
+    status, _, err = run(capsys, "score", tiny(tmp_path), position(tmp_path / "end.yaml", players=5))
+    assert status == 1 and err == "error: Tiny is for 1 to 3 players, not 5\n"
+
+
+# ---- player counts and game counts -------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["play", "--quiet"], ["simulate", "--games", "2", "--workers", "1"]])
+@pytest.mark.parametrize("players", ["0", "-1", "4"])
+def test_players_out_of_the_games_range_is_misuse(capsys, tmp_path, command, players):
+    status, _, err = run(capsys, command[0], tiny(tmp_path), "--players", players, *command[1:])
+    assert status == 2 and err == "silvics: error: Tiny is for 1 to 3 players\n"
+
+
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_simulate_needs_a_game_to_play(capsys, tmp_path, games):
+    status, _, err = run(capsys, "simulate", tiny(tmp_path), "--games", games)
+    assert status == 2 and err == "silvics: error: --games must be at least 1\n"
+
+
+# ---- scenario: what the paths stand for ---------------------------------------------------------
+
+def test_an_empty_scenario_folder_is_misuse(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("no scenarios here")
+    status, out, err = run(capsys, "scenario", tmp_path)
+    assert status == 2 and out == "" and err == f"silvics: error: no scenario files in {tmp_path} " \
+                                              "(a folder stands for every .yaml file under it)\n"
+
+
+@pytest.mark.parametrize("name, message", [("notes.txt", "is not a scenario"), ("missing.yaml", "no such file or folder")])
+def test_a_scenario_path_that_is_neither_yaml_nor_a_folder_is_misuse(capsys, tmp_path, name, message):
+    (tmp_path / "notes.txt").write_text("game: four-forests\n")
+    status, out, err = run(capsys, "scenario", tmp_path / name)
+    assert status == 2 and out == "" and err.startswith("silvics: error: ") and message in err
+
+
+def test_a_scenario_file_that_is_not_utf8_fails_and_the_next_still_runs(capsys, tmp_path):
+    tiny(tmp_path / "g")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.yaml").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "s" / "b.yaml").write_text("game: ../g\nplayers: 2\nseed: 1\nexpect: {counters: {total: 2}}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s")
+    assert status == 1 and "a.yaml:1:1: error[E0101]: file is not UTF-8 text" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_a_scenario_with_more_players_than_the_game_allows_fails(capsys, tmp_path):
+    tiny(tmp_path / "g")
+    (tmp_path / "s.yaml").write_text("game: g\nplayers: 9\nseed: 1\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
+    assert status == 1 and "cannot set up: Tiny is for 1 to 3 players, not 9" in out
