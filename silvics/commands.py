@@ -81,11 +81,19 @@ def _game_of_card_file(path: Path):
 def compile_(args) -> int:
     text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write(Path(args.output), text)
         print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
     else:
         print(text)
     return OK
+
+
+def _write(path: Path, text: str):
+    """Write an output file the command line names; a path that cannot be written is misuse."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
 # ---- play and simulate --------------------------------------------------------------------
@@ -293,6 +301,10 @@ def docs(args) -> int:
     import os
 
     from silvics.reference import write_reference
-    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache):
+    try:
+        written = write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache)
+    except OSError as error:          # the folder is made first, so a bad --out stops before any work
+        raise UsageError(f"cannot write the pages to {args.out}: {error.strerror}") from None
+    for path in written:
         print(f"wrote {path}")
     return OK

@@ -32,11 +32,22 @@ class HumanAgent:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
             except EOFError:
                 sys.exit("no more input: game abandoned")
-            if answer.isdigit() and 1 <= int(answer) <= len(choice.options):
-                return int(answer) - 1
-            if answer in choice.labels:
-                return choice.labels.index(answer)
+            index = _index(answer, choice)
+            if index is not None:
+                return index
             self.write(f"  type a number from 1 to {len(choice.options)}")
+
+
+def _index(answer: str, choice) -> int | None:
+    """The option a typed answer picks: its number, or its label; None for anything else
+    (int() refuses '²' and numbers thousands of digits long, which isdigit() lets through)."""
+    try:
+        number = int(answer)
+    except ValueError:
+        number = 0
+    if 1 <= number <= len(choice.options):
+        return number - 1
+    return choice.labels.index(answer) if answer in choice.labels else None
 
 
 def describe_pile(game, key: str, cards: list[str]) -> str:

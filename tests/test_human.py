@@ -71,3 +71,13 @@ def test_an_empty_set_and_a_mark_are_described(reforest_table):
     uid = next(u for u in game.state.zones["discard"] if game.card_id(u) == "bracken")
     game.state.mark(uid, "revealed", 1)
     assert "revealed 1" in describe(game, "discard", "bracken")
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 5000, "0", "-1", "", "nonsense"])
+def test_an_answer_that_picks_no_option_is_asked_again(typed):
+    from silvics.interpreter.game import Game
+    game = Game(games.load("four-forests"), 2, 1)
+    answers, written = iter([typed, "2"]), []
+    seat = HumanAgent(game.pending.seat, lambda prompt: next(answers), written.append)
+    assert seat.choose(game, game.pending) == 1
+    assert written[-1].startswith("  type a number from 1 to ")

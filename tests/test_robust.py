@@ -156,3 +156,26 @@ def test_a_scenario_with_more_players_than_the_game_allows_fails(capsys, tmp_pat
     (tmp_path / "s.yaml").write_text("game: g\nplayers: 9\nseed: 1\n")
     status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
     assert status == 1 and "cannot set up: Tiny is for 1 to 3 players, not 9" in out
+
+
+# ---- files that are not what the command line says they are -----------------------------------
+
+@pytest.mark.parametrize("text", ["[1, 2]", '{"version": 3}', "[" * 100_000 + "]" * 100_000])
+def test_a_json_file_that_is_not_a_saved_game_is_misuse(capsys, tmp_path, text):
+    (tmp_path / "ir.json").write_text(text)
+    status, _, err = run(capsys, "play", tmp_path / "ir.json")
+    assert status == 2 and err.startswith(f"silvics: error: {tmp_path / 'ir.json'} is not a silvics IR file: ")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("output", ["missing/ir.json", "."])
+def test_compile_to_a_path_that_cannot_be_written_is_misuse(capsys, tmp_path, output):
+    status, _, err = run(capsys, "compile", tiny(tmp_path / "g"), "-o", tmp_path / output)
+    assert status == 2 and err.startswith(f"silvics: error: cannot write {tmp_path / output}: ")
+
+
+def test_docs_into_a_file_is_misuse_before_any_work(capsys, tmp_path):
+    (tmp_path / "file").write_text("")
+    status, out, err = run(capsys, "docs", "--out", tmp_path / "file" / "pages")
+    assert status == 2 and out == "" and err == f"silvics: error: cannot write the pages to {tmp_path / 'file' / 'pages'}: " \
+                                              "Not a directory\n"
