@@ -15,7 +15,7 @@ from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
 from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
 from silvics.interpreter.game import Game, GameError
-from silvics.position import PositionError, counter_from_label, find_card, place, zone_from_label
+from silvics.position import PositionError, counter_from_label, find_card, place, seat_of_label, zone_from_label
 
 
 @dataclass
@@ -72,7 +72,8 @@ def run_file(path, use_cache: bool = True) -> Outcome:
         outcome.failures.append(str(error))
         return outcome
     except (PositionError, games.GameNotFound, KeyError, ValueError) as error:
-        outcome.failures.append(f"{path}: cannot set up: {error}")
+        reason = error.args[0] if isinstance(error, KeyError) else error     # str() of a KeyError adds quotes
+        outcome.failures.append(f"{path}: cannot set up: {reason}")
         return outcome
     expect = data.get("expect", {})
     error = _play(game, data)
@@ -101,11 +102,11 @@ def _play(game: Game, data: dict) -> str | None:
         for name in procedures:
             if name:
                 procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
-                if seat and not 1 <= int(seat) <= seats:
-                    return f"run: {name}: there is no seat {seat} in a {seats}-player game"
-                game.start_procedure(procedure, int(seat) - 1 if seat else None)
+                game.start_procedure(procedure, seat_of_label(game, seat) if seat else None)
             if not _answer(game, scripted, fallback):
                 return None
+    except PositionError as error:
+        return f"run: {name}: {error}"
     except (GameError, ValueError, KeyError) as error:
         return error.args[0] if isinstance(error, KeyError) else str(error)
     unused = [f"P{seat + 1}: {agent.answers}" for seat, agent in enumerate(scripted) if agent.answers]

@@ -179,3 +179,22 @@ def test_docs_into_a_file_is_misuse_before_any_work(capsys, tmp_path):
     status, out, err = run(capsys, "docs", "--out", tmp_path / "file" / "pages")
     assert status == 2 and out == "" and err == f"silvics: error: cannot write the pages to {tmp_path / 'file' / 'pages'}: " \
                                               "Not a directory\n"
+
+
+# ---- scenario files that name what the game does not have ---------------------------------------
+
+@pytest.mark.parametrize("lines, failure", [
+    ("seed: 1\nexpect: {zones: {hand@x: []}}", "'@x' names no seat: write a seat number from 1 to 2"),
+    ("seed: 1\nexpect: {counters: {total@x: 1}}", "'total' is shared: write it without @"),
+    ("position: {zones: {pile: [{card: a, tag: x}]}}", "cannot set up: a: tag must be a whole number, got 'x'"),
+    ("position: {zones: {pile: [{card: a, colour: 7}]}}", "cannot set up: a: colour cannot be 7; it is one of: red, blue"),
+    ("modules: [nosuch]\nseed: 1", "cannot set up: unknown module 'nosuch'; this game has: none"),
+])
+def test_a_scenario_naming_what_the_game_lacks_fails_in_words(capsys, tmp_path, lines, failure):
+    game = tiny(tmp_path / "g")
+    rules = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(rules.replace("counters:", "marks:\n  tag: {type: int}\n"
+                                                  "  colour: {type: enum, values: [red, blue]}\ncounters:"))
+    (tmp_path / "s.yaml").write_text(f"game: g\nplayers: 2\n{lines}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
+    assert status == 1 and out.splitlines()[1].strip().endswith(failure), out
