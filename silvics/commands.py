@@ -218,9 +218,16 @@ def scenario(args) -> int:
     return DATA_ERROR if failed else OK
 
 
+def _named(spec: str) -> Path:
+    """The path an argument names; an empty one is misuse (Path('') would mean the current folder)."""
+    if not spec:
+        raise UsageError("an empty path names no file or folder")
+    return Path(spec)
+
+
 def _scenario_files(spec: str) -> list[Path]:
     """The scenario files a path stands for: itself, or every .yaml file under a folder."""
-    path = Path(spec)
+    path = _named(spec)
     if path.is_dir():
         files = sorted(path.rglob("*.yaml"))
         if not files:
@@ -235,7 +242,7 @@ def _scenario_files(spec: str) -> list[Path]:
 
 def score(args) -> int:
     from silvics import scenarios
-    path = Path(args.file)
+    path = _named(args.file)
     if not path.is_file():
         raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
                          else f"no such file: {args.file}")

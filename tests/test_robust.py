@@ -198,3 +198,9 @@ def test_a_scenario_naming_what_the_game_lacks_fails_in_words(capsys, tmp_path, 
     (tmp_path / "s.yaml").write_text(f"game: g\nplayers: 2\n{lines}\n")
     status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
     assert status == 1 and out.splitlines()[1].strip().endswith(failure), out
+
+
+@pytest.mark.parametrize("argv", [["scenario", ""], ["score", "four-forests", ""]])
+def test_an_empty_path_is_misuse_not_the_current_folder(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and err == "silvics: error: an empty path names no file or folder\n"
