@@ -52,15 +52,16 @@ def _index(answer: str, choice) -> int | None:
 
 def describe_pile(game, key: str, cards: list[str]) -> str:
     hidden = cards.count("?")
-    shown = [describe(game, key, card) for card in cards if card != "?"]
+    uids = game.state.zones[key]             # the view lists this zone's cards in the same order
+    shown = [describe(game, uid) for uid, card in zip(uids, cards) if card != "?"]
     if hidden:
         shown.append(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see")
     return "; ".join(shown)
 
 
-def describe(game, key: str, card_id: str) -> str:
-    """A card as it lies in a zone: its face-up side's name and printed attributes."""
-    uid = next(u for u in game.state.zones[key] if game.card_id(u) == card_id)
+def describe(game, uid: int) -> str:
+    """A card as it lies: its face-up side's name and printed attributes, and its marks (each
+    copy its own: two copies of a card may lie on different sides, with different marks)."""
     card = game.rules.defs[uid]
     side = card.sides[game.state.side[uid]]
     parts = [f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"

@@ -47,12 +47,9 @@ def test_people_play_a_whole_four_forests_game():
 
 @pytest.fixture(scope="module")
 def reforest_table():
-    """A Reforest game with every card laid out face up in the discard pile."""
+    """A Reforest game, its cards all in the box."""
     from silvics.interpreter.game import Game
-    game = Game(games.load("reforest"), 2, 0, start=False)
-    for uid in list(game.state.zones["box"]):
-        game.state.move(uid, "discard")
-    return game
+    return Game(games.load("reforest"), 2, 0, start=False)
 
 
 @pytest.mark.parametrize("card, shown", [
@@ -63,14 +60,29 @@ def reforest_table():
     ("bracken", "cost 1"),                                     # an int
 ])
 def test_every_attribute_type_is_described(reforest_table, card, shown):
-    assert shown in describe(reforest_table, "discard", card)
+    assert shown in describe(reforest_table, copies(reforest_table, card)[0])
 
 
-def test_an_empty_set_and_a_mark_are_described(reforest_table):
-    game = reforest_table
-    uid = next(u for u in game.state.zones["discard"] if game.card_id(u) == "bracken")
-    game.state.mark(uid, "revealed", 1)
-    assert "revealed 1" in describe(game, "discard", "bracken")
+def test_an_empty_set_is_described():
+    from silvics.interpreter.game import Game
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    assert "icons (none)" in describe(game, copies(game, "step-moss")[0])
+
+
+def test_each_copy_is_described_with_its_own_marks():
+    from silvics.human import describe_pile
+    from silvics.interpreter.game import Game
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    first, second = copies(game, "bracken")
+    game.state.move(first, "discard")
+    game.state.move(second, "discard")
+    game.state.mark(second, "revealed", 1)
+    shown = describe_pile(game, "discard", ["bracken", "bracken"])
+    assert "revealed 1" not in shown.split("; ")[0] and "revealed 1" in shown.split("; ")[1]
+
+
+def copies(game, card_id: str) -> list[int]:
+    return [uid for uid, card in enumerate(game.rules.defs) if card.id == card_id]
 
 
 @pytest.mark.parametrize("typed", ["²", "9" * 5000, "0", "-1", "", "nonsense"])
