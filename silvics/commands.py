@@ -81,11 +81,19 @@ def _game_of_card_file(path: Path):
 def compile_(args) -> int:
     text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write(Path(args.output), text)
         print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
     else:
         print(text)
     return OK
+
+
+def _write(path: Path, text: str):
+    """Write an output file the command line names; a path that cannot be written is misuse."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
 # ---- play and simulate --------------------------------------------------------------------
@@ -107,7 +115,7 @@ def _agents(args, players: int, humans=()):
 
 def _setup(args):
     ir = games.load(args.game, use_cache=not args.no_cache)
-    players = args.players or ir.max_players
+    players = ir.max_players if args.players is None else args.players     # 0 is out of range, not "the default"
     if not ir.min_players <= players <= ir.max_players:
         raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
     unknown = [m for m in args.module if m not in ir.modules]
@@ -198,13 +206,7 @@ def card_table(summary, limit: int | None = None) -> str:
 
 def scenario(args) -> int:
     from silvics import scenarios      # reads YAML: imported only by the commands that need it
-    files = []
-    for spec in args.paths:
-        path = Path(spec)
-        if not path.exists():
-            print(f"error: no such file or folder: {spec}", file=sys.stderr)
-            return MISUSE
-        files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+    files = [file for spec in args.paths for file in _scenario_files(spec)]
     failed = 0
     for file in files:
         outcome = scenarios.run_file(file, use_cache=not args.no_cache)
@@ -216,11 +218,37 @@ def scenario(args) -> int:
     return DATA_ERROR if failed else OK
 
 
+def _named(spec: str) -> Path:
+    """The path an argument names; an empty one is misuse (Path('') would mean the current folder)."""
+    if not spec:
+        raise UsageError("an empty path names no file or folder")
+    return Path(spec)
+
+
+def _scenario_files(spec: str) -> list[Path]:
+    """The scenario files a path stands for: itself, or every .yaml file under a folder."""
+    path = _named(spec)
+    if path.is_dir():
+        files = sorted(path.rglob("*.yaml"))
+        if not files:
+            raise UsageError(f"no scenario files in {spec} (a folder stands for every .yaml file under it)")
+        return files
+    if not path.exists():
+        raise UsageError(f"no such file or folder: {spec}")
+    if path.suffix != ".yaml":
+        raise UsageError(f"{spec} is not a scenario: give a .yaml file or a folder of them")
+    return [path]
+
+
 def score(args) -> int:
     from silvics import scenarios
-    data = scenarios.read(Path(args.file))
+    path = _named(args.file)
+    if not path.is_file():
+        raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
+                         else f"no such file: {args.file}")
+    data = scenarios.read(path)
     data = {**data, "game": args.game}
-    game = scenarios.build(data, Path(args.file).parent, use_cache=not args.no_cache)
+    game = scenarios.build(data, path.parent, use_cache=not args.no_cache)
     try:
         game.run_procedure("scoring")
     except GameError as error:
@@ -280,6 +308,10 @@ def docs(args) -> int:
     import os
 
     from silvics.reference import write_reference
-    for path in write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache):
+    try:
+        written = write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache)
+    except OSError as error:          # the folder is made first, so a bad --out stops before any work
+        raise UsageError(f"cannot write the pages to {args.out}: {error.strerror}") from None
+    for path in written:
         print(f"wrote {path}")
     return OK

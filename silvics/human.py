@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from silvics.interpreter.ir import Node
 from silvics.interpreter.views import view
 
 
@@ -31,36 +32,54 @@ class HumanAgent:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
             except EOFError:
                 sys.exit("no more input: game abandoned")
-            if answer.isdigit() and 1 <= int(answer) <= len(choice.options):
-                return int(answer) - 1
-            if answer in choice.labels:
-                return choice.labels.index(answer)
+            index = _index(answer, choice)
+            if index is not None:
+                return index
             self.write(f"  type a number from 1 to {len(choice.options)}")
+
+
+def _index(answer: str, choice) -> int | None:
+    """The option a typed answer picks: its number, or its label; None for anything else
+    (int() refuses '²' and numbers thousands of digits long, which isdigit() lets through)."""
+    try:
+        number = int(answer)
+    except ValueError:
+        number = 0
+    if 1 <= number <= len(choice.options):
+        return number - 1
+    return choice.labels.index(answer) if answer in choice.labels else None
 
 
 def describe_pile(game, key: str, cards: list[str]) -> str:
     hidden = cards.count("?")
-    shown = [describe(game, key, card) for card in cards if card != "?"]
+    uids = game.state.zones[key]             # the view lists this zone's cards in the same order
+    shown = [describe(game, uid) for uid, card in zip(uids, cards) if card != "?"]
     if hidden:
         shown.append(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see")
     return "; ".join(shown)
 
 
-def describe(game, key: str, card_id: str) -> str:
-    """A card as it lies in a zone: its face-up side's name and printed attributes."""
-    uid = next(u for u in game.state.zones[key] if game.card_id(u) == card_id)
+def describe(game, uid: int) -> str:
+    """A card as it lies: its face-up side's name and printed attributes, and its marks (each
+    copy its own: two copies of a card may lie on different sides, with different marks)."""
     card = game.rules.defs[uid]
     side = card.sides[game.state.side[uid]]
-    parts = []
-    for name, value in side.attributes.items():
-        if name in side.text:
-            parts.append(f"{name}: {side.text[name]}")
-        else:
-            parts.append(f"{name} {'/'.join(value) if isinstance(value, tuple) else value}")
+    parts = [f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
+             for name, value in side.attributes.items()]
     marks = game.state.marks[uid] or {}
-    parts += [f"{name} {value}" for name, value in marks.items()]
+    parts += [f"{name} {_printed(value)}" for name, value in marks.items() if not name.startswith("_")]
     label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
     return f"{label} [{', '.join(parts)}]" if parts else label
+
+
+def _printed(value) -> str:
+    """An attribute's value in words: a set or a list of numbers joined by slashes; a rule
+    without its source text (none is printed on the bundled cards) by its primitive's name."""
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return "/".join(map(_printed, value)) or "(none)"
+    if isinstance(value, Node):
+        return f"({value.op})"
+    return str(value)
 
 
 def changes(game, before: dict, after: dict) -> list[str]:

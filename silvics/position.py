@@ -44,6 +44,14 @@ def _seat(game, number) -> int:
     return number - 1
 
 
+def seat_of_label(game, number: str) -> int:
+    """The seat a label names after its @ (hand@2, coins@1, plant@2), counted from 0."""
+    try:
+        return _seat(game, int(number))
+    except ValueError:
+        raise PositionError(f"'@{number}' names no seat: write a seat number from 1 to {game.state.players}") from None
+
+
 def _zone(game, name: str, per: str) -> str:
     """A zone's name as positions write it: hand, or region:low.1 for one space of a grid."""
     base, _, space = name.partition(":")
@@ -71,14 +79,23 @@ def _card(game, key: str, entry: dict):
         if entry["side"] not in sides:
             raise PositionError(f"{entry['card']} has no side '{entry['side']}'; it has: {', '.join(sides)}")
         game.state.side[uid] = sides.index(entry["side"])
-    marks = {m.name for m in game.rules.ir.marks}
+    marks = {m.name: m for m in game.rules.ir.marks}
     for name, value in entry.items():
         if name in ("card", "side", "face", "by"):
             continue
         if name in marks:
-            game.state.mark(uid, name, value)
+            game.state.mark(uid, name, _mark_value(marks[name], entry["card"], value))
         else:
             _pile(game, zone_key(_zone(game, name, "card"), uid), value if isinstance(value, list) else [value])
+
+
+def _mark_value(decl, card_id: str, value):
+    """A mark's value as the rules declare it: a whole number, or one of its words."""
+    if decl.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+        raise PositionError(f"{card_id}: {decl.name} must be a whole number, got {value!r}")
+    if decl.type == "enum" and value not in decl.values:
+        raise PositionError(f"{card_id}: {decl.name} cannot be {value!r}; it is one of: {', '.join(decl.values)}")
+    return value
 
 
 def take_from_box(game, card_id: str) -> int:
@@ -111,7 +128,7 @@ def counter_from_label(game, label: str) -> str:
     if (counters[name].per == "player") != bool(owner):
         raise PositionError(f"write {name}@SEAT for a counter each player has" if owner == "" else
                             f"'{name}' is shared: write it without @")
-    return zone_key(name, _seat(game, int(owner))) if owner else name
+    return zone_key(name, seat_of_label(game, owner)) if owner else name
 
 
 def _space(decl, name: str):
@@ -139,4 +156,4 @@ def zone_from_label(game, label: str) -> str:
         return name
     if not owner:
         raise PositionError(f"'{name}' is one per {decl.per}: write {name}@{'1' if decl.per == 'player' else 'CARD'}")
-    return zone_key(name, _seat(game, int(owner)) if decl.per == "player" else find_card(game, owner))
+    return zone_key(name, seat_of_label(game, owner) if decl.per == "player" else find_card(game, owner))

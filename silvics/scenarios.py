@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from silvics import games
-from silvics.compiler.diagnostics import CompileError
+from silvics.compiler.diagnostics import CompileError, Diagnostic
 from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
 from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
 from silvics.interpreter.game import Game, GameError
-from silvics.position import PositionError, counter_from_label, find_card, place, zone_from_label
+from silvics.position import PositionError, counter_from_label, find_card, place, seat_of_label, zone_from_label
 
 
 @dataclass
@@ -35,6 +35,10 @@ def read(path: Path) -> dict:
         data, located = load(path.read_text(encoding="utf-8"), str(path))
     except YamlError as error:
         raise CompileError(error.diagnostics) from None
+    except UnicodeDecodeError:
+        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", "file is not UTF-8 text")]) from None
+    except OSError as error:
+        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", f"cannot read file: {error.strerror}")]) from None
     problems = validate(data, located, "scenario")
     if problems:
         raise CompileError(problems)
@@ -44,6 +48,9 @@ def read(path: Path) -> dict:
 def build(data: dict, base: Path, use_cache: bool = True) -> Game:
     """The game a scenario starts from: a position laid out, or a fresh game from its seed."""
     ir = games.load(data["game"], base, use_cache)
+    if not ir.min_players <= data["players"] <= ir.max_players:
+        raise PositionError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players, "
+                            f"not {data['players']}")
     start = "position" not in data and "run" not in data
     game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), start=start)
     if "position" in data:
@@ -61,8 +68,12 @@ def run_file(path, use_cache: bool = True) -> Outcome:
     except CompileError as error:
         outcome.failures.append(error.render())
         return outcome
+    except GameError as error:          # a rule failed while a seeded game set itself up
+        outcome.failures.append(str(error))
+        return outcome
     except (PositionError, games.GameNotFound, KeyError, ValueError) as error:
-        outcome.failures.append(f"{path}: cannot set up: {error}")
+        reason = error.args[0] if isinstance(error, KeyError) else error     # str() of a KeyError adds quotes
+        outcome.failures.append(f"{path}: cannot set up: {reason}")
         return outcome
     expect = data.get("expect", {})
     error = _play(game, data)
@@ -91,11 +102,11 @@ def _play(game: Game, data: dict) -> str | None:
         for name in procedures:
             if name:
                 procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
-                if seat and not 1 <= int(seat) <= seats:
-                    return f"run: {name}: there is no seat {seat} in a {seats}-player game"
-                game.start_procedure(procedure, int(seat) - 1 if seat else None)
+                game.start_procedure(procedure, seat_of_label(game, seat) if seat else None)
             if not _answer(game, scripted, fallback):
                 return None
+    except PositionError as error:
+        return f"run: {name}: {error}"
     except (GameError, ValueError, KeyError) as error:
         return error.args[0] if isinstance(error, KeyError) else str(error)
     unused = [f"P{seat + 1}: {agent.answers}" for seat, agent in enumerate(scripted) if agent.answers]

@@ -1,0 +1,95 @@
+"""A person at the terminal (silvics/human.py), driven by a script: whole games in which every
+seat is a HumanAgent answering by number, so every kind of card, with every type of
+attribute and mark, is described to someone at some decision."""
+import random
+import re
+
+import pytest
+
+from silvics import games
+from silvics.human import HumanAgent, describe
+from silvics.interpreter.simulate import play
+
+
+class Terminal:
+    """Scripted input and captured output for the human seats: answers a random listed number."""
+
+    def __init__(self, seed: int):
+        self.rng, self.lines, self.options = random.Random(seed), [], 0
+
+    def write(self, line: str):
+        self.lines.append(line)
+        self.options = int(line.split("]")[0][3:]) if re.match(r"  \[\d+\] ", line) else self.options
+
+    def read(self, prompt: str) -> str:
+        return str(self.rng.randint(1, self.options))
+
+
+def played_by_people(game_id: str, players: int, seed: int, modules=()) -> tuple:
+    terminal = Terminal(seed)
+    seats = [HumanAgent(seat, terminal.read, terminal.write) for seat in range(players)]
+    game = play(games.load(game_id), players, seed, seats, modules)
+    return game, "\n".join(terminal.lines)
+
+
+@pytest.mark.parametrize("players, modules", [
+    (1, ()), (1, ("hard", "terrain")), (2, ("terrain", "events")), (3, ("events-casual",)), (4, ("terrain",)),
+])
+def test_people_play_whole_reforest_games(players, modules):
+    game, shown = played_by_people("reforest", players, seed=players, modules=modules)
+    assert game.over and "your turn" in shown
+
+
+def test_people_play_a_whole_four_forests_game():
+    game, shown = played_by_people("four-forests", 3, seed=2, modules=("experienced",))
+    assert game.over and "[prefers: " in shown
+
+
+@pytest.fixture(scope="module")
+def reforest_table():
+    """A Reforest game, its cards all in the box."""
+    from silvics.interpreter.game import Game
+    return Game(games.load("reforest"), 2, 0, start=False)
+
+
+@pytest.mark.parametrize("card, shown", [
+    ("cougar", "solo 1/2/3"),                                  # numbers: a tuple of ints
+    ("bracken", "discount: 1 if card.traits has fern else 0"),  # a number expression: its text
+    ("bracken", "traits fern"),                                # a set
+    ("bracken", "shade sun"),                                  # an enum
+    ("bracken", "cost 1"),                                     # an int
+])
+def test_every_attribute_type_is_described(reforest_table, card, shown):
+    assert shown in describe(reforest_table, copies(reforest_table, card)[0])
+
+
+def test_an_empty_set_is_described():
+    from silvics.interpreter.game import Game
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    assert "icons (none)" in describe(game, copies(game, "step-moss")[0])
+
+
+def test_each_copy_is_described_with_its_own_marks():
+    from silvics.human import describe_pile
+    from silvics.interpreter.game import Game
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    first, second = copies(game, "bracken")
+    game.state.move(first, "discard")
+    game.state.move(second, "discard")
+    game.state.mark(second, "revealed", 1)
+    shown = describe_pile(game, "discard", ["bracken", "bracken"])
+    assert "revealed 1" not in shown.split("; ")[0] and "revealed 1" in shown.split("; ")[1]
+
+
+def copies(game, card_id: str) -> list[int]:
+    return [uid for uid, card in enumerate(game.rules.defs) if card.id == card_id]
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 5000, "0", "-1", "", "nonsense"])
+def test_an_answer_that_picks_no_option_is_asked_again(typed):
+    from silvics.interpreter.game import Game
+    game = Game(games.load("four-forests"), 2, 1)
+    answers, written = iter([typed, "2"]), []
+    seat = HumanAgent(game.pending.seat, lambda prompt: next(answers), written.append)
+    assert seat.choose(game, game.pending) == 1
+    assert written[-1].startswith("  type a number from 1 to ")

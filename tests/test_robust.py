@@ -1,0 +1,220 @@
+"""No tracebacks, ever: a rule that fails while running, and hostile command lines, end as a
+one-line error (status 1) or a one-line misuse message (status 2), each naming what is wrong.
+The games are tiny ones written here, each with one fault put in."""
+import textwrap
+
+import pytest
+
+from silvics.cli import main
+
+RULES = """\
+id: tiny
+name: Tiny
+players: {{min: 1, max: 3}}
+cards: [cards.yaml]
+kinds:
+  chip:
+    attributes:
+      worth: {{type: int, default: 1}}
+counters:
+  total: {{start: 0}}
+zones:
+  pile: {{visibility: public}}
+  hand: {{per: player, visibility: public}}
+procedures:
+  setup:
+    - move box to pile face up
+  play:
+    - each player:
+{play}
+  scoring:
+{scoring}
+"""
+CARDS = "kind: chip\ncards:\n  - {id: a}\n  - {id: b, worth: 2}\n"
+
+
+def tiny(folder, play="- add 1 to total", scoring="[]"):
+    """A tiny game in `folder`; `play` is each player's steps, `scoring` the scoring steps."""
+    folder.mkdir(parents=True, exist_ok=True)
+    indent = " " * 8
+    scoring = "    []" if scoring == "[]" else textwrap.indent(textwrap.dedent(scoring), "    ")
+    (folder / "game.yaml").write_text(RULES.format(play=textwrap.indent(textwrap.dedent(play), indent),
+                                                   scoring=scoring))
+    (folder / "cards.yaml").write_text(CARDS)
+    return folder
+
+
+def position(path, game=".", players=2, extra=""):
+    path.write_text(f"game: {game}\nplayers: {players}\nposition:\n  zones: {{pile: [a]}}\n{extra}")
+    return path
+
+
+def run(capsys, *argv):
+    status = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+# ---- division by zero: a designer's bug, reported with the rule's source --------------------
+
+DIVIDE_BY_EMPTY_HAND = "- add count(pile) / count(hand) to total"     # line 19 of game.yaml
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--quiet"], ["simulate", "--games", "3", "--workers", "1"], ["simulate", "--games", "3", "--workers", "2"],
+])
+def test_a_division_by_zero_while_playing_names_the_rule(capsys, tmp_path, command):
+    game = tiny(tmp_path / "g", play=DIVIDE_BY_EMPTY_HAND)
+    status, _, err = run(capsys, command[0], game, *command[1:])
+    assert status == 1 and err.startswith("error: ")
+    assert "game.yaml:19:11: rule failed:" in err and "division" in err and len(err.splitlines()) == 1
+
+
+def test_a_division_by_zero_while_scoring_names_the_rule(capsys, tmp_path):
+    game = tiny(tmp_path, scoring="- add 1 / 0 to total")
+    status, _, err = run(capsys, "score", game, position(tmp_path / "end.yaml"))
+    assert status == 1 and "game.yaml:21:7: rule failed:" in err and "division" in err
+
+
+def test_a_scenario_that_divides_by_zero_fails_and_the_next_file_still_runs(capsys, tmp_path):
+    tiny(tmp_path / "g", play=DIVIDE_BY_EMPTY_HAND)
+    tiny(tmp_path / "ok")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a-divides.yaml").write_text("game: ../g\nplayers: 2\nseed: 1\n")
+    (tmp_path / "s" / "b-fine.yaml").write_text("game: ../ok\nplayers: 2\nseed: 1\nexpect: {counters: {total: 2}}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s")
+    lines = out.splitlines()
+    assert status == 1 and lines[0].startswith("FAIL") and "a-divides.yaml" in lines[0]
+    assert "game.yaml:19:11: rule failed:" in lines[1]
+    assert lines[2].startswith("PASS") and "b-fine.yaml" in lines[2] and lines[-1] == "1 passed, 1 failed"
+
+
+# ---- score: the position file ----------------------------------------------------------------
+
+@pytest.mark.parametrize("name, message", [("missing.yaml", "no such file: "), ("folder", "is a folder, not a position")])
+def test_score_without_a_position_file_is_misuse(capsys, tmp_path, name, message):
+    (tmp_path / "folder").mkdir()
+    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / name)
+    assert status == 2 and err.startswith("silvics: error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_score_of_a_file_that_is_not_utf8_is_a_diagnostic(capsys, tmp_path):
+    (tmp_path / "end.yaml").write_bytes(b"game: .\nplayers: \xff\xfe\n")
+    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / "end.yaml")
+    assert status == 1 and "end.yaml:1:1: error[E0101]: file is not UTF-8 text" in err
+
+
+def test_score_of_more_players_than_the_game_allows_is_an_error(capsys, tmp_path):
+    status, _, err = run(capsys, "score", tiny(tmp_path), position(tmp_path / "end.yaml", players=5))
+    assert status == 1 and err == "error: Tiny is for 1 to 3 players, not 5\n"
+
+
+# ---- player counts and game counts -------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["play", "--quiet"], ["simulate", "--games", "2", "--workers", "1"]])
+@pytest.mark.parametrize("players", ["0", "-1", "4"])
+def test_players_out_of_the_games_range_is_misuse(capsys, tmp_path, command, players):
+    status, _, err = run(capsys, command[0], tiny(tmp_path), "--players", players, *command[1:])
+    assert status == 2 and err == "silvics: error: Tiny is for 1 to 3 players\n"
+
+
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_simulate_needs_a_game_to_play(capsys, tmp_path, games):
+    status, _, err = run(capsys, "simulate", tiny(tmp_path), "--games", games)
+    assert status == 2 and err == "silvics: error: --games must be at least 1\n"
+
+
+# ---- scenario: what the paths stand for ---------------------------------------------------------
+
+def test_an_empty_scenario_folder_is_misuse(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("no scenarios here")
+    status, out, err = run(capsys, "scenario", tmp_path)
+    assert status == 2 and out == "" and err == f"silvics: error: no scenario files in {tmp_path} " \
+                                              "(a folder stands for every .yaml file under it)\n"
+
+
+@pytest.mark.parametrize("name, message", [("notes.txt", "is not a scenario"), ("missing.yaml", "no such file or folder")])
+def test_a_scenario_path_that_is_neither_yaml_nor_a_folder_is_misuse(capsys, tmp_path, name, message):
+    (tmp_path / "notes.txt").write_text("game: four-forests\n")
+    status, out, err = run(capsys, "scenario", tmp_path / name)
+    assert status == 2 and out == "" and err.startswith("silvics: error: ") and message in err
+
+
+def test_a_scenario_file_that_is_not_utf8_fails_and_the_next_still_runs(capsys, tmp_path):
+    tiny(tmp_path / "g")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.yaml").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "s" / "b.yaml").write_text("game: ../g\nplayers: 2\nseed: 1\nexpect: {counters: {total: 2}}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s")
+    assert status == 1 and "a.yaml:1:1: error[E0101]: file is not UTF-8 text" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_a_scenario_with_more_players_than_the_game_allows_fails(capsys, tmp_path):
+    tiny(tmp_path / "g")
+    (tmp_path / "s.yaml").write_text("game: g\nplayers: 9\nseed: 1\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
+    assert status == 1 and "cannot set up: Tiny is for 1 to 3 players, not 9" in out
+
+
+# ---- files that are not what the command line says they are -----------------------------------
+
+@pytest.mark.parametrize("text", ["[1, 2]", '{"version": 3}', "[" * 100_000 + "]" * 100_000])
+def test_a_json_file_that_is_not_a_saved_game_is_misuse(capsys, tmp_path, text):
+    (tmp_path / "ir.json").write_text(text)
+    status, _, err = run(capsys, "play", tmp_path / "ir.json")
+    assert status == 2 and err.startswith(f"silvics: error: {tmp_path / 'ir.json'} is not a silvics IR file: ")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("output", ["missing/ir.json", "."])
+def test_compile_to_a_path_that_cannot_be_written_is_misuse(capsys, tmp_path, output):
+    status, _, err = run(capsys, "compile", tiny(tmp_path / "g"), "-o", tmp_path / output)
+    assert status == 2 and err.startswith(f"silvics: error: cannot write {tmp_path / output}: ")
+
+
+def test_docs_into_a_file_is_misuse_before_any_work(capsys, tmp_path):
+    (tmp_path / "file").write_text("")
+    status, out, err = run(capsys, "docs", "--out", tmp_path / "file" / "pages")
+    assert status == 2 and out == "" and err == f"silvics: error: cannot write the pages to {tmp_path / 'file' / 'pages'}: " \
+                                              "Not a directory\n"
+
+
+# ---- scenario files that name what the game does not have ---------------------------------------
+
+@pytest.mark.parametrize("lines, failure", [
+    ("seed: 1\nexpect: {zones: {hand@x: []}}", "'@x' names no seat: write a seat number from 1 to 2"),
+    ("seed: 1\nexpect: {counters: {total@x: 1}}", "'total' is shared: write it without @"),
+    ("position: {zones: {pile: [{card: a, tag: x}]}}", "cannot set up: a: tag must be a whole number, got 'x'"),
+    ("position: {zones: {pile: [{card: a, colour: 7}]}}", "cannot set up: a: colour cannot be 7; it is one of: red, blue"),
+    ("modules: [nosuch]\nseed: 1", "cannot set up: unknown module 'nosuch'; this game has: none"),
+])
+def test_a_scenario_naming_what_the_game_lacks_fails_in_words(capsys, tmp_path, lines, failure):
+    game = tiny(tmp_path / "g")
+    rules = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(rules.replace("counters:", "marks:\n  tag: {type: int}\n"
+                                                  "  colour: {type: enum, values: [red, blue]}\ncounters:"))
+    (tmp_path / "s.yaml").write_text(f"game: g\nplayers: 2\n{lines}\n")
+    status, out, _ = run(capsys, "scenario", tmp_path / "s.yaml")
+    assert status == 1 and out.splitlines()[1].strip().endswith(failure), out
+
+
+@pytest.mark.parametrize("argv", [["scenario", ""], ["score", "four-forests", ""]])
+def test_an_empty_path_is_misuse_not_the_current_folder(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and err == "silvics: error: an empty path names no file or folder\n"
+
+
+# ---- known gaps in the interpreter (not this layer's files): strict, so fixing them shows here ----
+
+@pytest.mark.xfail(strict=True, raises=ZeroDivisionError,
+                   reason="Game._check_interrupts(prime=True) evaluates each condition outside the engine's "
+                          "try/except _FAULTS (from Game.__init__ and start_procedure)")
+def test_an_interrupt_whose_condition_divides_by_zero_names_it(capsys, tmp_path):
+    game = tiny(tmp_path)
+    rules = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(rules.replace("procedures:", "interrupts:\n  - when: 1 / count(pile) = 0\n"
+                                                  "    do: [nothing]\nprocedures:\n  nothing: []"))
+    status, _, err = run(capsys, "play", game, "--quiet")
+    assert status == 1 and "game.yaml:15:" in err       # the interrupt's `when:`
