@@ -206,11 +206,6 @@ def test_an_empty_path_is_misuse_not_the_current_folder(capsys, argv):
     assert status == 2 and out == "" and err == "silvics: error: an empty path names no file or folder\n"
 
 
-# ---- known gaps in the interpreter (not this layer's files): strict, so fixing them shows here ----
-
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError,
-                   reason="Game._check_interrupts(prime=True) evaluates each condition outside the engine's "
-                          "try/except _FAULTS (from Game.__init__ and start_procedure)")
 def test_an_interrupt_whose_condition_divides_by_zero_names_it(capsys, tmp_path):
     game = tiny(tmp_path)
     rules = (game / "game.yaml").read_text()
