@@ -13,12 +13,11 @@ from collections import deque
 
 from .ir import GameIR, Node
 from .registry import REGISTRY, load_all, role
-from .runtime import UNANSWERED, Choice, Frame, GameError, RuleError, UnhashableKey
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
-_FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RuleError)
 
 __all__ = ["Game", "GameError", "Rules", "compiled_rules"]
 
@@ -56,8 +55,16 @@ class Rules:
         primitive = REGISTRY.get(node.op)
         if primitive is None:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
+        if primitive.kind == "flow":
+            return primitive.handler(node, self._build_named)
         compiled = primitive.handler(node, self.build)
         return _as_step(compiled, node) if primitive.kind == "action" else compiled
+
+    def _build_named(self, node: Node):
+        """A flow step's part: an expression's faults are reported where it is written."""
+        compiled = self.build(node)
+        is_expression = REGISTRY[node.op].kind == "expression"
+        return located(compiled, node.span) if is_expression and node.span else compiled
 
 
 _COMPILED: dict = {}     # (id of IR, modules) -> (IR, Rules): games of one simulation share closures
@@ -134,9 +141,9 @@ class Game:
                 raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (last actions: {where})")
             try:
                 top.run(self, top)
-            except _FAULTS as error:
+            except FAULTS as error:
                 where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
-                raise GameError(f"rule failed near {where}: {_reason(error)}") from error
+                raise GameError(f"rule failed near {where}: {reason(error)}") from error
 
     def provisional_scores(self) -> list[int]:
         """Scores if the game were scored now (on a copy; the game itself is untouched)."""
@@ -191,8 +198,8 @@ class Game:
         self.recent.append(node.span)
         try:
             act(self, frame)
-        except _FAULTS as error:
-            raise GameError(f"{node.span}: rule failed: {_reason(error)}") from error
+        except FAULTS as error:
+            raise GameError(f"{node.span}: rule failed: {reason(error)}") from error
         if self.rules.interrupts:
             self._check_interrupts()
         if self.on_step:
@@ -207,8 +214,8 @@ class Game:
                 continue
             try:
                 now = bool(self.remembered(("interrupt", index), cond, self, {}))
-            except _FAULTS as error:     # also checked when a game starts, outside any step
-                raise GameError(f"{span}: the interrupt's condition failed: {_reason(error)}") from error
+            except FAULTS as error:     # also checked when a game starts, outside any step
+                raise GameError(f"{span}: the interrupt's condition failed: {reason(error)}") from error
             was = watch[index]
             watch[index] = now
             if now and was is False:
@@ -335,12 +342,6 @@ def _single_if(value) -> bool:
     if steps is None or len(steps) != 1:
         return False
     return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
-
-
-def _reason(error) -> str:
-    if isinstance(error, KeyError):
-        return f"nothing is bound to {error.args[0]!r} here"
-    return str(error)
 
 
 def _never(game, env):

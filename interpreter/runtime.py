@@ -28,6 +28,29 @@ class GameError(Exception):
     """A rule failed while running (names the rule's source)."""
 
 
+# What a rule that asks for something impossible raises on its way (a name bound to nothing,
+# a division by zero, a side a card does not have …): reported as a GameError naming the rule.
+FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RuleError)
+
+
+def reason(error) -> str:
+    """A fault in words."""
+    if isinstance(error, KeyError):
+        return f"nothing is bound to {error.args[0]!r} here"
+    return str(error)
+
+
+def located(expr: Expr, span) -> Expr:
+    """The same expression, its faults reported as a GameError at `span`: for what flow steps
+    work out (their conditions, counts, collections), since only actions are named by Game.act."""
+    def value(game, env):
+        try:
+            return expr(game, env)
+        except FAULTS as error:
+            raise GameError(f"{span}: rule failed: {reason(error)}") from error
+    return value
+
+
 class UnhashableKey(TypeError):
     """A value to remember was keyed by a collection (Game.remembered): work it out afresh."""
 

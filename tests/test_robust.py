@@ -213,3 +213,33 @@ def test_an_interrupt_whose_condition_divides_by_zero_names_it(capsys, tmp_path)
                                                   "    do: [nothing]\nprocedures:\n  nothing: []"))
     status, _, err = run(capsys, "play", game, "--quiet")
     assert status == 1 and "game.yaml:15:" in err       # the interrupt's `when:`
+
+
+# ---- a fault in what a flow step works out is reported where it is written ------------------
+
+@pytest.mark.parametrize("step, line", [
+    ("- let share = 10 / count(hand)", 19),                 # a let's value
+    ("- if: 10 / count(hand) > 1\n  then: [add 1 to total]", 19),          # an if's condition
+    ("- for: c in pile where 10 / count(hand) > 1\n  do: [add 1 to total]", 19),   # a loop's collection
+    ("- until: 10 / count(hand) > 1\n  do: [add 1 to total]", 19),        # an until's condition
+])
+def test_a_fault_in_what_a_flow_step_works_out_names_that_step(capsys, tmp_path, step, line):
+    status, _, err = run(capsys, "play", tiny(tmp_path, play=step), "--quiet")
+    assert status == 1 and f"game.yaml:{line}:" in err and "by zero" in err, err
+
+
+# ---- nothing where a number is wanted -------------------------------------------------------
+
+@pytest.mark.parametrize("step, total", [
+    ("- repeat: nth([2], 5)\n  do: [add 1 to total]", 0),          # a count that is nothing: not at all
+    ("- repeat: 0 - 3\n  do: [add 1 to total]", 0),                 # less than one: not at all
+    ("- repeat: count(pile)\n  do: [move top(pile) to hand, add 1 to total]", 2),   # worked out once, at the start
+    ("- add nth([2], 5) to total", 0),                              # adding nothing adds nothing
+    ("- set total to min(nth([2], 5), 7)", 7),                      # min and max leave nothing out
+    ("- set total to 1 + max(nth([2], 5), nth([3], 9))", None),     # … and are nothing when all are
+])
+def test_nothing_where_a_number_is_wanted_is_defined(tmp_path, step, total):
+    from silvics.compiler.build import compile_game
+    from silvics.interpreter.game import Game
+    game = Game(compile_game(tiny(tmp_path, play=step)), 1, 0)
+    assert game.over and game.state.counters["total"] == total

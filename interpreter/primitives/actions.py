@@ -153,13 +153,13 @@ def set_(node, build):
 @primitive("add", "action", template="add {amount} to {to}", example="add 2 to coins",
            params=[Param("amount", "int"), Param("to", "target", prep="to", doc="a counter")])
 def add(node, build):
-    """Add to a counter (subtract with a negative amount)."""
+    """Add to a counter (subtract with a negative amount; nothing adds nothing)."""
     amount, key = build(node.args["amount"]), owned_key(node.args["to"], build)
 
     def act(game, frame):
         env = frame.env
         counters, where = game.state.counters, key(game, env)
-        game.state.set_counter(where, counters.get(where, 0) + amount(game, env))
+        game.state.set_counter(where, counters.get(where, 0) + (amount(game, env) or 0))
         game.note("add", [], f"{game.zone_label(where)} = {counters[where]}")
     return act
 

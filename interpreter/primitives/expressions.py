@@ -354,9 +354,13 @@ def aggregate(node, build):
            params=[Param("fn", "word", derived="spelling", doc="min or max"),
                    Param("items", "int", arg="rest", doc="two numbers or more")])
 def extreme(node, build):
-    """The smaller or larger of several numbers."""
+    """The smaller or larger of several numbers (those that are nothing left out; nothing if all are)."""
     fn, items = _AGGREGATES[node.args["fn"]], [build(item) for item in node.args["items"]]
-    return lambda game, env: fn(item(game, env) for item in items)
+
+    def value(game, env):
+        found = [v for v in (item(game, env) for item in items) if v is not None]
+        return fn(found) if found else None
+    return value
 
 
 @primitive("list", "expression", template="[{items}]", example="[for, against]", returns="list", form="list",

@@ -107,15 +107,17 @@ def each_player(node, build):
            params=[Param("count", "int", key="repeat"), Param("as", "binding", required=False, key="as"),
                    Param("body", "block", key="do")])
 def repeat(node, build):
-    """Run the body a fixed number of times, binding the pass number (1, 2, …)."""
+    """Run the body a number of times, worked out when the loop starts (nothing or less than
+    one: not at all), binding the pass number (1, 2, …)."""
     count, name, body = build(node.args["count"]), node.args.get("as"), build(node.args["body"])
 
     def run(game, frame):
-        if frame.data == count(game, frame.env):
+        done, times = frame.data
+        if done >= times:
             return game.pop()
-        frame.data += 1
-        body(game, frame.child({name: frame.data}) if name else frame)
-    return lambda game, frame: game.push(run, frame, 0)
+        frame.data = (done + 1, times)
+        body(game, frame.child({name: done + 1}) if name else frame)
+    return lambda game, frame: game.push(run, frame, (0, count(game, frame.env) or 0))
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
