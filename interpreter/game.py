@@ -212,11 +212,7 @@ class Game:
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            try:
-                now = bool(self.remembered(("interrupt", index), cond, self, {}))
-            except FAULTS as error:     # also checked when a game starts, outside any step
-                raise GameError(f"{span}: the interrupt's condition failed: {reason(error)}") from error
-            was = watch[index]
+            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))

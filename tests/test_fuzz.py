@@ -84,7 +84,11 @@ zones:
   deck: {{visibility: hidden}}
   pile: {{visibility: public}}
   bag: {{per: player, visibility: public}}
+interrupts:                       # checked after every action, and when the game starts
+  - when: "{watched}"
+    do: [noted]
 procedures:
+  noted: [add 1 to total]
   setup:
     - move box to deck
     - shuffle deck
@@ -142,6 +146,7 @@ def _steps(depth: int = 2):
         pile.map("choose c from {}".format),
         st.tuples(pile, ints).map(lambda t: f"choose c from {t[0]} count {t[1]}"),
         st.tuples(_conditions(ints), ints).map(lambda t: f"if: {t[0]}\n  then: [add {t[1]} to total]"),
+        st.tuples(ints, ints).map(lambda t: f"repeat: {t[0]}\n  do: [add {t[1]} to total]"),   # a count of nothing
     )
     # every run starts by binding the names the steps may read (x, c), so none is unbound
     return st.lists(one, min_size=1, max_size=6).map(
@@ -159,14 +164,15 @@ RUN_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[
 
 
 @RUN_SETTINGS
-@given(play=_steps(), scoring=_steps(), dealt=st.integers(0, 3), players=st.integers(1, 2), seed=st.integers(0, 9))
+@given(play=_steps(), scoring=_steps(), watched=_conditions(_ints(1)), dealt=st.integers(0, 3),
+       players=st.integers(1, 2), seed=st.integers(0, 9))
 def test_rules_that_compute_with_nothing_fail_with_their_source_or_run_to_the_end(
-        tmp_path_factory, play, scoring, dealt, players, seed):
+        tmp_path_factory, play, scoring, watched, dealt, players, seed):
     """Compiled and played to the end by random agents: the only outcomes are diagnostics, a
     finished game, or a rule failure naming a file:line:col; never another exception."""
     folder = tmp_path_factory.mktemp("fuzz")
     indent = " " * 8
-    (folder / "game.yaml").write_text(RULES.format(dealt=dealt, play=textwrap.indent(play, indent),
+    (folder / "game.yaml").write_text(RULES.format(dealt=dealt, watched=watched, play=textwrap.indent(play, indent),
                                                    scoring=textwrap.indent(scoring, indent)))
     (folder / "cards.yaml").write_text(CHIPS)
     try:
