@@ -274,11 +274,12 @@ class Game:
 
     def zone_label(self, key: str) -> str:
         """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
-        name, _, owner = key.partition("/")
-        if not owner:
-            return name
-        zone = self.rules.zones.get(parse_key(key).name)      # counters are labelled the same way as zones
-        return f"{name}@{self.card_id(int(owner))}" if zone and zone.per == "card" else f"{name}@{int(owner) + 1}"
+        parts = parse_key(key)
+        if parts.owner is None:
+            return parts.place
+        zone = self.rules.zones.get(parts.name)      # counters are labelled the same way as zones
+        owner = self.card_id(parts.owner) if zone and zone.per == "card" else parts.owner + 1
+        return f"{parts.place}@{owner}"
 
     # ---- the card table ----
     def sides(self, uid: int):

@@ -39,6 +39,11 @@ class ZoneKey(NamedTuple):
     def space(self) -> bool:
         return self.row is not None
 
+    @property
+    def place(self) -> str:
+        """The key without its owner: "region:low.1", "hand"."""
+        return self.name if self.row is None else f"{self.name}:{self.row}.{self.column}"
+
 
 @lru_cache(maxsize=None)          # few names, few owners (seats, or the cards that have zones)
 def zone_key(name: str, owner: int | None = None) -> Zone:
