@@ -11,6 +11,8 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .files import Refused, read_bounded
+
 # Codes: E01xx file and YAML, E02xx schema, E03xx effect syntax, E04xx names and types,
 # E05xx game structure.
 CODES = {
@@ -59,9 +61,9 @@ class CompileError(Exception):
 
         def lines(file):
             if file not in cache:
-                try:
-                    cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-                except (OSError, UnicodeDecodeError):
+                try:       # bounded: never hang on a pipe or load a huge file to show one line
+                    cache[file] = read_bounded(Path(file)).splitlines()
+                except (OSError, UnicodeDecodeError, Refused):
                     cache[file] = None
             return cache[file]
         return "\n".join(d.render(lines(d.file)) for d in self.diagnostics)

@@ -26,6 +26,15 @@ def game_path(spec: str, base: Path | None = None) -> Path:
                        "or give a game folder, a game.yaml, a pack folder or a compiled .json")
 
 
+def base_game(game_id: str) -> Path:
+    """The game a pack extends, by id: a bundled game. A pack never chooses a path, so it
+    cannot put a changed copy of the rules under its name."""
+    games = bundled.games()
+    if game_id not in games:
+        raise GameNotFound(f"no bundled game '{game_id}': a pack extends one of {', '.join(games)}")
+    return games[game_id]
+
+
 def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.GameIR:
     """The game's IR: compiled once per process and path, and between runs kept in the IR
     cache (cache.py) unless `use_cache` is False."""
@@ -34,7 +43,14 @@ def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.Game
 
 def compile_folder(folder: Path) -> ir.GameIR:
     """Compile a game or pack folder afresh (no cache: `check` wants today's files)."""
-    return _compile(game_path(str(folder)).resolve())
+    return check_folder(folder)[0]
+
+
+def check_folder(folder: Path) -> tuple[ir.GameIR, list[str]]:
+    """Compile a game or pack folder afresh, with a line for each procedure a pack's module
+    replaces or adds (`check` shows them: nothing a pack changes goes unseen)."""
+    changes: list[str] = []
+    return _compile(game_path(str(folder)).resolve(), changes), changes
 
 
 @lru_cache(maxsize=None)
@@ -58,29 +74,34 @@ def _compile_and_store(path: Path) -> ir.GameIR:
     return compiled
 
 
-def _compile(path: Path) -> ir.GameIR:
+def _compile(path: Path, changes: list | None = None) -> ir.GameIR:
     from silvics.compiler.build import compile_game, compile_pack   # only needed for YAML
     if path.name == "pack.yaml":
-        return compile_pack(path, lambda spec, base: game_path(spec, base))
+        return compile_pack(path, base_game, changes)
     return compile_game(path)
 
 
 def _sources(path: Path) -> cache.Sources | None:
-    """The files a compile of this game.yaml or pack.yaml reads, found the way the compiler's
-    build finds them (its modules/ folder, the card files and folders listed under `cards:`,
-    a pack's base game); None when the file cannot be read (the compile will say why)."""
+    """The files a compile of this game.yaml or pack.yaml reads, listed by the compiler's own
+    checks (its modules/ folder, the files and folders listed under `cards:`, a pack's `modules:`
+    and base game); None when any is refused or the file cannot be read: then nothing is hashed
+    or cached, and the compile says why."""
+    from silvics.compiler.files import Fence, list_files
     try:
-        data = _yaml(path)
-        sources = cache.Sources([path], [])
-        if path.name == "game.yaml":
-            sources.folders.append(path.parent / "modules")
-            sources.files += sorted((path.parent / "modules").glob("*.yaml"))
-        for entry in data.get("cards", []):
-            target = path.parent / entry
-            sources.folders += [target] if target.is_dir() else []
-            sources.files += sorted(target.glob("*.yaml")) if target.is_dir() else [target]
-        if path.name == "pack.yaml":
-            base = _sources(game_path(data["extends"], path.parent).resolve())
+        data, pack = _yaml(path), path.name == "pack.yaml"
+        fence = Fence.of_pack(path) if pack else Fence.of_game(path)
+        sources = cache.Sources([path], [] if pack else [path.parent / "modules"])
+        lists = [("cards", data.get("cards", []))]
+        lists += [("modules", data.get("modules", []))] if pack else \
+            [("modules", ["modules"])] if (path.parent / "modules").exists() else []
+        for key, entries in lists:
+            listing = list_files(entries, path.parent, fence, key)
+            if listing.refused:
+                return None
+            sources.files += listing.files
+            sources.folders += listing.folders
+        if pack:
+            base = _sources(base_game(data["extends"]).resolve())
             sources.files += base.files
             sources.folders += base.folders
         return sources
@@ -89,6 +110,7 @@ def _sources(path: Path) -> cache.Sources | None:
 
 
 def _yaml(path: Path) -> dict:
+    from silvics.compiler.files import read_bounded
     from silvics.compiler.yamlload import load as load_yaml
-    data, _ = load_yaml(path.read_text(encoding="utf-8"), str(path))
+    data, _ = load_yaml(read_bounded(path), str(path))
     return data
