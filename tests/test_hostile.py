@@ -166,25 +166,22 @@ procedures:
 
 
 def test_check_lists_every_procedure_a_pack_module_replaces(pack):
-    (pack / "modules").mkdir()
     (pack / "modules" / "sea.yaml").write_text(MODULE)
-    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text() + "modules: [modules/]\n")
     status, output = check(pack)
     assert status == 0, output
-    assert "3 modules; module sea-scoring replaces procedures: scoring; adds procedures: tide" in output
+    assert ("4 modules; module mythic-first replaces procedures: deal_creatures; "
+            "module sea-scoring replaces procedures: scoring; adds procedures: tide)") in output
     assert main(["play", str(pack), "--players", "2", "--module", "sea-scoring", "--quiet", "--no-cache"]) == 0
 
 
 def test_a_pack_module_cannot_take_a_base_module_name(pack):
-    (pack / "modules").mkdir()
     (pack / "modules" / "sea.yaml").write_text(MODULE.replace("sea-scoring", "experienced"))
-    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text() + "modules: [modules/]\n")
     status, output = check(pack)
     assert status == 1 and "sea.yaml:1:7: error[E0403]: module name 'experienced' is used twice" in output, output
 
 
 def test_a_pack_module_outside_the_pack_is_refused(pack):
-    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text() + "modules: [../secret.txt]\n")
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("[modules/]", "[../secret.txt]"))
     assert_refused(*check(pack), "'../secret.txt' is outside the pack's folder", "pack.yaml:6:")
 
 
@@ -321,3 +318,31 @@ def test_definitions_nested_in_definitions_are_bounded(tmp_path):
     game.write_text(game.read_text().replace("    - add 1 to turns", "    - if: d59\n          then: [add 1 to turns]"))
     status, output = check(folder)
     assert status == 1 and "error[E0501]" in output and "Traceback" not in output, output
+
+
+# ---- 5. names and texts from a pack are escaped in the generated pages -----------------------
+
+HOSTILE_CARDS = '''\
+kind: creature
+cards:
+  - id: scripted
+    sides:
+      leaf: {name: "<script>alert(1)</script>", prefers: "value > 1"}
+      thorn: {name: "Fence\\n```\\n<img src=x onerror=alert(2)>\\n# Owned", prefers: "value > 2"}
+'''
+
+
+def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
+    import markdown
+
+    from silvics import games
+    from silvics.compiler.docs import game_page
+    (pack / "cards" / "hostile.yaml").write_text(HOSTILE_CARDS)
+    (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`"\n'
+                                             'procedures:\n  scoring: []\n')
+    page = game_page(games.load(str(pack), use_cache=False))
+    html = markdown.markdown(page, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
+    assert "<script" not in html and "<img" not in html and "<b>" not in html, html
+    assert "<a " not in html and "<code>code</code>" not in html     # no link, no code span opened
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html          # shown as text, inside the cards' block
+    assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
