@@ -13,10 +13,13 @@ from .diagnostics import Diagnostic
 
 MAX_EXPANDED_PARTS = 50_000     # the bundled games need 5,631 at most
 MAX_DEPTH = 120                 # the bundled games: 11 and 31; the interpreter recurses on it
+MAX_CARDS = 10_000              # physical cards, copies counted; the bundled games have 156 at most
 
 
 def check_budget(ir: GameIR, diagnostics: list):
-    """A diagnostic for the first rule past either limit (at the rule), if any."""
+    """A diagnostic for the first rule past either limit (at the rule), and for the card that
+    takes the game past MAX_CARDS, if any."""
+    _check_cards(ir, diagnostics)
     measured: dict[int, tuple[int, int]] = {}
     total = 0
     for root in _roots(ir):
@@ -30,6 +33,18 @@ def check_budget(ir: GameIR, diagnostics: list):
             diagnostics.append(_at(_where_it_grows(root, measured), f"the rules grow past {MAX_EXPANDED_PARTS:,} "
                                    "parts here, with every use of a definition counted in full",
                                    "a definition using another twice doubles it: use fewer layers"))
+            return
+
+
+def _check_cards(ir: GameIR, diagnostics: list):
+    total = 0
+    for card in ir.cards:
+        total += card.copies
+        if total > MAX_CARDS:
+            span = card.span
+            diagnostics.append(Diagnostic(span.file, span.line, span.col, "E0501",
+                                          f"with this card the game has more than {MAX_CARDS:,} cards (copies counted)",
+                                          "every card is dealt, tracked and searched: use fewer"))
             return
 
 

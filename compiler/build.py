@@ -96,6 +96,8 @@ def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
 def _compile_game(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules`."""
     diagnostics: list[Diagnostic] = []
+    game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
+    _check_inside(game_path, Fence.of_game(game_path))
     game = _open(game_path, "game", diagnostics)
     path = game.path
     modules = [Document(p, "module", diagnostics) for p in _module_files(game, diagnostics)]
@@ -145,8 +147,10 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
     choice, never the pack's. `changes`, when given, receives a line for each module of the pack
     naming the procedures it replaces (and adds), so that no rule changes unseen."""
     diagnostics: list[Diagnostic] = []
+    pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
+    fence = Fence.of_pack(pack_path)
+    _check_inside(pack_path, fence)
     pack = _open(pack_path, "pack", diagnostics)
-    fence = Fence.of_pack(pack.path)
     cards = _listed_files(pack, "cards", fence, diagnostics)
     modules = _listed_files(pack, "modules", fence, diagnostics)
     try:
@@ -159,6 +163,16 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
     if changes is not None:
         changes += [_module_changes(ir, name) for name in added]
     return ir
+
+
+def _check_inside(top_file: Path, fence: Fence):
+    """pack.yaml (game.yaml) itself may be a link: it must point inside the pack's folder (the
+    game's root). Said at the folder, as a diagnostic at the file would show a line of wherever
+    the link points."""
+    if not top_file.resolve().is_relative_to(fence.root):
+        folder = _display(top_file.absolute().parent)
+        raise CompileError([Diagnostic(folder, 1, 1, "E0101", f"{top_file.name} links to a file outside "
+                                       f"{fence.place}", fence.hint)])
 
 
 def _module_changes(ir: GameIR, name: str) -> str:

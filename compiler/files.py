@@ -14,6 +14,7 @@ from pathlib import Path
 
 MAX_FILE_BYTES = 5 * 1024 * 1024     # 50 times the largest bundled card file; YAML work grows with it
 MAX_LISTED_FILES = 1000
+MAX_LISTED_BYTES = 20 * 1024 * 1024  # all the files of one list together
 
 
 class Refused(Exception):
@@ -33,7 +34,8 @@ class Fence:
 
     @classmethod
     def of_pack(cls, pack_file: Path) -> "Fence":
-        return cls(pack_file.resolve().parent, "the pack's folder",
+        """The folder holding pack.yaml (found without following pack.yaml itself, were it a link)."""
+        return cls(Path(pack_file).absolute().parent.resolve(), "the pack's folder",
                    "a pack reads only files inside its own folder: list them relative to pack.yaml")
 
     @classmethod
@@ -45,7 +47,7 @@ class Fence:
 def game_root(game_file: Path) -> Path:
     """The folder a game's files must stay in: the one holding rules/ and cards/ when the game
     is laid out as rules/<id>/game.yaml (as the bundled games are), else the game's own folder."""
-    folder = Path(game_file).resolve().parent
+    folder = Path(game_file).absolute().parent.resolve()     # not following game.yaml, were it a link
     return folder.parent.parent if folder.parent.name == "rules" else folder
 
 
@@ -56,6 +58,7 @@ class Listing:
     files: list[Path] = field(default_factory=list)
     folders: list[Path] = field(default_factory=list)
     refused: list[tuple[int, str, str]] = field(default_factory=list)
+    size: int = 0             # bytes of the files, together
 
 
 def list_files(entries, base: Path, fence: Fence, kind: str) -> Listing:
@@ -73,6 +76,7 @@ def list_files(entries, base: Path, fence: Fence, kind: str) -> Listing:
 
 
 def _take(entry: str, base: Path, fence: Fence, listing: Listing, kind: str):
+    listed = len(listing.files)
     target = _inside(entry, base / entry, fence, entry)
     if target.is_dir():
         listing.folders.append(target)
@@ -84,6 +88,10 @@ def _take(entry: str, base: Path, fence: Fence, listing: Listing, kind: str):
         raise Refused(f"no {kind} file or folder at '{entry}'")
     if len(listing.files) > MAX_LISTED_FILES:
         raise Refused(f"more than {MAX_LISTED_FILES} files are listed", "merge cards into fewer files")
+    listing.size += sum(path.stat().st_size for path in listing.files[listed:])
+    if listing.size > MAX_LISTED_BYTES:
+        raise Refused(f"the files listed come to more than {MAX_LISTED_BYTES // (1024 * 1024)} MB",
+                      "a game needs far less: list fewer or smaller files")
 
 
 def _inside(entry: str, path: Path, fence: Fence, name: str) -> Path:

@@ -38,7 +38,7 @@ def base_game(game_id: str) -> Path:
 def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.GameIR:
     """The game's IR: compiled once per process and path, and between runs kept in the IR
     cache (cache.py) unless `use_cache` is False."""
-    return _load(game_path(spec, base).resolve(), use_cache)
+    return _load(_absolute(game_path(spec, base)), use_cache)
 
 
 def compile_folder(folder: Path) -> ir.GameIR:
@@ -50,7 +50,13 @@ def check_folder(folder: Path) -> tuple[ir.GameIR, list[str]]:
     """Compile a game or pack folder afresh, with a line for each procedure a pack's module
     replaces or adds (`check` shows them: nothing a pack changes goes unseen)."""
     changes: list[str] = []
-    return _compile(game_path(str(folder)).resolve(), changes), changes
+    return _compile(_absolute(game_path(str(folder))), changes), changes
+
+
+def _absolute(path: Path) -> Path:
+    """The path with its folder resolved but not the file itself: a pack.yaml that is a link
+    stays a pack.yaml, for the compiler to refuse if it points out of the pack's folder."""
+    return path.absolute().parent.resolve() / path.name
 
 
 @lru_cache(maxsize=None)
@@ -101,7 +107,7 @@ def _sources(path: Path) -> cache.Sources | None:
             sources.files += listing.files
             sources.folders += listing.folders
         if pack:
-            base = _sources(base_game(data["extends"]).resolve())
+            base = _sources(_absolute(base_game(data["extends"])))
             sources.files += base.files
             sources.folders += base.folders
         return sources

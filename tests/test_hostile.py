@@ -120,6 +120,22 @@ def test_a_fifo_given_as_pack_yaml_does_not_hang(pack):
     assert status == 2 and "error: no game" in output and "Traceback" not in output, output
 
 
+def test_a_pack_yaml_linked_out_of_the_pack_is_refused_unread(pack):
+    (pack / "pack.yaml").unlink()
+    (pack / "pack.yaml").symlink_to(pack.parent / "secret.txt")
+    for spec in (pack, pack / "pack.yaml"):
+        assert_refused(*check(spec), "pack.yaml links to a file outside the pack's folder", f"{pack.name}:1:1:")
+
+
+def test_a_game_yaml_linked_out_of_the_game_is_refused_unread(tmp_path):
+    shutil.copytree(MARKET, tmp_path / "market")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    (tmp_path / "market" / "game.yaml").unlink()
+    (tmp_path / "market" / "game.yaml").symlink_to(tmp_path / "secret.txt")
+    assert_refused(*check(tmp_path / "market"), "game.yaml links to a file outside the game's root folder",
+                   "market:1:1:")
+
+
 def test_a_game_reads_only_under_its_root(tmp_path):
     shutil.copytree(MARKET, tmp_path / "market")
     (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
@@ -206,6 +222,13 @@ def test_a_huge_card_file_is_refused_by_its_size(pack):
     assert_refused(status, output, "'huge.yaml' in 'cards/' is 52,428,800 bytes, more than the 5 MB a file may be")
 
 
+def test_many_large_files_are_refused_by_their_total_size(pack):
+    for i in range(5):
+        with open(pack / "cards" / f"big{i}.yaml", "wb") as big:
+            big.truncate(4 * 2**20)             # each under the limit, together over
+    assert_refused(*check(pack), "the files listed come to more than 20 MB")
+
+
 def test_a_huge_game_file_is_refused_by_its_size(tmp_path):
     folder = market_copy(tmp_path)
     with open(folder / "game.yaml", "a") as game:
@@ -270,6 +293,13 @@ def test_copies_are_bounded(tmp_path):
     folder = market_copy(tmp_path, cards_extra="  - {id: gold, price: 1, copies: 100000000}\n")
     status, output = check(folder)
     assert status == 1 and "cards.3.copies must be at most 1000, got 100000000" in output, output
+
+
+def test_physical_cards_are_bounded(tmp_path):
+    many = "".join(f"  - {{id: c{i}, price: 1, copies: 1000}}\n" for i in range(11))
+    folder = market_copy(tmp_path, cards_extra=many)
+    status, output = check(folder)
+    assert status == 1 and "cards.yaml:23:5: error[E0501]: with this card the game has more than 10,000 cards" in output, output
 
 
 # ---- 4. compile time is linear in the input --------------------------------------------------
