@@ -12,6 +12,9 @@ class GameNotFound(LookupError):
     pass
 
 
+_offered: dict[str, Path] = {}     # game id -> game.yaml: games the user offers packs (silvics --base)
+
+
 def game_path(spec: str, base: Path | None = None) -> Path:
     games = bundled.games()
     if spec in games:
@@ -27,18 +30,32 @@ def game_path(spec: str, base: Path | None = None) -> Path:
 
 
 def base_game(game_id: str) -> Path:
-    """The game a pack extends, by id: a bundled game. A pack never chooses a path, so it
-    cannot put a changed copy of the rules under its name."""
-    games = bundled.games()
+    """The game a pack extends, by id: one the user offered with `--base`, or a bundled game.
+    A pack never chooses a path, so it cannot put a changed copy of the rules under its name."""
+    games = {**bundled.games(), **_offered}
     if game_id not in games:
-        raise GameNotFound(f"no bundled game '{game_id}': a pack extends one of {', '.join(games)}")
+        raise GameNotFound(f"no game '{game_id}' to extend: a pack extends one of {', '.join(games)}, "
+                           "or a game you name with silvics --base")
     return games[game_id]
+
+
+def offer_base(spec: str) -> None:
+    """Let packs extend this game (a folder or game.yaml the user names) by its id."""
+    path = _absolute(game_path(spec))
+    try:
+        game_id = _yaml(path)["id"] if path.name == "game.yaml" else None
+    except Exception:      # unreadable: say so here; compiling it would report the details
+        game_id = None
+    if not isinstance(game_id, str):
+        raise GameNotFound(f"--base takes a game folder or game.yaml with an id, not '{spec}'")
+    _offered[game_id] = path
 
 
 def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.GameIR:
     """The game's IR: compiled once per process and path, and between runs kept in the IR
     cache (cache.py) unless `use_cache` is False."""
-    return _load(_absolute(game_path(spec, base)), use_cache)
+    # a cache entry does not record which game --base offered: with one, compile afresh
+    return _load(_absolute(game_path(spec, base)), use_cache and not _offered)
 
 
 def compile_folder(folder: Path) -> ir.GameIR:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from silvics import games
 from silvics.cli import main
 from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
@@ -168,7 +169,31 @@ def test_a_pack_cannot_put_its_own_copy_of_the_game_under_it(pack):
 def test_a_pack_extending_an_unknown_game_is_told_the_bundled_ones(pack):
     (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("four-forests", "five-forests"))
     status, output = check(pack)
-    assert status == 1 and "error[E0401]: no bundled game 'five-forests'" in output, output
+    assert status == 1 and "error[E0401]: no game 'five-forests' to extend: a pack extends one of four-forests, reforest" in output, output
+
+
+@pytest.fixture
+def my_game(tmp_path, monkeypatch) -> Path:
+    """A game of the user's own, not bundled: Four Forests copied under the id my-forests."""
+    monkeypatch.setattr(games, "_offered", {})
+    root = FIXTURES.parent.parent
+    shutil.copytree(root / "rules" / "four-forests", tmp_path / "mine" / "rules" / "my-forests")
+    shutil.copytree(root / "cards" / "four-forests", tmp_path / "mine" / "cards" / "four-forests")
+    game = tmp_path / "mine" / "rules" / "my-forests" / "game.yaml"
+    game.write_text(game.read_text().replace("id: four-forests", "id: my-forests"))
+    return game.parent
+
+
+def test_a_pack_extends_a_game_the_user_names_on_the_command_line(pack, my_game):
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("four-forests", "my-forests"))
+    status, output = check(pack)
+    assert status == 1 and "no game 'my-forests' to extend" in output, output
+    assert main(["--base", str(my_game), "check", str(pack)]) == 0
+
+
+def test_base_takes_a_game(pack, my_game, capsys):
+    assert main(["--base", str(pack), "check", str(pack)]) == 2
+    assert "--base takes a game folder or game.yaml with an id" in capsys.readouterr().err
 
 
 MODULE = """\
