@@ -12,7 +12,7 @@ from ..interpreter.ir import GameIR, Node
 from .diagnostics import Diagnostic
 
 MAX_EXPANDED_PARTS = 50_000     # the bundled games need 5,631 at most
-MAX_DEPTH = 120                 # the bundled games: 11 and 31; the interpreter recurses on it
+MAX_DEPTH = 150                 # the bundled games: 11 and 31; the interpreter recurses on it
 MAX_CARDS = 10_000              # physical cards, copies counted; the bundled games have 156 at most
 
 

@@ -7,6 +7,7 @@ all of its diagnostics; the run stops with a CompileError listing them all.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from ..interpreter.registry import load_all, spelled
 from .budget import check_budget
 from .cards import lower_cards
 from .declare import declare
-from .diagnostics import CompileError, Diagnostic
+from .diagnostics import CompileError, Diagnostic, suggestion_budget
 from .files import Fence, Refused, list_files, read_bounded
 from .lower import Lowerer, Scope
 from .parse import Source
@@ -24,6 +25,9 @@ from .procedures import lower_procedures
 from .steps import At, Steps
 from .validate import validate
 from .yamlload import YamlError, load
+
+
+SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
 
 
 class Document:
@@ -50,17 +54,19 @@ class Document:
         problems = validate(self.data, self.located, kind)
         diagnostics.extend(problems)
         self.skipped = set()      # card indices a schema error ruled out (the rest are still checked)
-        if problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list) \
-                and all(self._card_index(d) is not None for d in problems):
-            self.skipped = {self._card_index(d) for d in problems}
+        cards = problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list)
+        indices = self._card_indices(problems) if cards else None
+        if indices is not None:
+            self.skipped = set(indices)
         elif problems:
             self.data = None
 
-    def _card_index(self, diagnostic):
-        """The card a diagnostic falls inside, if any (by line span of each card)."""
+    def _card_indices(self, problems) -> list[int] | None:
+        """The card each diagnostic falls inside (by the line each card starts on), or None if
+        one falls before every card. A binary search each: a file of many bad cards stays linear."""
         starts = [self.located.at(("cards", i))[0] for i in range(len(self.data["cards"]))]
-        inside = [i for i, start in enumerate(starts) if start <= diagnostic.line]
-        return inside[-1] if inside else None
+        indices = [bisect_right(starts, diagnostic.line) - 1 for diagnostic in problems]
+        return None if min(indices) < 0 else indices
 
     def effect(self, path: tuple, text: str) -> tuple[str, Source]:
         """An effect string and where it sits. A block scalar (| or >) is parsed from its raw lines,
@@ -95,6 +101,11 @@ def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
 
 def _compile_game(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules`."""
+    with suggestion_budget(SUGGESTION_COMPARISONS):
+        return _compile_game_hinted(game_path, extra_cards, extra_modules)
+
+
+def _compile_game_hinted(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
     game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
     _check_inside(game_path, Fence.of_game(game_path))

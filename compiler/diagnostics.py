@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,15 +81,44 @@ class Suggestion(str):
         return hint
 
 
+# Comparisons a compile may spend on suggestions (None: no limit). Each compares a misspelling
+# with every known name, so thousands of misspellings among thousands of card ids would take
+# minutes; past the budget, errors come without a suggestion and the compile stays linear.
+_comparisons_left: ContextVar[int | None] = ContextVar("comparisons_left", default=None)
+
+
+@contextmanager
+def suggestion_budget(comparisons: int):
+    token = _comparisons_left.set(comparisons)
+    try:
+        yield
+    finally:
+        _comparisons_left.reset(token)
+
+
 def did_you_mean(name: str, known) -> Suggestion:
     """The known word nearest to a misspelling: fewest edits (a swap of two letters is one),
     then the most similar by difflib; "" when none is near. Public: the application words its
     own hints (an unknown card or zone on the command line, in a position) the same way."""
-    name = str(name)
-    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in map(str, set(known))]
+    left = _comparisons_left.get()
+    if left is not None:
+        if left < len(known):
+            return Suggestion(None)
+        _comparisons_left.set(left - len(known))
+    name, known = str(name), set(map(str, known))
+    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in known
+              if _may_be_near(name, k)]
     scored = [s for s in scored
               if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))]
     return Suggestion(min(scored)[2] if scored else None)
+
+
+def _may_be_near(name: str, known: str) -> bool:
+    """False when the lengths alone rule `known` out (the edits are at least the difference in
+    length, and difflib's ratio at most 2 * shorter / both), so that no time is spent on it."""
+    shorter, both = min(len(name), len(known)), len(name) + len(known)
+    return (abs(len(name) - len(known)) <= max(1, len(name) // 3) or 2 * shorter >= 0.75 * both
+            or (len(name) >= 3 and known.startswith(name)))
 
 
 def _edits(a: str, b: str) -> int:

@@ -17,7 +17,7 @@ from ..interpreter.registry import load_all, prepositions
 from .diagnostics import Diagnostic
 
 GRAMMAR = Path(__file__).with_name("effects.lark")
-MAX_NESTING = 50          # parts inside parts; the bundled games' effects nest 10 deep
+MAX_NESTING = 100         # parts inside parts (a sum of n terms nests n deep); the bundled effects nest 10 deep
 MAX_INT_DIGITS = 15       # as in YAML (yamlload.MAX_INT_DIGITS)
 
 # Bad inputs with the message each kind of mistake deserves (Lark's match_examples).
