@@ -44,11 +44,20 @@ class Diagnostic:
         text = f"{self.file}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
         if source_lines and 0 < self.line <= len(source_lines):
             gutter = " " * len(str(self.line))
-            text += (f"\n {self.line} | {source_lines[self.line - 1].rstrip()}"
+            text += (f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"
                      f"\n {gutter} | {' ' * (self.col - 1)}^")
         if self.hint:
             text += f"\n = hint: {self.hint}"
         return text
+
+
+_CONTROLS = {code: "?" for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f]}
+
+
+def _printable(line: str) -> str:
+    """A source line as it may reach a terminal: a control character (an escape sequence could
+    retitle or rewrite the terminal) shown as '?', one for one, so the caret stays in place."""
+    return line.translate(_CONTROLS)
 
 
 class CompileError(Exception):

@@ -89,7 +89,7 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
         hint = did_you_mean(error.instance, error.validator_value) or \
             f"it can be: {', '.join(map(str, error.validator_value))}"
     elif error.validator == "pattern":
-        message = f"{where} {error.instance!r} must be lowercase letters, digits and hyphens"
+        message = f"{where} {error.instance!r} {error.schema.get('x-says', 'must be lowercase letters, digits and hyphens')}"
     elif error.validator == "oneOf":
         message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)

@@ -393,6 +393,22 @@ def test_definitions_nested_in_definitions_are_bounded(tmp_path):
     assert status == 1 and "error[E0501]" in output and "Traceback" not in output, output
 
 
+def test_a_name_with_a_line_break_or_an_escape_sequence_is_refused(pack):
+    (pack / "cards" / "odd.yaml").write_text('kind: creature\ncards:\n  - id: odd\n    sides:\n'
+                                             '      leaf: {name: "Odd\\e]0;owned\\a", prefers: "value > 1"}\n'
+                                             '      thorn: {name: "Two\\nlines", prefers: "value > 2"}\n')
+    status, output = check(pack)
+    assert status == 1 and "must be one line of printable text" in output and output.count("error[E0201]") == 2
+    assert "\x1b" not in output, output
+
+
+def test_control_characters_in_a_file_never_reach_the_terminal(pack):
+    (pack / "cards" / "odd.yaml").write_bytes(b"kind: \x1b]0;owned\x07creature\ncards: []\n")
+    status, output = check(pack)
+    assert status == 1 and " 1 | kind: ?]0;owned?creature" in output, output
+    assert "\x1b" not in output and "\x07" not in output
+
+
 # ---- 5. names and texts from a pack are escaped in the generated pages -----------------------
 
 HOSTILE_CARDS = '''\
@@ -401,7 +417,7 @@ cards:
   - id: scripted
     sides:
       leaf: {name: "<script>alert(1)</script>", prefers: "value > 1"}
-      thorn: {name: "Fence\\n```\\n<img src=x onerror=alert(2)>\\n# Owned", prefers: "value > 2"}
+      thorn: {name: "Fence ``` <img src=x onerror=alert(2)> # Owned", prefers: "value > 2"}
 '''
 
 
@@ -411,7 +427,8 @@ def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
     from silvics import games
     from silvics.compiler.docs import game_page
     (pack / "cards" / "hostile.yaml").write_text(HOSTILE_CARDS)
-    (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`"\n'
+    (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`'
+                                             '\\n\\n# Owned\\n```\\n<img src=x onerror=alert(4)>"\n'
                                              'procedures:\n  scoring: []\n')
     page = game_page(games.load(str(pack), use_cache=False))
     html = markdown.markdown(page, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
