@@ -7,21 +7,27 @@ all of its diagnostics; the run stops with a CompileError listing them all.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
 from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span
 from ..interpreter.registry import load_all, spelled
+from .budget import check_budget
 from .cards import lower_cards
 from .declare import declare
-from .diagnostics import CompileError, Diagnostic
+from .diagnostics import CompileError, Diagnostic, suggestion_budget
+from .files import Fence, Refused, list_files, read_bounded
 from .lower import Lowerer, Scope
 from .parse import Source
 from .procedures import lower_procedures
 from .steps import At, Steps
 from .validate import validate
 from .yamlload import YamlError, load
+
+
+SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
 
 
 class Document:
@@ -31,10 +37,13 @@ class Document:
         self.path, self.data, self.located, self.text, self.skipped = path, None, None, "", set()
         file = _display(path)
         try:
-            self.text = path.read_text(encoding="utf-8")
+            self.text = read_bounded(path)
             self.data, self.located = load(self.text, file)
         except OSError as error:
             diagnostics.append(Diagnostic(file, 1, 1, "E0101", f"cannot read file: {error.strerror}"))
+            return
+        except Refused as refusal:
+            diagnostics.append(Diagnostic(file, 1, 1, "E0101", refusal.message, refusal.hint))
             return
         except UnicodeDecodeError:
             diagnostics.append(Diagnostic(file, 1, 1, "E0101", "file is not UTF-8 text"))
@@ -45,17 +54,19 @@ class Document:
         problems = validate(self.data, self.located, kind)
         diagnostics.extend(problems)
         self.skipped = set()      # card indices a schema error ruled out (the rest are still checked)
-        if problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list) \
-                and all(self._card_index(d) is not None for d in problems):
-            self.skipped = {self._card_index(d) for d in problems}
+        cards = problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list)
+        indices = self._card_indices(problems) if cards else None
+        if indices is not None:
+            self.skipped = set(indices)
         elif problems:
             self.data = None
 
-    def _card_index(self, diagnostic):
-        """The card a diagnostic falls inside, if any (by line span of each card)."""
+    def _card_indices(self, problems) -> list[int] | None:
+        """The card each diagnostic falls inside (by the line each card starts on), or None if
+        one falls before every card. A binary search each: a file of many bad cards stays linear."""
         starts = [self.located.at(("cards", i))[0] for i in range(len(self.data["cards"]))]
-        inside = [i for i, start in enumerate(starts) if start <= diagnostic.line]
-        return inside[-1] if inside else None
+        indices = [bisect_right(starts, diagnostic.line) - 1 for diagnostic in problems]
+        return None if min(indices) < 0 else indices
 
     def effect(self, path: tuple, text: str) -> tuple[str, Source]:
         """An effect string and where it sits. A block scalar (| or >) is parsed from its raw lines,
@@ -82,31 +93,56 @@ def _display(path: Path) -> str:
         return str(path.resolve())
 
 
-def compile_game(game_path, extra_cards=()) -> GameIR:
-    """Compile a game; `game_path` is a game.yaml or its folder."""
+def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
+    """Compile a game; `game_path` is a game.yaml or its folder. `extra_cards` and `extra_modules`
+    are files vetted already: a pack's (inside the pack's folder) or one the user named."""
+    return _compile_game(game_path, extra_cards, extra_modules)[0]
+
+
+def _compile_game(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
+    """The game's IR, and the names of the modules read from `extra_modules`."""
+    with suggestion_budget(SUGGESTION_COMPARISONS):
+        return _compile_game_hinted(game_path, extra_cards, extra_modules)
+
+
+def _compile_game_hinted(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
+    game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
+    _check_inside(game_path, Fence.of_game(game_path))
     game = _open(game_path, "game", diagnostics)
     path = game.path
-    modules = [Document(p, "module", diagnostics) for p in sorted(path.parent.glob("modules/*.yaml"))]
+    modules = [Document(p, "module", diagnostics) for p in _module_files(game, diagnostics)]
+    added = [Document(Path(p), "module", diagnostics) for p in extra_modules]
     card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
+    modules = [m for m in modules + added if m.data]
     _check_players(game, diagnostics)
-    result = _lowered(game, [m for m in modules if m.data], [c for c in card_docs if c.data], diagnostics)
+    _check_module_names(modules, diagnostics)
+    result = _lowered_within_depth(game, modules, [c for c in card_docs if c.data], diagnostics)
+    if not diagnostics:
+        check_budget(result, diagnostics)
     if diagnostics:
         raise CompileError(diagnostics)
-    return _relocated(result, path.resolve().parent.parent.parent)
+    return _relocated(result, path.resolve().parent.parent.parent), [m.data["name"] for m in added if m.data]
 
 
-def _relocated(value, root: Path):
+def _relocated(value, root: Path, done: dict | None = None):
     """The IR with every span's file relative to the game's root (the folder holding rules/ and
-    cards/), so the same data compiles to the same IR wherever the compiler runs."""
+    cards/), so the same data compiles to the same IR wherever the compiler runs. A definition's
+    body is one object shared by its every use: it is relocated once (`done`, by id), which
+    keeps the sharing and the work linear (a tower of definitions each using the one below
+    twice would otherwise be walked 2^height times)."""
+    done = {} if done is None else done
+    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR)):
+        if id(value) not in done:
+            done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
+                                                         for f in fields(value)}))
+        return done[id(value)][1]
     if isinstance(value, Span):
         return replace(value, file=_relative(value.file, root))
-    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR)):
-        return replace(value, **{f.name: _relocated(getattr(value, f.name), root) for f in fields(value)})
     if isinstance(value, tuple):
-        return tuple(_relocated(item, root) for item in value)
+        return tuple(_relocated(item, root, done) for item in value)
     if isinstance(value, dict):
-        return {key: _relocated(item, root) for key, item in value.items()}
+        return {key: _relocated(item, root, done) for key, item in value.items()}
     return value
 
 
@@ -116,18 +152,46 @@ def _relative(file: str, root: Path) -> str:
     return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
 
 
-def compile_pack(pack_path, find_game) -> GameIR:
-    """Compile a pack's base game with the pack's cards added; `find_game(spec, base)` locates the base."""
+def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
+    """Compile a pack on its base game, with the pack's cards and modules added. `extends:` is a
+    game id and `find_game(id)` finds that game: where games come from is the application's
+    choice, never the pack's. `changes`, when given, receives a line for each module of the pack
+    naming the procedures it replaces (and adds), so that no rule changes unseen."""
     diagnostics: list[Diagnostic] = []
+    pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
+    fence = Fence.of_pack(pack_path)
+    _check_inside(pack_path, fence)
     pack = _open(pack_path, "pack", diagnostics)
-    files = _listed_files(pack, diagnostics)
+    cards = _listed_files(pack, "cards", fence, diagnostics)
+    modules = _listed_files(pack, "modules", fence, diagnostics)
     try:
-        base = find_game(pack.data["extends"], pack.path.parent)
+        base = find_game(pack.data["extends"])
     except LookupError as error:
         diagnostics.append(pack.error(("extends",), "E0401", str(error)))
     if diagnostics:
         raise CompileError(diagnostics)
-    return compile_game(base, extra_cards=files)
+    ir, added = _compile_game(base, cards, modules)
+    if changes is not None:
+        changes += [_module_changes(ir, name) for name in added]
+    return ir
+
+
+def _check_inside(top_file: Path, fence: Fence):
+    """pack.yaml (game.yaml) itself may be a link: it must point inside the pack's folder (the
+    game's root). Said at the folder, as a diagnostic at the file would show a line of wherever
+    the link points."""
+    if not top_file.resolve().is_relative_to(fence.root):
+        folder = _display(top_file.absolute().parent)
+        raise CompileError([Diagnostic(folder, 1, 1, "E0101", f"{top_file.name} links to a file outside "
+                                       f"{fence.place}", fence.hint)])
+
+
+def _module_changes(ir: GameIR, name: str) -> str:
+    procedures = ir.modules[name].procedures
+    replaced = [p for p in procedures if p in ir.procedures]
+    new = [p for p in procedures if p not in ir.procedures]
+    return "; ".join([f"module {name} replaces procedures: {', '.join(replaced) or 'none'}"]
+                     + ([f"adds procedures: {', '.join(new)}"] if new else []))
 
 
 def check_card_file(path) -> None:
@@ -147,26 +211,51 @@ def _open(path, kind: str, diagnostics) -> Document:
     return document
 
 
-def _listed_files(doc: Document, diagnostics) -> list[Path]:
-    """The card files a document lists under `cards:` (a folder stands for every .yaml in it)."""
-    files: list[Path] = []
-    for i, entry in enumerate(doc.data.get("cards", [])):
-        target = doc.path.parent / entry
-        if target.is_dir():
-            files.extend(sorted(target.glob("*.yaml")))
-        elif target.is_file():
-            files.append(target)
-        else:
-            diagnostics.append(doc.error(("cards", i), "E0101", f"no card file or folder at '{entry}'"))
-    return files
+def _listed_files(doc: Document, key: str, fence: Fence, diagnostics) -> list[Path]:
+    """The files a document lists under `key` (a folder stands for every .yaml in it), each
+    checked to lie inside the fence and to be a regular file before anything opens it."""
+    listing = list_files(doc.data.get(key, []), doc.path.parent, fence, key.rstrip("s"))
+    diagnostics += [doc.error((key, i), "E0101", message, hint) for i, message, hint in listing.refused]
+    return listing.files
+
+
+def _module_files(game: Document, diagnostics) -> list[Path]:
+    """A game's modules/*.yaml, checked like listed files (a refusal is reported on game.yaml:
+    the refused file itself is never opened, not even to show a line of it)."""
+    if not (game.path.parent / "modules").exists():
+        return []
+    listing = list_files(["modules"], game.path.parent, Fence.of_game(game.path), "module")
+    diagnostics += [game.error((), "E0101", message, hint) for _, message, hint in listing.refused]
+    return listing.files
+
+
+def _check_module_names(modules, diagnostics):
+    seen = set()
+    for module in modules:
+        name = module.data["name"]
+        if name in seen:
+            diagnostics.append(module.error(("name",), "E0403", f"module name '{name}' is used twice",
+                                            "a pack's module needs a name of its own: rename it"))
+        seen.add(name)
 
 
 def _card_files(game: Document, extra, diagnostics) -> list[Path]:
-    files = _listed_files(game, diagnostics)
+    files = _listed_files(game, "cards", Fence.of_game(game.path), diagnostics)
     for extra_path in map(Path, extra):
         if all(extra_path.resolve() != f.resolve() for f in files):
             files.append(extra_path)
     return files
+
+
+def _lowered_within_depth(game: Document, modules, card_docs, diagnostics) -> GameIR | None:
+    """The passes recurse as deep as the rules nest; the limits on each string and file keep that
+    shallow, and definitions nested in definitions are caught here, as a diagnostic."""
+    try:
+        return _lowered(game, modules, card_docs, diagnostics)
+    except RecursionError:
+        diagnostics.append(game.error((), "E0501", "the rules nest too deeply to compile",
+                                      "definitions used inside definitions nest too: flatten them"))
+        return None
 
 
 def _lowered(game: Document, modules, card_docs, diagnostics) -> GameIR:

@@ -8,8 +8,12 @@
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+
+from .files import Refused, read_bounded
 
 # Codes: E01xx file and YAML, E02xx schema, E03xx effect syntax, E04xx names and types,
 # E05xx game structure.
@@ -40,11 +44,20 @@ class Diagnostic:
         text = f"{self.file}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
         if source_lines and 0 < self.line <= len(source_lines):
             gutter = " " * len(str(self.line))
-            text += (f"\n {self.line} | {source_lines[self.line - 1].rstrip()}"
+            text += (f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"
                      f"\n {gutter} | {' ' * (self.col - 1)}^")
         if self.hint:
             text += f"\n = hint: {self.hint}"
         return text
+
+
+_CONTROLS = {code: "?" for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f]}
+
+
+def _printable(line: str) -> str:
+    """A source line as it may reach a terminal: a control character (an escape sequence could
+    retitle or rewrite the terminal) shown as '?', one for one, so the caret stays in place."""
+    return line.translate(_CONTROLS)
 
 
 class CompileError(Exception):
@@ -59,9 +72,9 @@ class CompileError(Exception):
 
         def lines(file):
             if file not in cache:
-                try:
-                    cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-                except (OSError, UnicodeDecodeError):
+                try:       # bounded: never hang on a pipe or load a huge file to show one line
+                    cache[file] = read_bounded(Path(file)).splitlines()
+                except (OSError, UnicodeDecodeError, Refused):
                     cache[file] = None
             return cache[file]
         return "\n".join(d.render(lines(d.file)) for d in self.diagnostics)
@@ -77,15 +90,44 @@ class Suggestion(str):
         return hint
 
 
+# Comparisons a compile may spend on suggestions (None: no limit). Each compares a misspelling
+# with every known name, so thousands of misspellings among thousands of card ids would take
+# minutes; past the budget, errors come without a suggestion and the compile stays linear.
+_comparisons_left: ContextVar[int | None] = ContextVar("comparisons_left", default=None)
+
+
+@contextmanager
+def suggestion_budget(comparisons: int):
+    token = _comparisons_left.set(comparisons)
+    try:
+        yield
+    finally:
+        _comparisons_left.reset(token)
+
+
 def did_you_mean(name: str, known) -> Suggestion:
     """The known word nearest to a misspelling: fewest edits (a swap of two letters is one),
     then the most similar by difflib; "" when none is near. Public: the application words its
     own hints (an unknown card or zone on the command line, in a position) the same way."""
-    name = str(name)
-    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in map(str, set(known))]
+    left = _comparisons_left.get()
+    if left is not None:
+        if left < len(known):
+            return Suggestion(None)
+        _comparisons_left.set(left - len(known))
+    name, known = str(name), set(map(str, known))
+    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in known
+              if _may_be_near(name, k)]
     scored = [s for s in scored
               if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))]
     return Suggestion(min(scored)[2] if scored else None)
+
+
+def _may_be_near(name: str, known: str) -> bool:
+    """False when the lengths alone rule `known` out (the edits are at least the difference in
+    length, and difflib's ratio at most 2 * shorter / both), so that no time is spent on it."""
+    shorter, both = min(len(name), len(known)), len(name) + len(known)
+    return (abs(len(name) - len(known)) <= max(1, len(name) // 3) or 2 * shorter >= 0.75 * both
+            or (len(name) >= 3 and known.startswith(name)))
 
 
 def _edits(a: str, b: str) -> int:

@@ -96,32 +96,68 @@ def _binding(binding) -> str:
 
 
 def game_page(ir: GameIR, balance: Summary | None = None) -> str:
-    """A game's reference page; `balance`, a simulation summary, adds its Balance section."""
-    lines = [f"# {ir.name}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
+    """A game's reference page; `balance`, a simulation summary, adds its Balance section.
+    Every name and text from the data (a pack's too) is escaped: it can add no HTML, code,
+    link, heading or line of its own."""
+    lines = [f"# {_inline(ir.name)}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
              ]
     if ir.definitions:
         lines += ["## Definitions", "", "| name | means |", "|---|---|"]
-        lines += [f"| `{name}{'(' + ', '.join(params) + ')' if params else ''}` | `{text}` |"
+        lines += [f"| {_code(name + ('(' + ', '.join(params) + ')' if params else ''))} | {_code(text)} |"
                   for name, params, text in ir.definitions]
         lines.append("")
     lines += ["## Procedures", ""]
     for name, body in ir.procedures.items():
-        lines += [f"**{name}**: {english(body)}", ""]
+        lines += [f"**{_inline(name)}**: {_inline(english(body))}", ""]
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
-            lines += [f"### {module.name}", "", module.description, ""]
+            lines += [f"### {_inline(module.name)}", "", _inline(module.description), ""]
             for name, body in module.procedures.items():
-                lines += [f"**{name}** becomes: {english(body)}", ""]
+                lines += [f"**{_inline(name)}** becomes: {_inline(english(body))}", ""]
     if balance is not None:
         lines += balance_section(balance)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
-        lines += [f"## {kind.name.capitalize()} cards ({len(cards)})", "", "```text"]
-        lines += [describe_card(card, kind) for card in cards]
-        lines += ["```", ""]
+        lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
+        lines += _fenced("text", [describe_card(card, kind) for card in cards])
     return "\n".join(lines)
+
+
+# Text from the data, in a paragraph, heading or table cell: HTML is shown, not run; code
+# spans, emphasis, headings and table cells cannot be opened; links cannot be formed.
+_MARKDOWN = str.maketrans({"\\": "\\\\", "`": "\\`", "*": "\\*", "#": "\\#", "|": "\\|",
+                           "<": "&lt;", ">": "&gt;", "&": "&amp;"})
+
+
+def _inline(text) -> str:
+    """Data text made inert in Markdown, on one line (a line break could start a block)."""
+    text = " ".join(str(text).split()).translate(_MARKDOWN).replace("](", "]\\(")   # no [text](url)
+    return "\\" + text if text.startswith("[") else text                          # no [label]: url
+
+
+def _code(text) -> str:
+    """Data text as a code span in a table cell: fenced by more backticks than it holds."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    ticks = "`" * (_longest_run(text, "`") + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{padding}{text}{padding}{ticks}"
+
+
+def _fenced(language: str, blocks: list[str]) -> list[str]:
+    """A fenced code block no line of the data can close: its fence is longer than any run of
+    backticks inside."""
+    fence = "`" * max(3, 1 + max((_longest_run(block, "`") for block in blocks), default=0))
+    return [f"{fence}{language}", *blocks, fence, ""]
+
+
+def _longest_run(text: str, char: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        longest = max(longest, run)
+    return longest
 
 
 def balance_section(summary: Summary) -> list[str]:

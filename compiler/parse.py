@@ -17,6 +17,8 @@ from ..interpreter.registry import load_all, prepositions
 from .diagnostics import Diagnostic
 
 GRAMMAR = Path(__file__).with_name("effects.lark")
+MAX_NESTING = 100         # parts inside parts (a sum of n terms nests n deep); the bundled effects nest 10 deep
+MAX_INT_DIGITS = 15       # as in YAML (yamlload.MAX_INT_DIGITS)
 
 # Bad inputs with the message each kind of mistake deserves (Lark's match_examples).
 EXAMPLES = {
@@ -66,9 +68,35 @@ class EffectSyntaxError(Exception):
 def parse(text: str, source: Source, start: str) -> Tree:
     """Parse a statement (`start="statement"`) or an expression (`start="expr"`)."""
     try:
-        return _tree(text, start)
+        tree = _tree(text, start)
     except UnexpectedInput as error:
         raise EffectSyntaxError(_diagnostic(error, text, source, start)) from None
+    _check_limits(tree, source)
+    return tree
+
+
+def _check_limits(tree: Tree, source: Source):
+    """Refuse parts nested too deep (every later stage walks trees recursively) and numbers too
+    long to be a count or a score, at the place in the string where the limit is passed.
+    The walk is iterative and linear; LALR parsing itself recurses on nothing."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            _refuse(node, source, f"this effect is nested more than {MAX_NESTING} deep",
+                    "split it: name a part under define: and use the name")
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif isinstance(child, Token) and child.type == "INT" and len(child.lstrip("+-")) > MAX_INT_DIGITS:
+                _refuse(child, source, f"this number has more than {MAX_INT_DIGITS} digits",
+                        "numbers in rules and cards are counts and scores: write a smaller one")
+
+
+def _refuse(where, source: Source, message: str, hint: str):
+    meta = where if isinstance(where, Token) else where.meta
+    span = source.span(getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1)
+    raise EffectSyntaxError(Diagnostic(span.file, span.line, span.col, "E0301", message, hint))
 
 
 def _tree(text: str, start: str) -> Tree:

@@ -73,12 +73,15 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
         hint = did_you_mean(extra[0], known) if extra else ""
         hint = hint or (f"allowed here: {', '.join(known)}" if known else "")
         return Diagnostic(located.file, *located.key_at(path), "E0201", message, hint)
-    hint = error.schema.get("x-hint", "")     # schemas may carry a designer-facing hint
+    # schemas may carry a designer-facing hint, for one keyword (x-hint-maximum) or for any
+    hint = error.schema.get(f"x-hint-{error.validator}", error.schema.get("x-hint", ""))
     if error.validator == "required":
         message = f"{where} is missing {error.message.split(' is a required')[0]}"
         return Diagnostic(located.file, *located.key_at(path), "E0201", message, hint)
     if error.validator == "minimum":
         message = f"{where} must be at least {error.validator_value}, got {error.instance!r}"
+    elif error.validator == "maximum":
+        message = f"{where} must be at most {error.validator_value}, got {error.instance!r}"
     elif error.validator == "type":
         message = f"{where} must be {_types(error.validator_value)}, got {error.instance!r}"
     elif error.validator == "enum":
@@ -86,7 +89,7 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
         hint = did_you_mean(error.instance, error.validator_value) or \
             f"it can be: {', '.join(map(str, error.validator_value))}"
     elif error.validator == "pattern":
-        message = f"{where} {error.instance!r} must be lowercase letters, digits and hyphens"
+        message = f"{where} {error.instance!r} {error.schema.get('x-says', 'must be lowercase letters, digits and hyphens')}"
     elif error.validator == "oneOf":
         message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)

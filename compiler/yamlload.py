@@ -19,7 +19,9 @@ except AttributeError:   # PyYAML built without libyaml
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-MAX_VALUES = 200_000
+MAX_VALUES = 200_000      # 100 times as many as the largest bundled file holds
+MAX_DEPTH = 50            # of nested lists and mappings; the bundled files nest 10 deep
+MAX_INT_DIGITS = 15       # beyond any count or score; Python refuses past 4,300 digits
 _PLAIN = {"true": True, "True": True, "false": False, "False": False, "null": None, "~": None, "": None}
 
 
@@ -49,6 +51,8 @@ def load(text: str, file: str):
     """Parse one YAML document; returns (data, Located) or raises a Diagnostic list."""
     located = Located(file)
     try:
+        if len(text) > 2 * MAX_VALUES:      # a shorter text cannot hold that many values
+            _count_values(text, file)
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as error:
         raise YamlError([_syntax_error(error, text, file)]) from None
@@ -58,6 +62,23 @@ def load(text: str, file: str):
     if errors:
         raise YamlError(errors)
     return data, located
+
+
+def _count_values(text: str, file: str):
+    """Refuse a document of more than MAX_VALUES values before composing it, which would build
+    a node for each at once: the parser's events come one at a time."""
+    count = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
+            count += 1
+            if count > MAX_VALUES:
+                raise YamlError([_at(event, file, f"the document has more than {MAX_VALUES} values",
+                                     "split it into several files")])
+
+
+def _at(node, file: str, message: str, hint: str = "") -> Diagnostic:
+    mark = node.start_mark
+    return Diagnostic(file, mark.line + 1, mark.column + 1, "E0102", message, hint)
 
 
 # Errors found at the end of the text are best shown where the unclosed thing opened.
@@ -92,15 +113,15 @@ class YamlError(Exception):
 def _construct(node, path, located, errors, budget):
     budget[0] -= 1
     if budget[0] < 0:     # aliases can make a small file expand enormously ("billion laughs")
-        mark = node.start_mark
-        raise YamlError([Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0102",
-                                    f"the document expands to more than {MAX_VALUES} values",
-                                    "YAML aliases (*name) are expanding too far")])
+        raise YamlError([_at(node, located.file, f"the document expands to more than {MAX_VALUES} values",
+                             "YAML aliases (*name) are expanding too far")])
+    if len(path) > MAX_DEPTH:
+        raise YamlError([_at(node, located.file, f"lists and mappings are nested more than {MAX_DEPTH} deep")])
     located.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
-            key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else \
+            key = _scalar(key_node, located) if isinstance(key_node, yaml.ScalarNode) else \
                 _construct(key_node, path + ("<key>",), located, errors, budget)
             mark = key_node.start_mark
             if isinstance(key, (list, dict)):
@@ -117,16 +138,19 @@ def _construct(node, path, located, errors, budget):
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, path + (i,), located, errors, budget) for i, item in enumerate(node.value)]
     located.scalars[path] = node
-    return _scalar(node)
+    return _scalar(node, located)
 
 
-def _scalar(node):
+def _scalar(node, located: Located):
     if node.style:            # quoted or block scalars are always strings
         return node.value
     text = node.value
     if text in _PLAIN:
         return _PLAIN[text]
     if _INT.match(text):
+        if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            raise YamlError([_at(node, located.file, f"this number has more than {MAX_INT_DIGITS} digits",
+                                 "numbers in rules and cards are counts and scores: write a smaller one")])
         return int(text)
     if _FLOAT.match(text):
         return float(text)

@@ -24,6 +24,8 @@ def main(argv=None) -> int:
         parser.print_help()
         return MISUSE
     try:
+        for spec in args.base:
+            games.offer_base(spec)
         return args.command(args)
     except CompileError as error:
         print(error.render(), file=sys.stderr)
@@ -44,6 +46,8 @@ def main(argv=None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
+    parser.add_argument("--base", action="append", default=[], metavar="GAME",
+                        help="a game folder packs may extend by its id, besides the bundled games (repeatable)")
     commands = parser.add_subparsers(metavar="COMMAND")
 
     def command(name, fn, help, loads_games=True):

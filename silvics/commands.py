@@ -47,10 +47,10 @@ def check(args) -> int:
 def _check_one(path: Path) -> str:
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
-        ir = games.compile_folder(game_dir)
+        ir, changes = games.check_folder(game_dir)
         copies = sum(card.copies for card in ir.cards)
         return (f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
-                f"{len(ir.modules)} modules")
+                f"{len(ir.modules)} modules" + "".join(f"; {change}" for change in changes))
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios

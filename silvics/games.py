@@ -12,6 +12,9 @@ class GameNotFound(LookupError):
     pass
 
 
+_offered: dict[str, Path] = {}     # game id -> game.yaml: games the user offers packs (silvics --base)
+
+
 def game_path(spec: str, base: Path | None = None) -> Path:
     games = bundled.games()
     if spec in games:
@@ -26,15 +29,51 @@ def game_path(spec: str, base: Path | None = None) -> Path:
                        "or give a game folder, a game.yaml, a pack folder or a compiled .json")
 
 
+def base_game(game_id: str) -> Path:
+    """The game a pack extends, by id: one the user offered with `--base`, or a bundled game.
+    A pack never chooses a path, so it cannot put a changed copy of the rules under its name."""
+    games = {**bundled.games(), **_offered}
+    if game_id not in games:
+        raise GameNotFound(f"no game '{game_id}' to extend: a pack extends one of {', '.join(games)}, "
+                           "or a game you name with silvics --base")
+    return games[game_id]
+
+
+def offer_base(spec: str) -> None:
+    """Let packs extend this game (a folder or game.yaml the user names) by its id."""
+    path = _absolute(game_path(spec))
+    try:
+        game_id = _yaml(path)["id"] if path.name == "game.yaml" else None
+    except Exception:      # unreadable: say so here; compiling it would report the details
+        game_id = None
+    if not isinstance(game_id, str):
+        raise GameNotFound(f"--base takes a game folder or game.yaml with an id, not '{spec}'")
+    _offered[game_id] = path
+
+
 def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.GameIR:
     """The game's IR: compiled once per process and path, and between runs kept in the IR
     cache (cache.py) unless `use_cache` is False."""
-    return _load(game_path(spec, base).resolve(), use_cache)
+    # a cache entry does not record which game --base offered: with one, compile afresh
+    return _load(_absolute(game_path(spec, base)), use_cache and not _offered)
 
 
 def compile_folder(folder: Path) -> ir.GameIR:
     """Compile a game or pack folder afresh (no cache: `check` wants today's files)."""
-    return _compile(game_path(str(folder)).resolve())
+    return check_folder(folder)[0]
+
+
+def check_folder(folder: Path) -> tuple[ir.GameIR, list[str]]:
+    """Compile a game or pack folder afresh, with a line for each procedure a pack's module
+    replaces or adds (`check` shows them: nothing a pack changes goes unseen)."""
+    changes: list[str] = []
+    return _compile(_absolute(game_path(str(folder))), changes), changes
+
+
+def _absolute(path: Path) -> Path:
+    """The path with its folder resolved but not the file itself: a pack.yaml that is a link
+    stays a pack.yaml, for the compiler to refuse if it points out of the pack's folder."""
+    return path.absolute().parent.resolve() / path.name
 
 
 @lru_cache(maxsize=None)
@@ -68,29 +107,34 @@ def _compile_and_store(path: Path) -> ir.GameIR:
     return compiled
 
 
-def _compile(path: Path) -> ir.GameIR:
+def _compile(path: Path, changes: list | None = None) -> ir.GameIR:
     from silvics.compiler.build import compile_game, compile_pack   # only needed for YAML
     if path.name == "pack.yaml":
-        return compile_pack(path, lambda spec, base: game_path(spec, base))
+        return compile_pack(path, base_game, changes)
     return compile_game(path)
 
 
 def _sources(path: Path) -> cache.Sources | None:
-    """The files a compile of this game.yaml or pack.yaml reads, found the way the compiler's
-    build finds them (its modules/ folder, the card files and folders listed under `cards:`,
-    a pack's base game); None when the file cannot be read (the compile will say why)."""
+    """The files a compile of this game.yaml or pack.yaml reads, listed by the compiler's own
+    checks (its modules/ folder, the files and folders listed under `cards:`, a pack's `modules:`
+    and base game); None when any is refused or the file cannot be read: then nothing is hashed
+    or cached, and the compile says why."""
+    from silvics.compiler.files import Fence, list_files
     try:
-        data = _yaml(path)
-        sources = cache.Sources([path], [])
-        if path.name == "game.yaml":
-            sources.folders.append(path.parent / "modules")
-            sources.files += sorted((path.parent / "modules").glob("*.yaml"))
-        for entry in data.get("cards", []):
-            target = path.parent / entry
-            sources.folders += [target] if target.is_dir() else []
-            sources.files += sorted(target.glob("*.yaml")) if target.is_dir() else [target]
-        if path.name == "pack.yaml":
-            base = _sources(game_path(data["extends"], path.parent).resolve())
+        data, pack = _yaml(path), path.name == "pack.yaml"
+        fence = Fence.of_pack(path) if pack else Fence.of_game(path)
+        sources = cache.Sources([path], [] if pack else [path.parent / "modules"])
+        lists = [("cards", data.get("cards", []))]
+        lists += [("modules", data.get("modules", []))] if pack else \
+            [("modules", ["modules"])] if (path.parent / "modules").exists() else []
+        for key, entries in lists:
+            listing = list_files(entries, path.parent, fence, key)
+            if listing.refused:
+                return None
+            sources.files += listing.files
+            sources.folders += listing.folders
+        if pack:
+            base = _sources(_absolute(base_game(data["extends"])))
             sources.files += base.files
             sources.folders += base.folders
         return sources
@@ -99,6 +143,7 @@ def _sources(path: Path) -> cache.Sources | None:
 
 
 def _yaml(path: Path) -> dict:
+    from silvics.compiler.files import read_bounded
     from silvics.compiler.yamlload import load as load_yaml
-    data, _ = load_yaml(path.read_text(encoding="utf-8"), str(path))
+    data, _ = load_yaml(read_bounded(path), str(path))
     return data

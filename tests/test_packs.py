@@ -25,6 +25,16 @@ def test_pack_plays_and_its_creatures_can_be_dealt():
     assert {"krakens", "sphinxes"} <= dealt
 
 
-def test_check_reports_a_pack(capsys):
+def test_check_reports_a_pack_and_every_procedure_its_modules_replace(capsys):
     assert main(["check", str(PACK)]) == 0
-    assert "77 cards" in capsys.readouterr().out
+    assert capsys.readouterr().out == (f"{PACK}: ok (Four Forests: 77 cards (77 copies), 9 procedures, 3 modules; "
+                                       "module mythic-first replaces procedures: deal_creatures)\n")
+
+
+def test_a_pack_module_is_switched_on_like_the_games_own():
+    game = play_random(games.load(str(PACK)), 2, 0, modules=["mythic-first"])
+    assert {game.card_id(uid) for uid in game.state.zones["creatures"]} == {"krakens", "sphinxes", "elves", "giants"}
+
+
+def test_a_pack_module_changes_nothing_unless_switched_on():
+    assert games.load(str(PACK)).procedures == games.load("four-forests").procedures

@@ -1,0 +1,438 @@
+"""Packs and data written by an attacker: each test is an attack that must end in a
+diagnostic, quickly, without reading outside the pack, printing a stranger's file,
+hanging, eating memory or showing a traceback."""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.cli import main
+from silvics.compiler.build import compile_game
+from silvics.compiler.diagnostics import CompileError
+from silvics.interpreter.ir import GameIR
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MYTHIC = FIXTURES / "packs" / "mythic"
+MARKET = FIXTURES / "games" / "market"
+SECRET = "hunter2-do-not-print"
+
+
+def check(*paths) -> tuple[int, str]:
+    """`silvics check PATHS`, in process: (status, everything printed)."""
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["check", *map(str, paths)])
+    return status, out.getvalue() + err.getvalue()
+
+
+def silvics_child(*args, timeout=60) -> tuple[int, str]:
+    """The CLI in a child process with 1.5 GB of address space and a time limit: an attack that
+    hangs or eats memory fails the test instead of the machine."""
+    def limits():
+        resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
+    try:
+        done = subprocess.run([sys.executable, "-m", "silvics", *map(str, args)], capture_output=True, text=True,
+                              timeout=timeout, preexec_fn=limits, env={**os.environ, "XDG_CACHE_HOME": "/nonexistent"})
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"silvics {' '.join(map(str, args))} was still running after {timeout} s")
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.fixture
+def pack(tmp_path) -> Path:
+    """A copy of the mythic pack, with a secret file beside it (outside the pack's folder)."""
+    shutil.copytree(MYTHIC, tmp_path / "pack")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    return tmp_path / "pack"
+
+
+def list_cards(pack: Path, *entries: str):
+    text = (pack / "pack.yaml").read_text().replace("cards: [cards/]", f"cards: [{', '.join(entries)}]")
+    (pack / "pack.yaml").write_text(text)
+
+
+def assert_refused(status, output, message, where="pack.yaml:5:"):
+    assert status == 1, output
+    assert message in output, output
+    assert where in output, output
+    assert SECRET not in output and "Traceback" not in output, output
+
+
+# ---- 1. a pack reads only regular files inside its own folder --------------------------------
+
+def test_a_path_climbing_out_of_the_pack_is_refused_unread(pack):
+    list_cards(pack, "cards/", "../secret.txt")
+    assert_refused(*check(pack), "'../secret.txt' is outside the pack's folder", "pack.yaml:5:17: error[E0101]")
+
+
+def test_an_absolute_path_is_refused(pack):
+    list_cards(pack, "cards/", str(pack.parent / "secret.txt"))
+    assert_refused(*check(pack), "is outside the pack's folder")
+
+
+def test_a_link_pointing_out_of_the_pack_is_refused(pack):
+    (pack / "cards" / "leak.yaml").symlink_to(pack.parent / "secret.txt")
+    assert_refused(*check(pack), "'leak.yaml' in 'cards/' is outside the pack's folder")
+
+
+def test_a_linked_folder_pointing_out_of_the_pack_is_refused(pack):
+    (pack.parent / "elsewhere").mkdir()
+    (pack.parent / "elsewhere" / "more.yaml").write_text(f"kind: creature\ncards: {SECRET}\n")
+    (pack / "more").symlink_to(pack.parent / "elsewhere")
+    list_cards(pack, "cards/", "more/")
+    assert_refused(*check(pack), "'more/' is outside the pack's folder")
+
+
+def test_a_link_inside_the_pack_is_followed(pack):
+    (pack / "cards" / "creatures.yaml").rename(pack / "real.yaml")
+    (pack / "cards" / "creatures.yaml").symlink_to(pack / "real.yaml")
+    status, output = check(pack)
+    assert status == 0 and "77 cards" in output, output
+
+
+def test_a_link_to_an_endless_device_is_refused_unopened(pack):
+    (pack / "cards" / "zero.yaml").symlink_to("/dev/zero")
+    status, output = silvics_child("check", pack)
+    assert_refused(status, output, "'zero.yaml' in 'cards/' is outside the pack's folder")
+
+
+def test_a_fifo_is_refused_unopened(pack):
+    os.mkfifo(pack / "cards" / "pipe.yaml")
+    for command in (["check", pack], ["play", pack, "--players", "2", "--quiet"]):   # play also fills the cache
+        status, output = silvics_child(*command)
+        assert_refused(status, output, "'pipe.yaml' in 'cards/' is not a regular file")
+
+
+def test_a_fifo_given_as_pack_yaml_does_not_hang(pack):
+    (pack / "pack.yaml").unlink()
+    os.mkfifo(pack / "pack.yaml")
+    status, output = silvics_child("check", pack)
+    assert status == 2 and "error: no game" in output and "Traceback" not in output, output
+
+
+def test_a_pack_yaml_linked_out_of_the_pack_is_refused_unread(pack):
+    (pack / "pack.yaml").unlink()
+    (pack / "pack.yaml").symlink_to(pack.parent / "secret.txt")
+    for spec in (pack, pack / "pack.yaml"):
+        assert_refused(*check(spec), "pack.yaml links to a file outside the pack's folder", f"{pack.name}:1:1:")
+
+
+def test_a_game_yaml_linked_out_of_the_game_is_refused_unread(tmp_path):
+    shutil.copytree(MARKET, tmp_path / "market")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    (tmp_path / "market" / "game.yaml").unlink()
+    (tmp_path / "market" / "game.yaml").symlink_to(tmp_path / "secret.txt")
+    assert_refused(*check(tmp_path / "market"), "game.yaml links to a file outside the game's root folder",
+                   "market:1:1:")
+
+
+def test_a_game_reads_only_under_its_root(tmp_path):
+    shutil.copytree(MARKET, tmp_path / "market")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    game = tmp_path / "market" / "game.yaml"
+    game.write_text(game.read_text().replace("cards: [cards.yaml]", "cards: [cards.yaml, ../secret.txt]"))
+    assert_refused(*check(tmp_path / "market"), "'../secret.txt' is outside the game's root folder", "game.yaml:13:")
+
+
+def test_a_module_linked_out_of_the_game_is_refused(tmp_path):
+    shutil.copytree(MARKET, tmp_path / "market")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    (tmp_path / "market" / "modules").mkdir()
+    (tmp_path / "market" / "modules" / "leak.yaml").symlink_to(tmp_path / "secret.txt")
+    assert_refused(*check(tmp_path / "market"), "'leak.yaml' in 'modules' is outside the game's root folder",
+                   "game.yaml:")
+
+
+# ---- 2. a pack extends a bundled game by id, and what its modules change is shown --------------
+
+def test_a_pack_cannot_put_its_own_copy_of_the_game_under_it(pack):
+    shutil.copytree(FIXTURES.parent.parent / "rules" / "four-forests", pack / "rules" / "four-forests")
+    shutil.copytree(FIXTURES.parent.parent / "cards" / "four-forests", pack / "cards" / "four-forests")
+    text = (pack / "pack.yaml").read_text().replace("extends: four-forests", "extends: rules/four-forests")
+    (pack / "pack.yaml").write_text(text)
+    status, output = check(pack)
+    assert status == 1 and "pack.yaml:4:10: error[E0201]" in output, output
+    assert "a pack extends a bundled game by its id" in output
+
+
+def test_a_pack_extending_an_unknown_game_is_told_the_bundled_ones(pack):
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("four-forests", "five-forests"))
+    status, output = check(pack)
+    assert status == 1 and "error[E0401]: no game 'five-forests' to extend: a pack extends one of four-forests, reforest" in output, output
+
+
+@pytest.fixture
+def my_game(tmp_path, monkeypatch) -> Path:
+    """A game of the user's own, not bundled: Four Forests copied under the id my-forests."""
+    monkeypatch.setattr(games, "_offered", {})
+    root = FIXTURES.parent.parent
+    shutil.copytree(root / "rules" / "four-forests", tmp_path / "mine" / "rules" / "my-forests")
+    shutil.copytree(root / "cards" / "four-forests", tmp_path / "mine" / "cards" / "four-forests")
+    game = tmp_path / "mine" / "rules" / "my-forests" / "game.yaml"
+    game.write_text(game.read_text().replace("id: four-forests", "id: my-forests"))
+    return game.parent
+
+
+def test_a_pack_extends_a_game_the_user_names_on_the_command_line(pack, my_game):
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("four-forests", "my-forests"))
+    status, output = check(pack)
+    assert status == 1 and "no game 'my-forests' to extend" in output, output
+    assert main(["--base", str(my_game), "check", str(pack)]) == 0
+
+
+def test_base_takes_a_game(pack, my_game, capsys):
+    assert main(["--base", str(pack), "check", str(pack)]) == 2
+    assert "--base takes a game folder or game.yaml with an id" in capsys.readouterr().err
+
+
+MODULE = """\
+name: sea-scoring
+description: Krakens count double.
+procedures:
+  scoring: []
+  tide:
+    - shuffle deck
+"""
+
+
+def test_check_lists_every_procedure_a_pack_module_replaces(pack):
+    (pack / "modules" / "sea.yaml").write_text(MODULE)
+    status, output = check(pack)
+    assert status == 0, output
+    assert ("4 modules; module mythic-first replaces procedures: deal_creatures; "
+            "module sea-scoring replaces procedures: scoring; adds procedures: tide)") in output
+    assert main(["play", str(pack), "--players", "2", "--module", "sea-scoring", "--quiet", "--no-cache"]) == 0
+
+
+def test_a_pack_module_cannot_take_a_base_module_name(pack):
+    (pack / "modules" / "sea.yaml").write_text(MODULE.replace("sea-scoring", "experienced"))
+    status, output = check(pack)
+    assert status == 1 and "sea.yaml:1:7: error[E0403]: module name 'experienced' is used twice" in output, output
+
+
+def test_a_pack_module_outside_the_pack_is_refused(pack):
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("[modules/]", "[../secret.txt]"))
+    assert_refused(*check(pack), "'../secret.txt' is outside the pack's folder", "pack.yaml:6:")
+
+
+# ---- 3. limits, checked with a diagnostic before the work is done ------------------------------
+
+def market_copy(tmp_path, old="", new="", cards_extra="") -> Path:
+    shutil.copytree(MARKET, tmp_path / "market")       # (makes tmp_path too)
+    game = tmp_path / "market" / "game.yaml"
+    assert old in game.read_text()
+    game.write_text(game.read_text().replace(old, new, 1))
+    with open(tmp_path / "market" / "cards.yaml", "a") as cards:
+        cards.write(cards_extra)
+    return tmp_path / "market"
+
+
+def test_a_huge_card_file_is_refused_by_its_size(pack):
+    with open(pack / "cards" / "huge.yaml", "wb") as huge:
+        huge.truncate(50 * 2**20)               # 50 MB (sparse: quick to make, slow to parse)
+    started = time.perf_counter()
+    status, output = check(pack)
+    assert time.perf_counter() - started < 2
+    assert_refused(status, output, "'huge.yaml' in 'cards/' is 52,428,800 bytes, more than the 5 MB a file may be")
+
+
+def test_many_large_files_are_refused_by_their_total_size(pack):
+    for i in range(5):
+        with open(pack / "cards" / f"big{i}.yaml", "wb") as big:
+            big.truncate(4 * 2**20)             # each under the limit, together over
+    assert_refused(*check(pack), "the files listed come to more than 20 MB")
+
+
+def test_a_huge_game_file_is_refused_by_its_size(tmp_path):
+    folder = market_copy(tmp_path)
+    with open(folder / "game.yaml", "a") as game:
+        game.write("#" * (6 * 2**20))
+    status, output = check(folder)
+    assert status == 1 and "game.yaml:1:1: error[E0101]: this file is" in output, output
+
+
+def test_a_document_with_too_many_values_is_refused_before_it_is_composed(tmp_path):
+    from silvics.compiler.yamlload import MAX_VALUES, YamlError, load
+    text = "kind: goods\ncards: [" + "0," * (1_500_000) + "0]\n"     # 3 MB of values
+    tracemalloc.start()
+    with pytest.raises(YamlError) as refused:
+        load(text, "big.yaml")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert f"more than {MAX_VALUES} values" in refused.value.diagnostics[0].message
+    assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MB used to refuse it"
+
+
+def test_deeply_nested_yaml_is_a_diagnostic(tmp_path):
+    folder = market_copy(tmp_path, cards_extra="  - {id: gold, price: 1, junk: " + "[" * 900 + "]" * 900 + "}\n")
+    status, output = check(folder)
+    assert status == 1 and "cards.yaml:14:" in output and "nested more than 50 deep" in output, output
+
+
+def test_an_effect_nested_300_deep_is_a_diagnostic_at_the_string(tmp_path):
+    nots = "not " * 300 + "count(row) > 0"
+    folder = market_copy(tmp_path, "    - add 1 to coins\n    - move 1",
+                         f'    - if: "{nots}"\n      then: [add 1 to coins]\n    - move 1')
+    status, output = check(folder)
+    assert status == 1 and "game.yaml:54:" in output and "nested more than 100 deep" in output, output
+
+
+def test_a_sum_of_3000_terms_is_a_diagnostic(tmp_path):
+    folder = market_copy(tmp_path, "    - add 1 to coins\n", "    - add " + "+".join(["1"] * 3000) + " to coins\n")
+    status, output = check(folder)
+    assert status == 1 and "nested more than 100 deep" in output, output
+
+
+@pytest.mark.parametrize("digits", [16, 5000])
+def test_a_long_integer_in_yaml_is_a_diagnostic(tmp_path, digits):
+    folder = market_copy(tmp_path, cards_extra="  - {id: gold, price: " + "9" * digits + "}\n")
+    status, output = check(folder)
+    assert status == 1 and "cards.yaml:14:23: error[E0102]: this number has more than 15 digits" in output, output
+
+
+@pytest.mark.parametrize("digits", [16, 5000])
+def test_a_long_integer_in_an_effect_is_a_diagnostic(tmp_path, digits):
+    folder = market_copy(tmp_path, "    - add 1 to coins\n", "    - add " + "9" * digits + " to coins\n")
+    status, output = check(folder)
+    assert status == 1 and "game.yaml:54:11: error[E0301]: this number has more than 15 digits" in output, output
+
+
+def test_players_are_bounded(tmp_path):
+    folder = market_copy(tmp_path, "players: {min: 1, max: 3}", "players: {min: 1, max: 100000000}")
+    status, output = check(folder)
+    assert status == 1 and "players.max must be at most 16, got 100000000" in output, output
+
+
+def test_copies_are_bounded(tmp_path):
+    folder = market_copy(tmp_path, cards_extra="  - {id: gold, price: 1, copies: 100000000}\n")
+    status, output = check(folder)
+    assert status == 1 and "cards.3.copies must be at most 1000, got 100000000" in output, output
+
+
+def test_physical_cards_are_bounded(tmp_path):
+    many = "".join(f"  - {{id: c{i}, price: 1, copies: 1000}}\n" for i in range(11))
+    folder = market_copy(tmp_path, cards_extra=many)
+    status, output = check(folder)
+    assert status == 1 and "cards.yaml:23:5: error[E0501]: with this card the game has more than 10,000 cards" in output, output
+
+
+def test_thousands_of_bad_cards_are_reported_in_linear_time(tmp_path):
+    folder = market_copy(tmp_path, cards_extra="".join(f"  - {{id: c{i}, price: 1, copies: 0}}\n" for i in range(5000)))
+    started = time.perf_counter()
+    status, output = check(folder)
+    assert status == 1 and output.endswith("5000 error(s)\n") and time.perf_counter() - started < 10
+
+
+def test_thousands_of_misspellings_are_reported_in_linear_time(tmp_path):
+    """Each "did you mean" compares with every known name (card ids too): past a budget for
+    the whole compile, errors come without one."""
+    typos = "".join(f'  - {{id: card-{i}, price: 1, on_buy: "add coinz{i} to coins"}}\n' for i in range(3000))
+    folder = market_copy(tmp_path, cards_extra=typos)
+    started = time.perf_counter()
+    status, output = check(folder)
+    assert status == 1 and output.endswith("3000 error(s)\n") and time.perf_counter() - started < 20
+    assert "did you mean 'coins'?" in output                       # the first ones still get their hint
+
+
+# ---- 4. compile time is linear in the input --------------------------------------------------
+
+def tower_game(tmp_path, height: int) -> Path:
+    """Market with a tower of definitions, each using the one below twice, and a 30-term sum."""
+    tower = "define:\n  t0: \"1\"\n" + "".join(f"  t{k}: \"t{k - 1} + t{k - 1}\"\n" for k in range(1, height + 1))
+    folder = market_copy(tmp_path / str(height), "procedures:\n", tower + "procedures:\n")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("    - add 1 to turns", f"    - add t{height} to turns")
+                    .replace("    - add card.price to coins", "    - add " + "+".join(["card.price"] * 30) + " to coins"))
+    return folder
+
+
+def timed_compile(folder: Path):
+    compile_game(MARKET)                        # the parser is built once per process: not timed
+    started = time.perf_counter()
+    try:
+        return compile_game(folder), time.perf_counter() - started
+    except CompileError as error:
+        return error, time.perf_counter() - started
+
+
+def test_long_sums_and_definition_towers_compile_in_linear_time(tmp_path):
+    compiled, seconds = timed_compile(tower_game(tmp_path, 13))       # 2^13 uses of t0: under the budget
+    assert isinstance(compiled, GameIR) and seconds < 2
+    refused, seconds = timed_compile(tower_game(tmp_path, 25))        # 2^25: refused, by a linear check
+    assert "the rules grow past 50,000 parts" in refused.diagnostics[0].message and seconds < 2
+
+
+def test_limits_are_generous_for_the_bundled_games():
+    from silvics.compiler import files as compiler_files
+    assert compiler_files.MAX_FILE_BYTES > 50 * max(p.stat().st_size for p in (FIXTURES.parent.parent / "cards").rglob("*.yaml"))
+
+
+def test_a_tower_of_definitions_too_big_to_build_is_refused(tmp_path):
+    """The interpreter builds each use of a definition: 2^30 uses would never finish."""
+    status, output = check(tower_game(tmp_path, 30))
+    assert status == 1 and "game.yaml:47:9: error[E0501]: the rules grow past 50,000 parts here" in output, output
+
+
+def test_definitions_nested_in_definitions_are_bounded(tmp_path):
+    chain = "define:\n  d0: \"1\"\n" + "".join(f"  d{k}: \"" + "not " * 40 + f"d{k - 1} > 0\"\n" for k in range(1, 60))
+    folder = market_copy(tmp_path, "procedures:\n", chain + "procedures:\n")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("    - add 1 to turns", "    - if: d59\n          then: [add 1 to turns]"))
+    status, output = check(folder)
+    assert status == 1 and "error[E0501]" in output and "Traceback" not in output, output
+
+
+def test_a_name_with_a_line_break_or_an_escape_sequence_is_refused(pack):
+    (pack / "cards" / "odd.yaml").write_text('kind: creature\ncards:\n  - id: odd\n    sides:\n'
+                                             '      leaf: {name: "Odd\\e]0;owned\\a", prefers: "value > 1"}\n'
+                                             '      thorn: {name: "Two\\nlines", prefers: "value > 2"}\n')
+    status, output = check(pack)
+    assert status == 1 and "must be one line of printable text" in output and output.count("error[E0201]") == 2
+    assert "\x1b" not in output, output
+
+
+def test_control_characters_in_a_file_never_reach_the_terminal(pack):
+    (pack / "cards" / "odd.yaml").write_bytes(b"kind: \x1b]0;owned\x07creature\ncards: []\n")
+    status, output = check(pack)
+    assert status == 1 and " 1 | kind: ?]0;owned?creature" in output, output
+    assert "\x1b" not in output and "\x07" not in output
+
+
+# ---- 5. names and texts from a pack are escaped in the generated pages -----------------------
+
+HOSTILE_CARDS = '''\
+kind: creature
+cards:
+  - id: scripted
+    sides:
+      leaf: {name: "<script>alert(1)</script>", prefers: "value > 1"}
+      thorn: {name: "Fence ``` <img src=x onerror=alert(2)> # Owned", prefers: "value > 2"}
+'''
+
+
+def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
+    import markdown
+
+    from silvics import games
+    from silvics.compiler.docs import game_page
+    (pack / "cards" / "hostile.yaml").write_text(HOSTILE_CARDS)
+    (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`'
+                                             '\\n\\n# Owned\\n```\\n<img src=x onerror=alert(4)>"\n'
+                                             'procedures:\n  scoring: []\n')
+    page = game_page(games.load(str(pack), use_cache=False))
+    html = markdown.markdown(page, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
+    assert "<script" not in html and "<img" not in html and "<b>" not in html, html
+    assert "<a " not in html and "<code>code</code>" not in html     # no link, no code span opened
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html          # shown as text, inside the cards' block
+    assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
