@@ -28,6 +28,7 @@ class Rules:
     def __init__(self, ir: GameIR):
         load_all()
         self.ir = ir
+        self._built: dict[int, tuple] = {}     # id(node) -> (node, closure): a shared body is built once
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
@@ -52,13 +53,21 @@ class Rules:
                                                             for name in ("setup", "play", "scoring"))}))
 
     def build(self, node: Node):
+        """The closure for a node. A node used in many places (a definition's body, shared by
+        every use of one variant) is built once: closures keep no state of their own."""
+        built = self._built.get(id(node))
+        if built is not None and built[0] is node:
+            return built[1]
         primitive = REGISTRY.get(node.op)
         if primitive is None:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
         if primitive.kind == "flow":
-            return primitive.handler(node, self._build_named)
-        compiled = primitive.handler(node, self.build)
-        return _as_step(compiled, node) if primitive.kind == "action" else compiled
+            compiled = primitive.handler(node, self._build_named)
+        else:
+            compiled = primitive.handler(node, self.build)
+            compiled = _as_step(compiled, node) if primitive.kind == "action" else compiled
+        self._built[id(node)] = (node, compiled)
+        return compiled
 
     def _build_named(self, node: Node):
         """A flow step's part: an expression's faults are reported where it is written."""

@@ -196,16 +196,23 @@ def check_shape(op: str, args: dict) -> None:
         raise ShapeError(f"{op} needs {', '.join(missing)}")
 
 
-def free_names(node) -> set:
+def free_names(node, _known: dict | None = None) -> frozenset:
     """The bindings an expression reads from its surroundings (names it binds itself left out),
-    from each primitive's declared `reads` and `binds`."""
+    from each primitive's declared `reads` and `binds`. A node met again (a definition's body
+    used twice) is looked up, not walked again: linear in the size of the IR, not its expansion."""
+    known = {} if _known is None else _known
     if not hasattr(node, "op"):
-        return set().union(*map(free_names, node)) if isinstance(node, tuple) else set()
+        if not isinstance(node, tuple):
+            return frozenset()
+        return frozenset().union(*(free_names(item, known) for item in node))
+    if id(node) in known:
+        return known[id(node)][1]
     primitive, args = REGISTRY[node.op], node.args
     names = {args[r[1:]] if r.startswith("@") else r for r in primitive.reads}
     for part, value in args.items():
-        names |= free_names(value) - _bound_names(primitive, part, args)
-    return names
+        names |= free_names(value, known) - _bound_names(primitive, part, args)
+    known[id(node)] = (node, frozenset(names))       # the node is kept so its id is not reused meanwhile
+    return known[id(node)][1]
 
 
 def _bound_names(primitive: Primitive, part: str, args: dict) -> set:
