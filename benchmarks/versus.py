@@ -39,7 +39,8 @@ SETUPS = [("four-forests", 2, 10), ("four-forests", 3, 10), ("four-forests", 4, 
 
 
 def per_game(python: str, game_id: str, players: int, games: int) -> float:
-    out = subprocess.run([python, "-c", PROBE, game_id, str(players), str(games)],
+    # -P: the checkout installed in that environment, never a silvics/ folder in the current one
+    out = subprocess.run([python, "-P", "-c", PROBE, game_id, str(players), str(games)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
