@@ -42,8 +42,8 @@ def _load(path: Path, use_cache: bool) -> ir.GameIR:
     if path.suffix == ".json":
         try:
             return ir.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, KeyError, TypeError) as error:
-            raise GameNotFound(f"{path} is not a silvics IR file: {error}") from None
+        except (ir.IRError, UnicodeDecodeError) as error:      # loads checks the whole file first
+            raise GameNotFound(f"{path} is not a valid silvics IR file: {error}") from None
     if not use_cache:
         return _compile(path)
     return cache.fetch(path) or _compile_and_store(path)

@@ -1,0 +1,360 @@
+"""An IR file is untrusted input: loading checks all of it before anything runs, and each
+malformed file gives one clear error naming its place (a JSON path), never a traceback."""
+import copy
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from silvics import bundled, games
+from silvics.cli import main
+from silvics.interpreter import ir, irchecks
+from silvics.interpreter.game import Game
+from silvics.interpreter.ir import IRError
+from silvics.interpreter.registry import load_all
+
+NEGATE = '{"$":"Node","op":"negate","args":{"item":'
+FALSE = '{"$":"Node","op":"const","args":{"value":false},"span":null}'
+
+
+@pytest.fixture(scope="module")
+def data(four_forests):
+    """Four Forests' IR as JSON data, to spoil a copy of."""
+    return json.loads(ir.dumps(four_forests))
+
+
+def places(data, path=""):
+    """(JSON path, value) of every value in the data, in document order."""
+    found, stack = [], [(path, data)]
+    while stack:
+        where, value = stack.pop()
+        found.append((where, value))
+        items = (value.items() if isinstance(value, dict) else
+                 ((f"[{i}]", v) for i, v in enumerate(value)) if isinstance(value, list) else ())
+        stack += reversed([(f"{where}.{key}".lstrip(".") if not key.startswith("[") else where + key, item)
+                           for key, item in items])
+    return found
+
+
+def first(data, test):
+    """(path, value) of the first object that passes the test."""
+    return next((where, value) for where, value in places(data) if isinstance(value, dict) and test(value))
+
+
+def node(op):
+    return lambda value: value.get("$") == "Node" and value["op"] == op
+
+
+def load_error(text: str) -> str:
+    with pytest.raises(IRError) as caught:
+        ir.loads(text)
+    return str(caught.value)
+
+
+def spoiled(data, spoil) -> tuple[str, str]:
+    """A copy of the data spoilt by `spoil` (which returns the path it spoilt) as text, and that path."""
+    copied = copy.deepcopy(data)
+    where = spoil(copied)
+    return json.dumps(copied), where
+
+
+# ---- malformed files: the message and where ------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("[]", "an IR file holds one JSON object (a GameIR), not a list"),
+    ("null", "an IR file holds one JSON object (a GameIR), not null"),
+    ("{}", 'no "version" (this silvics reads IR version 3)'),
+    ('{"version": 3}', '["$"]: should be a GameIR object ("$": "GameIR"), not null'),
+    ('{"version": 3, "$": "GameIR"}', "GameIR needs its field 'cards'"),
+    ("", "not JSON: Expecting value at line 1, column 1 (the file ends too soon: truncated?)"),
+])
+def test_what_is_not_a_game_ir_is_refused(text, message):
+    assert load_error(text) == message.replace("version 3", f"version {ir.IR_VERSION}")
+
+
+def test_a_truncated_file(data):
+    text = json.dumps(data)
+    assert load_error(text[:len(text) // 2]).endswith("(the file ends too soon: truncated?)")
+
+
+def test_another_version(data):
+    text, _ = spoiled(data, lambda d: d.update(version=99))
+    assert load_error(text) == f"IR version 99 is not supported (this silvics reads version {ir.IR_VERSION})"
+
+
+def spoil_move(d):
+    where, move = first(d, lambda v: node("move")(v) and "to" in v["args"])
+    del move["args"]["to"]
+    return f"{where}.args"
+
+
+def spoil_op(d):
+    where, shuffle = first(d, node("shuffle"))
+    shuffle["op"] = "explode"
+    return f"{where}.op"
+
+
+def spoil_zone(d):
+    d["zones"] = [zone for zone in d["zones"] if zone["name"] != "pruned"]
+    where, _ = first(d, lambda v: node("zone")(v) and v["args"]["name"] == "pruned")
+    return f"{where}.args.name"
+
+
+def spoil_call(d):
+    where, call = first(d, node("call"))
+    call["args"]["name"] = "nowhere"
+    return f"{where}.args.name"
+
+
+def spoil_span(d):
+    where, shuffle = first(d, node("shuffle"))
+    shuffle["span"] = {"@": "game.yaml line 3"}
+    return f"{where}.span"
+
+
+def spoil_copies(value):
+    def spoil(d):
+        d["cards"][2]["copies"] = value
+        return "cards[2].copies"
+    spoil.__name__ = f"copies {value}"
+    return spoil
+
+
+def spoil_players(d):
+    d["max_players"] = 2
+    d["min_players"] = 3
+    return "min_players"
+
+
+def spoil_step(d):
+    where, move = first(d, lambda v: node("move")(v) and "to" in v["args"])
+    move["args"]["to"] = "hand"
+    return f"{where}.args.to"
+
+
+def spoil_word(d):
+    where, move = first(d, lambda v: node("move")(v) and "face" in v["args"])
+    move["args"]["face"] = "sideways"
+    return f"{where}.args.face"
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (spoil_move, "move needs to"),
+    (spoil_op, 'no primitive "explode" in this interpreter'),
+    (spoil_zone, "no zone 'pruned' is declared"),
+    (spoil_call, "no procedure 'nowhere' in the rules or any module"),
+    (spoil_span, 'should be a span, {"@": "file:line:col"}, not {"@": "game.yaml line 3"}'),
+    (spoil_copies(-1), "should be from 1 to 1000, not -1"),
+    (spoil_copies(10**9), "should be from 1 to 1000, not 1000000000"),
+    (spoil_copies(1e9), "should be a whole number, not a decimal number (1000000000.0)"),
+    (spoil_copies(True), "should be a whole number, not true or false"),
+    (spoil_players, "3 is more than max_players (2)"),
+    (spoil_step, 'should be an expression, not a string ("hand")'),
+    (spoil_word, 'should be one of down, up, not a string ("sideways")'),
+], ids=lambda p: getattr(p, "__name__", None))
+def test_each_problem_is_named_with_its_place(data, spoil, message):
+    text, where = spoiled(data, spoil)
+    assert load_error(text) == f"{where}: {message}"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_not_a_number_is_refused(data, constant):
+    text = json.dumps(data).replace('"max_players": 4', f'"max_players": {constant}', 1)
+    assert load_error(text) == f"max_players: should be a whole number, not {constant}"
+
+
+def deep(levels: int) -> str:
+    """A condition `not not … false`, `levels` nots deep."""
+    return NEGATE * levels + FALSE + "},\"span\":null}" * levels
+
+
+def with_extra_step(data, condition: str) -> str:
+    """The game with a last scoring step `if CONDITION: (nothing)`."""
+    copied = copy.deepcopy(data)
+    copied["procedures"]["scoring"]["args"]["steps"].append("EXTRA")
+    step = ('{"$":"Node","op":"when","args":{"cond":' + condition
+            + ',"then":{"$":"Node","op":"block","args":{"steps":[]},"span":null}},"span":null}')
+    return json.dumps(copied).replace('"EXTRA"', step)
+
+
+def test_ten_thousand_levels_deep_is_refused_without_a_recursion_error(data):
+    message = load_error(with_extra_step(data, deep(10_000)))
+    assert message.startswith(f"nested more than {irchecks.MAX_DEPTH} levels deep, at line 1, column ")
+
+
+def test_nesting_is_bounded_where_json_allows_it(data):
+    message = load_error(with_extra_step(data, deep(300)))
+    assert message.startswith("procedures.scoring.args.steps[")
+    assert message.endswith(f": nested more than {irchecks.MAX_DEPTH} levels deep")
+
+
+def test_the_deepest_file_allowed_loads_builds_and_runs(data):
+    """procedures.scoring.args.steps[N] is 4 levels deep; the `when` node, its args and each `not`
+    (a node and its args) 2 more each; the last `false` and its args 2 more."""
+    levels = (irchecks.MAX_DEPTH - 4 - 2 - 2) // 2
+    loaded = ir.loads(with_extra_step(data, deep(levels)))
+    game = Game(loaded, 2, seed=1)
+    while not game.over:
+        game.apply(0)
+    with pytest.raises(IRError, match="nested more than"):
+        ir.loads(with_extra_step(data, deep(levels + 1)))
+
+
+def with_bodies(data, bodies: dict, condition: str) -> str:
+    """The game with more definition bodies, and a last scoring step with this condition."""
+    copied = copy.deepcopy(data)
+    copied["definition_bodies"].update({str(variant): json.loads(body) for variant, body in bodies.items()})
+    return with_extra_step(copied, condition)
+
+
+def test_a_missing_definition_body(data):
+    message = load_error(with_bodies(data, {}, '{"$body": 907}'))
+    assert message.startswith("procedures.scoring.args.steps[")
+    assert message.endswith("].args.cond: no definition body 907 in definition_bodies")
+
+
+def test_a_definition_body_that_uses_itself(data):
+    looping = NEGATE + '{"$body": 907}},"span":null}'
+    message = load_error(with_bodies(data, {907: looping}, '{"$body": 907}'))
+    assert message == 'definition_bodies["907"].args.item: definition body 907 uses itself'
+
+
+def test_nesting_counts_through_definition_bodies(data):
+    """Each body is well within the limit; used one inside the other, they are not."""
+    inner = deep(60)
+    outer = NEGATE * 60 + '{"$body": 901}' + "},\"span\":null}" * 60
+    assert ir.loads(with_bodies(data, {901: inner}, '{"$body": 901}'))
+    message = load_error(with_bodies(data, {901: inner, 902: outer}, '{"$body": 902}'))
+    assert message.endswith(f"nested more than {irchecks.MAX_DEPTH} levels deep")
+
+
+def test_a_shared_body_decodes_to_one_object():
+    reforest = ir.loads(ir.dumps(games.load("reforest")))
+    uses = [value.args["body"] for _, value in places_of_nodes(reforest) if value.op == "let_in"]
+    by_variant = {}
+    for use in uses:
+        by_variant.setdefault(id(use), use)
+    assert len(by_variant) < len(uses)
+
+
+def places_of_nodes(game):
+    stack = [("", procedure) for procedure in game.procedures.values()]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, ir.Node):
+            yield where, value
+            stack += [(where, part) for part in value.args.values()]
+        elif isinstance(value, tuple):
+            stack += [(where, part) for part in value]
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda d: d["zones"][0].update({"$": "Bogus"}) or 'zones[0]["$"]',
+     'should be a ZoneDecl object ("$": "ZoneDecl"), not a string ("Bogus")'),
+    (lambda d: d["zones"][0].update(colour="red") or "zones[0].colour", "ZoneDecl has no field 'colour'"),
+    (lambda d: d.update(name=5) or "name", "should be a string, not a whole number (5)"),
+    (lambda d: d["cards"][0].update(kind="dragon") or "cards[0].kind", "no kind 'dragon' is declared"),
+    (lambda d: d["procedures"].pop("setup") and "procedures", "the rules need a procedure 'setup'"),
+    (lambda d: d["marks"][0].update(within="nowhere") or "marks[0].within", "no zone 'nowhere' is declared"),
+    (lambda d: d["zones"].append(d["zones"][0]) or f"zones[{len(d['zones']) - 1}]", "'deck' is declared twice"),
+    (lambda d: d["cards"][1].update(id=d["cards"][0]["id"]) or "cards[1].id", "card 'barberry' is defined twice"),
+], ids=["class tag", "unknown field", "wrong type", "unknown kind", "no setup", "within", "zone twice", "card twice"])
+def test_the_tables_are_checked(data, spoil, message):
+    text, where = spoiled(data, spoil)
+    assert load_error(text) == f"{where}: {message}".replace("barberry", data["cards"][0]["id"])
+
+
+# ---- the command line ------------------------------------------------------------------------------
+
+def test_play_names_the_file_and_the_place(data, tmp_path, capsys):
+    text, where = spoiled(data, spoil_move)
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    assert main(["play", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"silvics: error: {path} is not a valid silvics IR file: {where}: move needs to\n"
+
+
+def test_play_a_deeply_nested_file_exits_2_without_a_traceback(data, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text(with_extra_step(data, deep(10_000)))
+    result = subprocess.run([sys.executable, "-m", "silvics", "play", str(path), "--quiet"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"silvics: error: {path} is not a valid silvics IR file: nested more than")
+    assert "Traceback" not in result.stderr
+
+
+# ---- good files ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest"])
+def test_every_bundled_game_with_each_module_round_trips_through_the_checks(game_id):
+    compiled = games.load(game_id)
+    for modules in [(), *((name,) for name in compiled.modules)]:
+        layered = compiled.with_modules(modules)
+        assert ir.loads(ir.dumps(layered)) == layered, modules
+
+
+def test_loading_stays_fast():
+    """Checking costs a fraction of decoding (Reforest: about 12 ms to decode, 16 ms with the checks)."""
+    text = ir.dumps(games.load("reforest"))
+    ir.loads(text)
+    best = min(_timed(ir.loads, text) for _ in range(5))
+    assert best < 0.1
+
+
+def _timed(fn, *args) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+def test_the_checks_know_every_field_of_every_ir_class():
+    from dataclasses import fields
+    for name, table in irchecks.FIELDS.items():
+        assert set(table) == {f.name for f in fields(getattr(ir, name))}, name
+
+
+def test_every_part_type_has_a_shape():
+    load_all()
+    from silvics.interpreter.registry import TYPES
+    assert set(irchecks._PARTS) <= set(TYPES)
+
+
+# ---- the published JSON Schema ----------------------------------------------------------------------
+
+SCHEMA = bundled.folder("schemas") / "ir.schema.json"
+
+
+@pytest.fixture(scope="module")
+def validator():
+    from jsonschema import Draft202012Validator
+    schema = json.loads(SCHEMA.read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def test_the_published_schema_is_made_from_the_loaders_tables():
+    from silvics.interpreter.irschema import ir_schema
+    assert json.loads(SCHEMA.read_text()) == ir_schema(), \
+        "schemas/ir.schema.json is stale: python -m silvics.interpreter.irschema > schemas/ir.schema.json"
+
+
+def test_the_schema_names_every_primitive(validator):
+    defs = validator.schema["$defs"]
+    assert set(defs["node"]["properties"]["op"]["enum"]) == set(load_all())
+    assert {f"args of {op}" for op in load_all()} <= set(defs)
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest"])
+def test_bundled_games_ir_meets_the_schema(validator, game_id):
+    validator.validate(json.loads(ir.dumps(games.load(game_id))))
+
+
+@pytest.mark.parametrize("spoil", [spoil_move, spoil_op, spoil_copies(-1), spoil_copies(1e9), spoil_step,
+                                   spoil_word, spoil_span])
+def test_the_schema_refuses_what_the_loader_refuses_at_the_same_place(validator, data, spoil):
+    text, where = spoiled(data, spoil)
+    assert {error.json_path for error in validator.iter_errors(json.loads(text))} == {f"$.{where}"}
