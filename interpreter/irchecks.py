@@ -23,6 +23,7 @@ from dataclasses import MISSING, fields
 from .ir import (IR_VERSION, AttrDecl, CardDef, CounterDecl, GameIR, IRError, KindDecl, Module, Node, SideDef, Span,
                  ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
+from .state import BOX
 
 MAX_TEXT = 64 * 2**20        # bytes of JSON (the largest bundled game's IR: 0.4 MB)
 MAX_DEPTH = 200              # nested JSON objects and lists, definition bodies included (bundled games: 72 at most)
@@ -75,6 +76,8 @@ def _parse(text: str):
                       + (" (the file ends too soon: truncated?)" if ends else "")) from None
     except RecursionError:       # json's own limit (about 1000 levels): find where ours was passed
         raise IRError(f"nested more than {MAX_DEPTH} levels deep, at {_too_deep(text)}") from None
+    except ValueError as error:  # a whole number of more than 4300 digits
+        raise IRError(f"not readable: {error}") from None
 
 
 def _too_deep(text: str) -> str:
@@ -103,7 +106,7 @@ def _describe(value) -> str:
     """What a JSON value is, for a message: `a string ("hand")`, `a list`, `NaN`."""
     if type(value) is _NonNumber:
         return value.name
-    kind = _JSON_TYPES[type(value)]
+    kind = _JSON_TYPES.get(type(value), type(value).__name__)
     return f"{kind} ({_shown(value)})" if type(value) in (str, int, float) else kind
 
 
@@ -326,23 +329,46 @@ def _or_null(shape):
     return or_null
 
 
+def _playing(shape, role: str, called: str):
+    """A node that plays a declared role (its handler reads the part the role names)."""
+    @_described({**shape.schema, "description": f"{called}: a node whose primitive declares the role {role!r}"})
+    def playing(reader, value, depth):
+        node = shape(reader, value, depth)
+        if not has_role(node, role):
+            raise IRError(f"should be {called}, not {node.op}")
+        return node
+    return playing
+
+
+def _op(*ops):
+    @_described({"allOf": [_expression.schema, {"properties": {"op": {"enum": list(ops)}}}]})
+    def one_of(reader, value, depth):
+        node = _expression(reader, value, depth)
+        if node.op not in ops:
+            raise IRError(f"should be {' or '.join(ops)}, not {node.op}")
+        return node
+    return one_of
+
+
 # The JSON shape of a part, by its declared type (registry.TYPES); any other type is one expression.
 _PARTS = {
-    "word": _text, "symbol": _text, "text": _text, "flag": _flag,
-    "binding": _by_json_type(_any_of(_text, _list(_text)), list=_list(_text), other=_text),
+    "word": _text, "symbol": _text, "text": _text, "flag": _flag, "binding": _text,
     "procedures": _list(_text),
     "conditions": _list(_or_null(_expression)),
+    "block": _playing(_step, "sequence", "a block of steps"),        # a body: a block, whose sequence is a list
+    "effect": _playing(_expression, "attribute", "a card's attribute"),
+    "target": _playing(_expression, "settable", "a counter or a mark"),
 }
 # Parts that their handlers read otherwise than their type alone says: a list of expressions
-# (not one), names or a number as written, or one of the operators the handler knows.
+# (not one), names or a number as written, one of the operators the handler knows, a counter.
 _AS_WRITTEN = {
     ("list", "items"): _expressions, ("union", "items"): _expressions, ("rank", "by"): _expressions,
     ("computed", "given"): _expressions, ("let_in", "values"): _expressions,
-    ("computed", "sees"): _list(_text), ("let_in", "variant"): _number,
+    ("computed", "sees"): _list(_text), ("let_in", "names"): _list(_text), ("let_in", "variant"): _number,
     ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),
+    ("add", "to"): _op("counter"),
 }
-# A part of these types is read through the role its node declares: (role, what the message calls it).
-_ROLE_OF_PART = {"effect": ("attribute", "a card's attribute"), "target": ("settable", "a counter or a mark")}
+_GOES_WITH = {"move": [("count", "from")]}     # a part its handler reads only with another
 # Nodes that name an entry of a table the game declares (with the `per` it is declared with).
 _DECLARED_AS = {"zone": "zones", "spaces": "grids", "counter": "counters"}
 
@@ -351,8 +377,8 @@ def part_shape(primitive, param):
     """How a node of this primitive writes this part in JSON."""
     if (primitive.name, param.name) in _AS_WRITTEN:
         return _AS_WRITTEN[primitive.name, param.name]
-    if param.type == "block":             # a block's sequence of steps, or one step (a body)
-        return _steps if primitive.roles.get("sequence") == param.name else _step
+    if param.type == "block" and primitive.roles.get("sequence") == param.name:
+        return _steps
     if param.type == "value" and (param.derived == "compiler" or primitive.roles.get("literal") == param.name):
         return _literal
     shape = _PARTS.get(param.type, _expression)
@@ -491,6 +517,8 @@ class _Reader:
                 if entry.name in self.declared[table]:
                     raise IRError(f"{entry.name!r} is declared twice").at(table, index)
                 self.declared[table][entry.name] = entry
+        if BOX not in self.declared["zones"]:
+            raise IRError(f"no zone {BOX!r} is declared (where every card starts)").inside("zones")
         self.declared["grids"] = {name: zone for name, zone in self.declared["zones"].items() if zone.rows}
         for index, kind in enumerate(decoded.get("kinds", ())):
             self.kinds[kind.name] = kind
@@ -515,6 +543,9 @@ class _Reader:
         signature = signature_of(primitive)
         if not signature.fits(args):
             raise _shape_problem(primitive, args)
+        for part, other in _GOES_WITH.get(primitive.name, ()):
+            if part in args and other not in args:
+                raise IRError(f"{primitive.name} with {part} needs {other}")
         decoded = {}
         for param, shape, checked in signature.parts:
             if param.name in args:
@@ -527,16 +558,12 @@ class _Reader:
         return {name: decoded[name] for name in args}      # in the file's order
 
     def part(self, primitive, param, value):
-        """Checks of a decoded part beyond its JSON shape: the words it may be, the role it plays,
-        the procedures it names."""
+        """Checks of a decoded part beyond its JSON shape: the words it may be, the procedures it names."""
         words = primitive.spelled if param.derived == "spelling" else param.words
         if isinstance(words, str):
             words = self.words.get(words, ())
         if words and value not in words:
             raise IRError(f"should be one of {', '.join(sorted(words))}, not {_describe(value)}")
-        role, called = _ROLE_OF_PART.get(param.type, (None, ""))
-        if role and not has_role(value, role):
-            raise IRError(f"should be {called}, not {getattr(value, 'op', None) or _describe(value)}")
         if param.type == "procedures":
             for index, name in enumerate(value):
                 self._procedure(name, index)
@@ -610,7 +637,7 @@ class _Signature:
         return args.keys() <= self.names and all(not names.isdisjoint(args) for names in self.needed)
 
 
-_CHECKED_TYPES = {"procedures", *_ROLE_OF_PART}
+_CHECKED_TYPES = {"procedures"}
 _SIGNATURES: dict = {}     # primitive name -> _Signature (a scratch registry in tests may replace a primitive)
 
 
