@@ -2,6 +2,7 @@
 malformed file gives one clear error naming its place (a JSON path), never a traceback."""
 import copy
 import json
+import random
 import subprocess
 import sys
 import time
@@ -419,3 +420,39 @@ def test_bundled_games_ir_meets_the_schema(validator, game_id):
 def test_the_schema_refuses_what_the_loader_refuses_at_the_same_place(validator, data, spoil):
     text, where = spoiled(data, spoil)
     assert {error.json_path for error in validator.iter_errors(json.loads(text))} == {f"$.{where}"}
+
+
+# ---- spoilt at random ---------------------------------------------------------------------------------
+
+SPOILERS = [None, True, 0, -1, 7, "", "x", "deck", "hand", "first", "=", [], {}, [1], ["a"], 2.5]
+
+
+def spoil_at_random(data, rnd: random.Random) -> dict:
+    """A copy with one value deleted or replaced by a literal or by another node of the file."""
+    copied = copy.deepcopy(data)
+    values = [value for _, value in places(copied)]
+    found = [(parent, key) for parent in values if isinstance(parent, (dict, list))
+             for key in (parent if isinstance(parent, dict) else range(len(parent)))]
+    nodes = [value for value in values if isinstance(value, dict) and value.get("$") == "Node"]
+    parent, key = rnd.choice(found)
+    roll = rnd.random()
+    if isinstance(parent, dict) and roll < 0.25:
+        del parent[key]
+    else:
+        parent[key] = copy.deepcopy(rnd.choice(nodes) if roll < 0.6 else rnd.choice(SPOILERS))
+    return copied
+
+
+def test_a_file_that_loads_builds(data):
+    """Spoilt at random, a file either fails to load with an IRError or builds with every module."""
+    from silvics.interpreter.game import Rules
+    loaded = 0
+    for seed in range(100):
+        try:
+            game = ir.loads(json.dumps(spoil_at_random(data, random.Random(seed))))
+        except IRError:
+            continue
+        loaded += 1
+        for modules in [(), *((name,) for name in game.modules)]:
+            Rules(game.with_modules(modules))
+    assert loaded
