@@ -231,7 +231,8 @@ def _fixed(*shapes):
 
 def _by_json_type(schema: dict, **shapes):
     """The shape for the value's JSON type: `list=`, `object=`, `other=` (chosen, not tried in turn)."""
-    on_list, on_object, other = shapes.get("list", shapes["other"]), shapes.get("object", shapes["other"]), shapes["other"]
+    other = shapes["other"]
+    on_list, on_object = shapes.get("list", other), shapes.get("object", other)
 
     @_described(schema)
     def either(reader, value, depth):
@@ -436,8 +437,8 @@ def _record(cls: str):
 
 
 FIELDS = {
-    "ZoneDecl": {"name": _text, "per": _word("shared", "player", "card"), "visibility": _word("public", "owner", "hidden"),
-                 "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS)},
+    "ZoneDecl": {"name": _text, "per": _word("shared", "player", "card"),
+                 "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS)},
     "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number},
     "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
                  "within": _text, "sees": _list(_fixed(_text, _text))},
@@ -624,8 +625,7 @@ class _Signature:
 
     def __init__(self, primitive):
         self.primitive = primitive
-        self.parts = [(p, part_shape(primitive, p), bool(p.words or p.derived == "spelling" or p.type in _CHECKED_TYPES))
-                      for p in primitive.params]
+        self.parts = [(p, part_shape(primitive, p), _checked(p)) for p in primitive.params]
         self.names = {p.name for p in primitive.params}
         # the parts that must be there: those check_shape asks for, or a part that replaces one,
         # and what the compiler always writes (the handlers read it)
@@ -637,7 +637,11 @@ class _Signature:
         return args.keys() <= self.names and all(not names.isdisjoint(args) for names in self.needed)
 
 
-_CHECKED_TYPES = {"procedures"}
+def _checked(param) -> bool:
+    """Whether a part needs checks beyond its shape (Reader.part)."""
+    return bool(param.words or param.derived == "spelling" or param.type == "procedures")
+
+
 _SIGNATURES: dict = {}     # primitive name -> _Signature (a scratch registry in tests may replace a primitive)
 
 

@@ -74,7 +74,8 @@ def _args(primitive) -> dict:
     single = sorted(next(iter(names)) for names in signature.needed if len(names) == 1)
     schema = {"description": primitive.doc, "type": "object", "additionalProperties": False,
               "properties": properties, "required": single}
-    either = [{"anyOf": [{"required": [name]} for name in sorted(names)]} for names in signature.needed if len(names) > 1]
+    either = [{"anyOf": [{"required": [name]} for name in sorted(names)]}
+              for names in signature.needed if len(names) > 1]
     return {**schema, "allOf": either} if either else schema
 
 
