@@ -144,10 +144,17 @@ class IRError(ValueError):
 
     @property
     def path(self) -> str:
-        return "".join(_path_step(key) for key in reversed(self.keys)).lstrip(".")
+        """The JSON path, outermost first; a very deep one with its middle left out."""
+        steps = [_path_step(key) for key in reversed(self.keys)]
+        if len(steps) > 2 * _PATH_ENDS:
+            steps = [*steps[:_PATH_ENDS], f" … {len(steps) - 2 * _PATH_ENDS} more … ", *steps[-_PATH_ENDS:]]
+        return "".join(steps).lstrip(".")
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}" if self.keys else self.problem
+
+
+_PATH_ENDS = 12      # keys shown at each end of a deeper path
 
 
 def _path_step(key) -> str:

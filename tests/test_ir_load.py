@@ -188,7 +188,8 @@ def test_ten_thousand_levels_deep_is_refused_without_a_recursion_error(data):
 def test_nesting_is_bounded_where_json_allows_it(data):
     message = load_error(with_extra_step(data, deep(300)))
     assert message.startswith("procedures.scoring.args.steps[")
-    assert message.endswith(f": nested more than {irchecks.MAX_DEPTH} levels deep")
+    assert message.endswith(f".args.item: nested more than {irchecks.MAX_DEPTH} levels deep")
+    assert " more … " in message and len(message) < 300          # the path's middle left out
 
 
 def test_the_deepest_file_allowed_loads_builds_and_runs(data):
