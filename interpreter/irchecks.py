@@ -77,7 +77,7 @@ def _parse(text: str):
     except RecursionError:       # json's own limit (about 1000 levels): find where ours was passed
         raise IRError(f"nested more than {MAX_DEPTH} levels deep, at {_too_deep(text)}") from None
     except ValueError as error:  # a whole number of more than 4300 digits
-        raise IRError(f"not readable: {error}") from None
+        raise IRError(f"not readable: {str(error).split(';')[0]}") from None
 
 
 def _too_deep(text: str) -> str:
