@@ -369,7 +369,7 @@ _AS_WRITTEN = {
     ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),
     ("add", "to"): _op("counter"),
 }
-_GOES_WITH = {"move": [("count", "from")]}     # a part its handler reads only with another
+GOES_WITH = {"move": [("count", "from")]}     # a part its handler reads only with another
 # Nodes that name an entry of a table the game declares (with the `per` it is declared with).
 _DECLARED_AS = {"zone": "zones", "spaces": "grids", "counter": "counters"}
 
@@ -544,7 +544,7 @@ class _Reader:
         signature = signature_of(primitive)
         if not signature.fits(args):
             raise _shape_problem(primitive, args)
-        for part, other in _GOES_WITH.get(primitive.name, ()):
+        for part, other in GOES_WITH.get(primitive.name, ()):
             if part in args and other not in args:
                 raise IRError(f"{primitive.name} with {part} needs {other}")
         decoded = {}

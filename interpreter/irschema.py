@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from .ir import IR_VERSION
-from .irchecks import FIELDS, MAX_DEPTH, PLACES, REQUIRED, SPAN_PATTERN, signature_of
+from .irchecks import FIELDS, GOES_WITH, MAX_DEPTH, PLACES, REQUIRED, SPAN_PATTERN, signature_of
 from .registry import REGISTRY, load_all
 
 ID = "https://silvics.dev/schemas/ir.schema.json"
@@ -33,6 +33,8 @@ def ir_schema() -> dict:
                                    {"type": "object", "additionalProperties": {"$ref": "#/$defs/written"}}]})
     defs.update({f"args of {op}": _args(REGISTRY[op]) for op in ops})
     game = _class("GameIR")
+    game["required"] = sorted({*game["required"], "version"})      # read first, whatever else the file holds
+    game["properties"]["version"] = {"const": IR_VERSION}
     game["properties"]["definition_bodies"] = {
         "description": "each definition's body, written once and used as {\"$body\": variant}",
         "type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
@@ -74,6 +76,8 @@ def _args(primitive) -> dict:
     single = sorted(next(iter(names)) for names in signature.needed if len(names) == 1)
     schema = {"description": primitive.doc, "type": "object", "additionalProperties": False,
               "properties": properties, "required": single}
+    if primitive.name in GOES_WITH:
+        schema["dependentRequired"] = {part: [other] for part, other in GOES_WITH[primitive.name]}
     either = [{"anyOf": [{"required": [name]} for name in sorted(names)]}
               for names in signature.needed if len(names) > 1]
     return {**schema, "allOf": either} if either else schema
