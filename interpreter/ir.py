@@ -8,6 +8,7 @@ the designer's file. The IR is versioned and round-trips through JSON.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, fields
 
 IR_VERSION = 3
@@ -116,10 +117,53 @@ class GameIR:
         return GameIR(**{**{f.name: getattr(self, f.name) for f in fields(self)}, "procedures": procedures})
 
 
+class IRError(ValueError):
+    """A file that is not a well-formed silvics IR; `path` is where (a JSON path)."""
+
+    def __init__(self, problem: str):
+        super().__init__(problem)
+        self.problem = problem
+        self.keys: list = []          # innermost first, added as the error leaves each container
+        self.rooted = False
+
+    def inside(self, key) -> "IRError":
+        if not self.rooted:
+            self.keys.append(key)
+        return self
+
+    def at(self, *keys) -> "IRError":
+        """Inside these keys, outermost first."""
+        for key in reversed(keys):
+            self.inside(key)
+        return self
+
+    def root(self) -> "IRError":
+        """The path is complete (a definition body's, named from the top of the file)."""
+        self.rooted = True
+        return self
+
+    @property
+    def path(self) -> str:
+        """The JSON path, outermost first; a very deep one with its middle left out."""
+        steps = [_path_step(key) for key in reversed(self.keys)]
+        if len(steps) > 2 * _PATH_ENDS:
+            steps = [*steps[:_PATH_ENDS], f" … {len(steps) - 2 * _PATH_ENDS} more … ", *steps[-_PATH_ENDS:]]
+        return "".join(steps).lstrip(".")
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}" if self.keys else self.problem
+
+
+_PATH_ENDS = 12      # keys shown at each end of a deeper path
+
+
+def _path_step(key) -> str:
+    if isinstance(key, int):
+        return f"[{key}]"
+    return f".{key}" if re.fullmatch(r"[A-Za-z_][\w-]*", key) else f"[{json.dumps(key)}]"
+
+
 # ---- JSON round trip -------------------------------------------------------------------
-
-_CLASSES = {cls.__name__: cls for cls in (Span, Node, ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, Module, GameIR)}
-
 
 def _encode(value, bodies: dict):
     """Plain JSON data; a definition's body (one per variant, used in many places) is written
@@ -142,24 +186,6 @@ def _encode(value, bodies: dict):
     return value
 
 
-def _decode(value, bodies: dict, decoded_bodies: dict):
-    if isinstance(value, dict):
-        if "$body" in value:                             # one shared object per variant, as compiled
-            variant = value["$body"]
-            if variant not in decoded_bodies:
-                decoded_bodies[variant] = _decode(bodies[str(variant)], bodies, decoded_bodies)
-            return decoded_bodies[variant]
-        if "@" in value:
-            file, line, col = value["@"].rsplit(":", 2)
-            return Span(file, int(line), int(col))
-        kind = value.get("$")
-        decoded = {key: _decode(item, bodies, decoded_bodies) for key, item in value.items() if key != "$"}
-        return _CLASSES[kind](**decoded) if kind else decoded
-    if isinstance(value, list):
-        return tuple(_decode(item, bodies, decoded_bodies) for item in value)
-    return value
-
-
 def dumps(game: GameIR) -> str:
     bodies: dict = {}
     data = _encode(game, bodies)
@@ -168,8 +194,7 @@ def dumps(game: GameIR) -> str:
 
 
 def loads(text: str) -> GameIR:
-    data = json.loads(text)
-    if data.get("version") != IR_VERSION:
-        raise ValueError(f"IR version {data.get('version')} is not supported (this silvics reads version {IR_VERSION})")
-    bodies = data.pop("definition_bodies", {})
-    return _decode(data, bodies, {})
+    """The GameIR in a JSON text, checked throughout first (an IR file is untrusted input);
+    IRError, naming the place, when it is not well-formed."""
+    from .irchecks import decode      # irchecks reads this module's classes
+    return decode(text)

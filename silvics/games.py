@@ -88,14 +88,11 @@ def _load(path: Path, use_cache: bool) -> ir.GameIR:
 def _saved_ir(path: Path) -> ir.GameIR:
     """An IR file written by `silvics compile`; anything else (other JSON, text, binary) is misuse."""
     try:
-        loaded = ir.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:   # json's, and of its shape
-        raise GameNotFound(f"{path} is not a silvics IR file: {error}") from None
+        return ir.loads(path.read_text(encoding="utf-8"))
+    except (ir.IRError, UnicodeDecodeError) as error:      # loads checks the whole file first
+        raise GameNotFound(f"{path} is not a valid silvics IR file: {error}") from None
     except OSError as error:
         raise GameNotFound(f"{path} cannot be read: {error.strerror}") from None
-    if not isinstance(loaded, ir.GameIR):
-        raise GameNotFound(f"{path} is not a silvics IR file: it holds no game")
-    return loaded
 
 
 def _compile_and_store(path: Path) -> ir.GameIR:

@@ -21,7 +21,7 @@ def test_json_round_trip_is_exact(game_id):
 def test_other_versions_are_refused(four_forests):
     data = json.loads(ir.dumps(four_forests))
     data["version"] = ir.IR_VERSION + 1
-    with pytest.raises(ValueError, match="not supported"):
+    with pytest.raises(ir.IRError, match=f"^IR version {ir.IR_VERSION + 1} is not supported"):
         ir.loads(json.dumps(data))
 
 

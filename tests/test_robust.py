@@ -160,11 +160,12 @@ def test_a_scenario_with_more_players_than_the_game_allows_fails(capsys, tmp_pat
 
 # ---- files that are not what the command line says they are -----------------------------------
 
-@pytest.mark.parametrize("text", ["[1, 2]", '{"version": 3}', "[" * 100_000 + "]" * 100_000])
+@pytest.mark.parametrize("text", ["[1, 2]", '{"version": 3}', "[" * 100_000 + "]" * 100_000],
+                         ids=["a list", "a version alone", "deep brackets"])
 def test_a_json_file_that_is_not_a_saved_game_is_misuse(capsys, tmp_path, text):
     (tmp_path / "ir.json").write_text(text)
     status, _, err = run(capsys, "play", tmp_path / "ir.json")
-    assert status == 2 and err.startswith(f"silvics: error: {tmp_path / 'ir.json'} is not a silvics IR file: ")
+    assert status == 2 and err.startswith(f"silvics: error: {tmp_path / 'ir.json'} is not a valid silvics IR file: ")
     assert len(err.splitlines()) == 1
 
 
