@@ -64,11 +64,6 @@ def parse_key(key: str) -> ZoneKey:
     return ZoneKey(name, row or None, int(column) if place else None, int(owner) if owner else None)
 
 
-def zone_name(key: str) -> str:
-    """The declared zone a key belongs to: "region:low.1/2" -> "region", "hand/0" -> "hand"."""
-    return parse_key(key).name
-
-
 @dataclass(slots=True)
 class State:
     players: int
@@ -83,7 +78,7 @@ class State:
     scores: list[int]
     score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1, heading or "")
     rng: random.Random
-    log: list[str] = field(default_factory=list)
+    log: list[tuple] = field(default_factory=list)   # (what, card uids, detail) a line: Game.log writes them
     stack: list[Frame] = field(default_factory=list)
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)

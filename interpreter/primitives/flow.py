@@ -227,7 +227,7 @@ def trigger(node, build):
     event, subject = node.args["event"], build(node.args["on"])
 
     def run(game, frame):
-        about, reactors = frame.data
+        about, reactors = frame.data.subject, frame.data.reactors
         if not reactors:
             return game.pop()
         uid, name, owner = reactors.pop(0)
@@ -249,9 +249,6 @@ class _Reactions:
 
     def copy(self):
         return _Reactions(self.subject, list(self.reactors))
-
-    def __iter__(self):
-        return iter((self.subject, self.reactors))
 
 
 @primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
