@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import Primitive, check_shape, role, spelled, spellings
+from ..interpreter.registry import REGISTRY, Primitive, check_shape, role, spelled, spellings
 from .diagnostics import did_you_mean
 from .lower import Lowerer, LowerError, Scope
 
@@ -77,7 +77,7 @@ class Steps:
         for key, params in _keys(primitive):
             if key not in spec and params[0].default is None:
                 continue
-            read = READERS[tuple(p.type for p in params)]
+            read = SHAPES[tuple(p.type for p in params)][0]
             inner = scope
             for param in params:
                 inner = self.lowerer.inner(primitive, param.name, inner, kinds, args)
@@ -137,9 +137,35 @@ class Steps:
         return [(names, params[0].type), (guards if any(g is not None for g in guards) else None, "conditions")]
 
 
-READERS = {("block",): Steps.read_block, ("bool",): Steps.read_expression, ("int",): Steps.read_expression,
-           ("player",): Steps.read_expression, ("binding",): Steps.read_name, ("flag",): Steps.read_name,
-           ("binding", "cards"): Steps.read_header, ("procedures", "conditions"): Steps.read_procedures}
+# Each shape of value a key holds: how the compiler reads it, and how the published step
+# schema (schemas/game.schema.json, for designers' editors and for validation) describes it.
+_PROCEDURES = {"type": "array", "minItems": 2, "items": {"oneOf": [
+    {"type": "string"},
+    {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": {"type": "string"},
+     "description": "a procedure with its condition"}]}}
+SHAPES = {("block",): (Steps.read_block, {"$ref": "#/$defs/block"}),
+          ("bool",): (Steps.read_expression, {"type": "string"}),
+          ("int",): (Steps.read_expression, {"type": ["integer", "string"]}),
+          ("player",): (Steps.read_expression, {"type": "string"}),
+          ("binding",): (Steps.read_name, {"$ref": "#/$defs/word"}),
+          ("flag",): (Steps.read_name, {"type": "boolean"}),
+          ("binding", "cards"): (Steps.read_header, {"type": "string", "description": "NAME in CARDS"}),
+          ("procedures", "conditions"): (Steps.read_procedures, _PROCEDURES)}
+
+
+def step_schema() -> dict:
+    """The schema of a step, from the flow steps' declarations: a statement, or a mapping
+    keyed as one flow step is (its required keys are those with neither a default nor a
+    "required: False"). It replaces the `step` definition of schemas/game.schema.json."""
+    branches = [{"type": "string", "description": "A statement of the effect language, or a procedure's name."}]
+    for primitive in (p for p in REGISTRY.values() if p.form == "step"):
+        keys = _keys(primitive)
+        branches.append({
+            "type": "object", "description": primitive.doc,
+            "required": [key for key, params in keys if params[0].required and params[0].default is None],
+            "additionalProperties": False,
+            "properties": {key: SHAPES[tuple(p.type for p in params)][1] for key, params in keys}})
+    return {"oneOf": branches}
 
 
 def _keys(primitive: Primitive) -> list[tuple[str, list]]:

@@ -1,4 +1,11 @@
-"""JSON Schema validation, with every error mapped to its YAML line and reworded."""
+"""JSON Schema validation, with every error mapped to its YAML line and reworded.
+
+The schemas are the files in schemas/, except a step's schema, which is made from the flow
+steps' declarations (steps.step_schema) so that a new flow step validates with nothing else
+touched; the published file is rewritten from it with
+
+    python -m silvics.compiler.validate
+"""
 from __future__ import annotations
 
 import json
@@ -9,7 +16,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
+from ..interpreter.registry import load_all, spellings
 from .diagnostics import Diagnostic, did_you_mean
+from .steps import step_schema
 from .yamlload import Located
 
 # The schemas sit beside the compiler's own folder in both layouts: the checkout's top
@@ -25,14 +34,22 @@ def schema_files() -> list[Path]:
     return files
 
 
+def schemas() -> dict[str, dict]:
+    """Each file kind's schema, the game's with the step schema of the flow steps declared now."""
+    load_all()
+    found = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
+             for path in schema_files()}
+    found["game"]["$defs"]["step"] = step_schema()
+    return found
+
+
 @lru_cache(maxsize=None)
 def _validators() -> dict:
-    schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
-               for path in schema_files()}
+    by_kind = schemas()
     registry = Registry().with_resources(
-        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in schemas.items())
-    registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())
-    validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in by_kind.items())
+    registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in by_kind.values())
+    validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in by_kind.items()}
     # Effects printed on cards are blocks of steps, checked against the rules' own step schema.
     validators["block"] = Draft202012Validator({"$ref": "game.schema.json#/$defs/block"}, registry=registry)
     return validators
@@ -91,7 +108,7 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
     elif error.validator == "pattern":
         message = f"{where} {error.instance!r} {error.schema.get('x-says', 'must be lowercase letters, digits and hyphens')}"
     elif error.validator == "oneOf":
-        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may"
+        message = f"{where} is not a step: write a statement, or one of {' / '.join(spellings('step'))}"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
 
 
@@ -99,3 +116,14 @@ def _types(value) -> str:
     names = {"integer": "a whole number", "string": "text", "array": "a list", "object": "a mapping",
              "boolean": "true or false"}
     return " or ".join(names.get(v, v) for v in ([value] if isinstance(value, str) else value))
+
+
+def main():
+    """Rewrite schemas/game.schema.json with the step schema of the flow steps declared now."""
+    path = SCHEMAS / "game.schema.json"
+    path.write_text(json.dumps(schemas()["game"], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

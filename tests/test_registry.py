@@ -1,6 +1,5 @@
 """The one registry: every primitive is fully declared, the pieces built from it agree, and a
 new primitive of each kind works everywhere from its declaration alone."""
-import copy
 import re
 import textwrap
 
@@ -42,12 +41,16 @@ def test_every_primitive_is_fully_declared(name):
         assert bool(binding.name) != bool(binding.var), binding
 
 
-def test_the_schema_knows_every_flow_step_and_its_keys():
-    """Designers' editors validate steps with schemas/game.schema.json: its branches must match
-    the declarations (a new flow step adds one)."""
+def test_the_published_step_schema_is_the_one_the_declarations_make():
+    """Designers' editors validate steps with schemas/game.schema.json; the compiler validates
+    with the step schema made from the declarations. They must be the same (regenerate the
+    file with `python -m silvics.compiler.validate`), and every flow step has its branch."""
     import json
-    schema = json.loads((bundled.folder("schemas") / "game.schema.json").read_text())
-    branches = {tuple(b["required"])[0]: set(b["properties"]) for b in schema["$defs"]["step"]["oneOf"]
+
+    from silvics.compiler.validate import schemas
+    published = json.loads((bundled.folder("schemas") / "game.schema.json").read_text())
+    assert published == schemas()["game"], "schemas/game.schema.json is stale: python -m silvics.compiler.validate"
+    branches = {tuple(b["required"])[0]: set(b["properties"]) for b in published["$defs"]["step"]["oneOf"]
                 if b.get("type") == "object"}
     for step in (p for p in REGISTRY.values() if p.form == "step"):
         [key] = step.spelled
@@ -178,21 +181,15 @@ def _declare_new_primitives():
 
 
 @pytest.fixture
-def new_primitives(monkeypatch):
-    """The three primitives, in a copy of the registry dropped at the end of the test. The one
-    file besides the declaration that a flow step needs is the schema designers' editors read
-    (schemas/game.schema.json): its branch is added here as that file would hold it."""
+def new_primitives():
+    """The three primitives, in a copy of the registry dropped at the end of the test (the
+    validators, whose step schema comes from the registry, are made afresh on both sides)."""
     from silvics.compiler import validate
-    validators = dict(validate._validators())
-    schema = {**copy.deepcopy(validators["game"].schema), "$id": "urn:silvics-test:game"}   # its refs stay inside
-    schema["$defs"]["step"]["oneOf"].append({
-        "type": "object", "required": ["twice"], "additionalProperties": False,
-        "properties": {"twice": {"$ref": "#/$defs/block"}, "unless": {"type": "string"}}})
-    validators["game"] = type(validators["game"])(schema)
-    monkeypatch.setattr(validate, "_validators", lambda: validators)
+    validate._validators.cache_clear()
     with scratch():
         _declare_new_primitives()
         yield
+    validate._validators.cache_clear()
 
 
 def _tiny(tmp_path, play: str, procedures: str = ""):
