@@ -11,6 +11,8 @@ import json
 import re
 from dataclasses import dataclass, field, fields
 
+from .registry import REGISTRY, load_all, role
+
 IR_VERSION = 3
 
 
@@ -168,12 +170,13 @@ def _path_step(key) -> str:
 def _encode(value, bodies: dict):
     """Plain JSON data; a definition's body (one per variant, used in many places) is written
     once, in `bodies`, and referred to as {"$body": variant}."""
-    if isinstance(value, Node) and value.op == "let_in" and "variant" in value.args:
-        variant = value.args["variant"]
+    variant = role(value, "body number")            # a definition used: its body is written once
+    if variant is not None:
+        shared = REGISTRY[value.op].roles["shared body"]
         if variant not in bodies:
             bodies[variant] = None                       # claimed first: bodies may use other definitions
-            bodies[variant] = _encode(value.args["body"], bodies)
-        args = {key: (_encode(item, bodies) if key != "body" else {"$body": variant}) for key, item in value.args.items()}
+            bodies[variant] = _encode(role(value, "shared body"), bodies)
+        args = {key: (_encode(item, bodies) if key != shared else {"$body": variant}) for key, item in value.args.items()}
         return {"$": "Node", "op": value.op, "args": args, "span": _encode(value.span, bodies)}
     if isinstance(value, Span):
         return {"@": str(value)}                          # file:line:col, as diagnostics print it
@@ -187,6 +190,7 @@ def _encode(value, bodies: dict):
 
 
 def dumps(game: GameIR) -> str:
+    load_all()                  # the roles that say which parts are shared bodies
     bodies: dict = {}
     data = _encode(game, bodies)
     data["definition_bodies"] = {str(variant): body for variant, body in sorted(bodies.items())}

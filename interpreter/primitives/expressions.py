@@ -150,6 +150,7 @@ def computed(node, build):
 
 @primitive("let_in", "expression", template="{define}[({values})]", example="near(card, space)", returns="value",
            form="definition", binds=[Binds("body", var="names", type_of="values")],
+           roles={"shared body": "body", "body number": "variant"},
            params=[Param("define", "word", doc="the definition's name"),
                    Param("variant", "int", required=False, doc="which lowering of it (one per scope it is used in)"),
                    Param("names", "binding", doc="the hidden names its parameters are bound to"),
