@@ -24,6 +24,17 @@ class RuleError(Exception):
     """A rule asked for something impossible (the message names the rule's source)."""
 
 
+# Numbers a rule works out stay within ±10^18, far beyond any count or score: a rule that
+# squares a counter in a loop stops with an error instead of slowing to a halt on huge numbers.
+NUMBER_LIMIT = 10 ** 18
+
+
+def bounded(number: int) -> int:
+    if -NUMBER_LIMIT <= number <= NUMBER_LIMIT:
+        return number
+    raise OverflowError(f"a number grew beyond ±10^18 ({str(number)[:12]}…, {len(str(abs(number)))} digits)")
+
+
 class GameError(Exception):
     """A rule failed while running (names the rule's source)."""
 

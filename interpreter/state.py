@@ -16,7 +16,7 @@ from itertools import chain, count
 from operator import itemgetter
 from typing import NamedTuple
 
-from .runtime import Frame
+from .runtime import Frame, bounded
 
 BOX = "box"
 _CLOCK = count(1)          # one clock for every game of the process, so copies never reuse a stamp
@@ -159,7 +159,7 @@ class State:
         self.stamp(key)
 
     def set_counter(self, key: str, value: int):
-        self.counters[key] = value
+        self.counters[key] = bounded(value)
         self.stamp("#" + key)
 
     def set_marker(self, name: str, seat: int):

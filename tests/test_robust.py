@@ -244,3 +244,15 @@ def test_nothing_where_a_number_is_wanted_is_defined(tmp_path, step, total):
     from silvics.interpreter.game import Game
     game = Game(compile_game(tiny(tmp_path, play=step)), 1, 0)
     assert game.over and game.state.counters["total"] == total
+
+
+# ---- numbers that grow without bound: stopped at once, naming the rule ---------------------
+
+@pytest.mark.parametrize("step", [
+    "- until: total < 0\n  do: [set total to total * total + 2]",        # squared: 34 digits after 6 passes
+    "- until: total < 0\n  do: [add total + 1 to total]",                 # doubled: past 10^18 after 60 passes
+])
+def test_a_number_growing_without_bound_stops_the_game_at_its_rule(capsys, tmp_path, step):
+    game = tiny(tmp_path / "g", play=step)
+    status, _, err = run(capsys, "play", game, "--quiet")                # today: hangs on ever larger numbers
+    assert status == 1 and "game.yaml:20:" in err and "grew beyond ±10^18" in err

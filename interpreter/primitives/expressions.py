@@ -12,7 +12,7 @@ import operator
 from functools import lru_cache
 
 from ..registry import IT, Binds, Param, free_names, has_role, primitive, role
-from ..runtime import UnhashableKey
+from ..runtime import UnhashableKey, bounded
 from ..state import SCORES, Zone, parse_key, space_key, zone_key
 
 
@@ -484,12 +484,13 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
            form="arith", params=[Param("op", "symbol"), Param("left", "int"), Param("right", "int")])
 def arith(node, build):
     """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do); with
-    nothing on either side (the attribute of no card) the result is nothing."""
+    nothing on either side (the attribute of no card) the result is nothing. A result beyond
+    ±10^18 stops the game with an error naming the rule."""
     fn, left, right = _ARITH[node.args["op"]], build(node.args["left"]), build(node.args["right"])
 
     def compute(game, env):
         a, b = left(game, env), right(game, env)
-        return None if a is None or b is None else fn(a, b)
+        return None if a is None or b is None else bounded(fn(a, b))
     return compute
 
 
