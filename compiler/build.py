@@ -18,7 +18,7 @@ from .budget import check_budget
 from .cards import lower_cards
 from .declare import declare
 from .diagnostics import CompileError, Diagnostic, suggestion_budget
-from .files import Fence, Refused, list_files, read_bounded
+from .files import Fence, Refused, game_root, list_files, read_bounded
 from .lower import Lowerer, Scope
 from .parse import Source
 from .procedures import lower_procedures
@@ -122,7 +122,7 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules) -> tuple[GameIR,
         check_budget(result, diagnostics)
     if diagnostics:
         raise CompileError(diagnostics)
-    return _relocated(result, path.resolve().parent.parent.parent), [m.data["name"] for m in added if m.data]
+    return _relocated(result, game_root(path)), [m.data["name"] for m in added if m.data]
 
 
 def _relocated(value, root: Path, done: dict | None = None):

@@ -29,8 +29,9 @@ class RuleError(Exception):
 NUMBER_LIMIT = 10 ** 18
 
 
-def bounded(number: int) -> int:
-    if -NUMBER_LIMIT <= number <= NUMBER_LIMIT:
+def bounded(number: int | None) -> int | None:
+    """The number, if within the limit (nothing, None, passes as it is)."""
+    if number is None or -NUMBER_LIMIT <= number <= NUMBER_LIMIT:
         return number
     raise OverflowError(f"a number grew beyond ±10^18 ({str(number)[:12]}…, {len(str(abs(number)))} digits)")
 
