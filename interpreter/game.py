@@ -138,6 +138,7 @@ class Game:
         else:
             frame.env[choice.bind] = choice.options[index]
         self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.label(index)}")
+        self.state.choices.append(index)
         self.advance()
 
     def advance(self):

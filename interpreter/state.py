@@ -79,6 +79,7 @@ class State:
     score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1, heading or "")
     rng: random.Random
     log: list[tuple] = field(default_factory=list)   # (what, card uids, detail) a line: Game.log writes them
+    choices: list[int] = field(default_factory=list)  # the option taken at each decision so far (a save's record)
     stack: list[Frame] = field(default_factory=list)
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
@@ -99,7 +100,7 @@ class State:
         self.rng_shared = True
         return State(self.players, {k: v[:] for k, v in self.zones.items()}, self.location[:],
                      self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
-                     dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:],
+                     dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:], self.choices[:],
                      [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
                      True)
 

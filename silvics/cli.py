@@ -1,4 +1,4 @@
-"""The `silvics` command: check, compile, play, simulate, scenario, score, show, docs.
+"""The `silvics` command: check, compile, play, replay, simulate, scenario, score, show, docs.
 
 Exit status: 0 success, 1 the data has errors (or a scenario failed), 2 misuse.
 Errors in the designer's data are printed as file:line:col diagnostics, never tracebacks.
@@ -69,20 +69,28 @@ def _parser() -> argparse.ArgumentParser:
     for name, fn, help in (("play", run.play, "play a whole game with bots (and people) and print it"),
                            ("simulate", run.simulate, "play many games and summarise scores and wins")):
         sub = command(name, fn, help)
-        sub.add_argument("game")
+        sub.add_argument("game", nargs="?" if name == "play" else None)
         sub.add_argument("--players", type=int, default=None, help="default: the game's maximum")
-        sub.add_argument("--seed", type=int, default=1)
-        sub.add_argument("--agents", default="random", help="one agent, or one per seat, comma-separated: random, greedy")
+        sub.add_argument("--seed", type=int, default=None if name == "play" else 1, help="default: 1")
+        sub.add_argument("--agents", default=None if name == "play" else "random",
+                         help="one agent, or one per seat, comma-separated: random, greedy, montecarlo (default: random)")
         sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
         if name == "play":
             sub.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
                              help="a person plays this seat (from 1) at the terminal")
             sub.add_argument("--quiet", action="store_true", help="print only the final scores")
+            sub.add_argument("--save", metavar="FILE", help="keep the game in FILE, rewritten after every decision")
+            sub.add_argument("--resume", metavar="FILE",
+                             help="play on a saved game (and keep saving to FILE, unless --save names another)")
         else:
             sub.add_argument("--games", type=int, required=True)
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
             sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                              help="processes to share the games among (default: one per core, here %(default)s)")
+    sub = command("replay", run.replay, "replay a saved game to its last decision and print it")
+    sub.add_argument("file", metavar="FILE")
+    sub.add_argument("--game", metavar="GAME", help="take the rules from GAME rather than from where the save says")
+    sub.add_argument("--quiet", action="store_true", help="print only the scores")
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
     sub = command("score", run.score, "score a described end-of-game position, itemised")

@@ -7,13 +7,12 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from silvics import games
+from silvics import games, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError
-from silvics.interpreter.simulate import play as play_game
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.progress import ProgressBar
 
@@ -98,19 +97,13 @@ def _write(path: Path, text: str):
 
 # ---- play and simulate --------------------------------------------------------------------
 
-def _agents(args, players: int, humans=()):
-    names = args.agents.split(",")
+def _agent_names(agents: str, players: int, humans=()) -> list[str]:
+    """Each seat's agent, from --agents and --human ("human" for a person's seat)."""
+    names = agents.split(",")
     if len(names) not in (1, players) or any(n not in AGENTS for n in names):
         raise UsageError(f"--agents takes one of {', '.join(AGENTS)}, or one per seat ({players})")
     names = names * players if len(names) == 1 else names
-    seats = []
-    for seat, name in enumerate(names):
-        if seat + 1 in humans:
-            from silvics.human import HumanAgent
-            seats.append(HumanAgent(seat))
-        else:
-            seats.append(AGENTS[name](args.seed, seat))
-    return seats
+    return [saves.PERSON if seat + 1 in humans else name for seat, name in enumerate(names)]
 
 
 def _setup(args):
@@ -125,31 +118,52 @@ def _setup(args):
 
 
 def play(args) -> int:
-    ir, players = _setup(args)
-    bad = [h for h in args.human if not 1 <= h <= players]
-    if bad:
-        raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
-    agents = _agents(args, players, set(args.human))
-    try:
-        game = play_game(ir, players, args.seed, agents, args.module)
-    except GameError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return DATA_ERROR
-    if not args.quiet:
-        print(f"{ir.name}: {players} players, seed {args.seed}, agents {', '.join(a.name for a in agents)}"
-              + (f", modules {', '.join(args.module)}" if args.module else ""))
+    save_to = Path(args.save) if args.save else None
+    if args.resume:
+        if args.players is not None or args.seed is not None or args.agents or args.module or args.human:
+            raise UsageError("--resume plays on the saved game as it was set up: "
+                             "leave out --players, --seed, --agents, --module and --human")
+        session = saves.resume(Path(args.resume), args.game, not args.no_cache, save_to)
+    elif not args.game:
+        raise UsageError("play needs a GAME, or --resume FILE")
+    else:
+        ir, players = _setup(args)
+        bad = [h for h in args.human if not 1 <= h <= players]
+        if bad:
+            raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
+        names = _agent_names(args.agents or "random", players, set(args.human))
+        session = saves.Session.new(ir, args.game, players, 1 if args.seed is None else args.seed, args.module,
+                                    names, save_to)
+    game = session.play()
+    _print_game(session.rules, session.save, game, args.quiet)
+    return OK
+
+
+def replay(args) -> int:
+    rules, save = saves.load(Path(args.file), args.game, not args.no_cache)
+    _print_game(rules, save, saves.replay(rules, save, args.file), args.quiet)
+    return OK
+
+
+def _print_game(ir, save, game, quiet: bool):
+    """The header and log (unless quiet), then the scores; and who is to choose, if anyone."""
+    if not quiet:
+        print(f"{ir.name}: {save.players} players, seed {save.seed}, agents "
+              f"{', '.join(seat.agent for seat in save.seats)}"
+              + (f", modules {', '.join(save.modules)}" if save.modules else ""))
         for line in game.log:
             print(f"  {line}")
     print(_scores_table(game))
-    return OK
+    if not game.over:
+        print(f"Waiting for P{game.pending.seat + 1}: {game.pending.prompt}")
 
 
 def _scores_table(game) -> str:
     scores = game.state.scores
     best = max(scores)
-    lines = ["", "Final scores:"]
+    lines = ["", "Final scores:" if game.over else "Scores so far:"]
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
-        winner = "  winner" if scores[seat] == best and len(scores) > 1 else ""
+        winner = "  winner" if scores[seat] == best and len(scores) > 1 and game.over else ""
         lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
     counters = [f"{game.zone_label(key)} {value}" for key, value in sorted(game.state.counters.items())]
     if counters:
@@ -160,7 +174,7 @@ def _scores_table(game) -> str:
 def simulate(args) -> int:
     ir, players = _setup(args)
     names = args.agents.split(",")
-    _agents(args, players)                      # checks the names
+    _agent_names(args.agents, players)          # checks the names
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")

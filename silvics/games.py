@@ -20,11 +20,14 @@ def game_path(spec: str, base: Path | None = None) -> Path:
     if spec in games:
         return games[spec]
     path = Path(spec) if base is None or Path(spec).is_absolute() else base / spec
-    if path.is_file() and path.suffix in (".json", ".yaml"):
-        return path
-    for name in ("game.yaml", "pack.yaml"):
-        if (path / name).is_file():
-            return path / name
+    try:
+        if path.is_file() and path.suffix in (".json", ".yaml"):
+            return path
+        for name in ("game.yaml", "pack.yaml"):
+            if (path / name).is_file():
+                return path / name
+    except OSError:           # a name too long for the file system names no game either
+        pass
     raise GameNotFound(f"no game '{spec}': bundled games are {', '.join(games)}; "
                        "or give a game folder, a game.yaml, a pack folder or a compiled .json")
 

@@ -11,10 +11,11 @@ from silvics.interpreter.views import view
 class HumanAgent:
     name = "human"
 
-    def __init__(self, seat: int, read=None, write=None):
+    def __init__(self, seat: int, read=None, write=None, undo=None):
         self.seat = seat
         self.read = read or (lambda prompt: input(prompt))
         self.write = write or print
+        self.undo = undo      # undo(seat) goes back to this seat's previous decision, or says why not
         self.last: dict[str, list[str]] = {}
 
     def choose(self, game, choice) -> int:
@@ -32,10 +33,13 @@ class HumanAgent:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
             except EOFError:
                 sys.exit("no more input: game abandoned")
+            if answer == "undo" and self.undo:
+                self.write(f"  {self.undo(self.seat)}")      # returns only when it cannot go back
+                continue
             index = _index(answer, choice)
             if index is not None:
                 return index
-            self.write(f"  type a number from 1 to {len(choice.options)}")
+            self.write(f"  type a number from 1 to {len(choice.options)}" + (", or undo" if self.undo else ""))
 
 
 def _index(answer: str, choice) -> int | None:
