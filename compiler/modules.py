@@ -61,7 +61,7 @@ def _never_on(module, needed: set, by_name: dict) -> list[Diagnostic]:
     """A module whose requirements include two modules that exclude each other can never be on."""
     for other in sorted(needed):
         for excluded in _companies(by_name[other], "excludes"):
-            if not excluded.when and excluded.module in needed:
+            if not excluded.when and excluded.module in needed and excluded.module != other:   # (itself: said)
                 return [module.error(("name",), "E0501", f"module '{module.data['name']}' can never be on: with it "
                                      f"'{other}' and '{excluded.module}' must be on, and '{other}' excludes "
                                      f"'{excluded.module}'")]

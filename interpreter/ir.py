@@ -142,8 +142,9 @@ class GameIR:
         """The game with the named modules layered on, in order (a name given twice counts once):
         their cards join the game's; a module's procedures replace the game's of the same name
         (the last module wins); each module's steps before and after a procedure wrap whichever
-        body is in force, in module order. SetupError for a module the game lacks, or a
-        combination the modules' `requires` and `excludes` forbid."""
+        body is in force, in module order. The modules layered on keep their procedures only
+        (the rest is the game's now), so layering them again changes nothing. SetupError for a
+        module the game lacks, or a combination the modules' `requires` and `excludes` forbid."""
         layered = [self.modules[name] for name in self.checked_modules(names)]
         procedures = dict(self.procedures)
         for module in layered:
@@ -151,7 +152,9 @@ class GameIR:
         procedures = {name: _extended(body, [m.before[name] for m in layered if name in m.before],
                                       [m.after[name] for m in layered if name in m.after])
                       for name, body in procedures.items()}
-        return replace(self, procedures=procedures, cards=self.cards + tuple(c for m in layered for c in m.cards))
+        merged = {m.name: replace(m, before={}, after={}, cards=()) for m in layered}    # now the game's own
+        return replace(self, procedures=procedures, cards=self.cards + tuple(c for m in layered for c in m.cards),
+                       modules={**self.modules, **merged})
 
     def checked_modules(self, names) -> tuple[str, ...]:
         """The names, once each, when they make a combination the game allows; else SetupError."""
