@@ -12,9 +12,10 @@ from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
-from silvics.interpreter.game import GameError
+from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import play as play_game
 from silvics.interpreter.simulate import simulate as run_simulation
+from silvics.position import PositionError
 from silvics.progress import ProgressBar
 
 
@@ -56,7 +57,10 @@ def _check_one(path: Path) -> tuple[str, ...]:
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios
         data = scenarios.read(path)
-        scenarios.build(data, path.parent, use_cache=False)
+        try:
+            scenarios.build(data, path.parent, use_cache=False)
+        except SetupError as error:            # the file's modules or options: its data, not the command line
+            raise PositionError(f"{path}: cannot set up: {error}") from None
         return ("scenario",)
     game_dir = _game_of_card_file(path)
     if game_dir is None:

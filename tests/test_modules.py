@@ -179,6 +179,13 @@ def test_a_forbidden_combination_fails_a_scenario_in_words(tmp_path):
     assert status == 1 and f"cannot set up: {NAMED}" in out
 
 
+def test_check_says_a_scenarios_forbidden_combination_is_its_error(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"game: {HARVEST}\nplayers: 2\nmodules: [rare, rare-dealt, rare-shuffled]\n")
+    status, _, err = run("check", scenario)
+    assert status == 1 and err == f"error: {scenario}: cannot set up: {NAMED}\n"
+
+
 def test_reforests_two_event_modes_exclude_each_other():
     status, _, err = run("play", "reforest", "--module", "events", "--module", "events-casual", "--quiet")
     assert status == 2 and err == "silvics: error: modules 'events-casual' and 'events' cannot be on together\n"

@@ -640,7 +640,7 @@ def nth(node, build):
     return pick
 
 
-@primitive("module_on", "expression", template="the {module} module is on", example="module(alpine)",
+@primitive("module_on", "expression", template="the {module} module is on", example="module(expansion)",
            returns="bool", spelled="module", form="call",
            params=[Param("module", "word", arg=True, words="modules", doc="a module of the game")])
 def module_on(node, build):
