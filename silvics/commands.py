@@ -51,8 +51,8 @@ def _check_one(path: Path) -> tuple[str, ...]:
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
         ir, changes = games.check_folder(game_dir)
         copies = sum(card.copies for card in ir.cards)
-        return (f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
-                f"{len(ir.modules)} modules", *changes)
+        summary = f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
+        return (summary + f"{len(ir.modules)} modules", *changes)
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios

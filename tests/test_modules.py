@@ -137,8 +137,8 @@ def test_check_says_what_each_module_changes():
     (["rare", "rare-shuffled", "rare-dealt"], "modules 'rare-shuffled' and 'rare-dealt' cannot be on together"),
     (["rare", "rare-dealt", "rare-shuffled"], "modules 'rare-shuffled' and 'rare-dealt' cannot be on together"),
     (["alone", "vineyard"], "module 'alone' needs module 'orchard' on too when 'vineyard' is on"),
-    (["orchad"], "unknown module 'orchad'; Harvest (test game) has: alone, orchard, rare-dealt, rare-shuffled, "
-                 "rare, vineyard (did you mean 'orchard'?)"),
+    (["orchad"], ("unknown module 'orchad'; Harvest (test game) has: alone, orchard, rare-dealt, rare-shuffled, "
+                 "rare, vineyard (did you mean 'orchard'?)")),
 ])
 def test_a_combination_the_modules_forbid_is_refused_by_the_game(harvest, modules, message):
     with pytest.raises(SetupError) as raised:
@@ -271,10 +271,10 @@ def test_options_take_their_defaults_and_what_is_chosen(harvest):
 
 @pytest.mark.parametrize("modules, options, message", [
     (["alone"], {"tier": "platinum"}, "option 'tier' cannot be 'platinum'; it can be: bronze, silver, gold"),
-    (["alone"], {"tier": "gould"}, "option 'tier' cannot be 'gould'; it can be: bronze, silver, gold "
-                                   "(did you mean 'gold'?)"),
-    (["alone"], {"tire": "gold"}, "unknown option 'tire'; Harvest (test game) has: length, challenge, tier "
-                                  "(did you mean 'tier'?)"),
+    (["alone"], {"tier": "gould"}, ("option 'tier' cannot be 'gould'; it can be: bronze, silver, gold "
+                                   "(did you mean 'gold'?)")),
+    (["alone"], {"tire": "gold"}, ("unknown option 'tire'; Harvest (test game) has: length, challenge, tier "
+                                  "(did you mean 'tier'?)")),
     ([], {"tier": "gold"}, "option 'tier' belongs to module 'alone', which is not on"),
 ])
 def test_an_option_the_game_does_not_declare_is_refused(harvest, modules, options, message):
