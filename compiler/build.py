@@ -20,6 +20,7 @@ from .declare import declare
 from .diagnostics import CompileError, Diagnostic, suggestion_budget
 from .files import Fence, Refused, game_root, list_files, read_bounded
 from .lower import Lowerer, Scope
+from .modules import SECTIONS, assembled, card_files, check_company, check_extended, module_changes, sections
 from .parse import Source
 from .procedures import lower_procedures
 from .steps import At, Steps
@@ -99,30 +100,35 @@ def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
     return _compile_game(game_path, extra_cards, extra_modules)[0]
 
 
-def _compile_game(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
-    """The game's IR, and the names of the modules read from `extra_modules`."""
+def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None) -> tuple[GameIR, list[str]]:
+    """The game's IR, and the names of the modules read from `extra_modules` (whose card files
+    must lie inside `fence`: the pack's folder; by default the game's root)."""
     with suggestion_budget(SUGGESTION_COMPARISONS):
-        return _compile_game_hinted(game_path, extra_cards, extra_modules)
+        return _compile_game_hinted(game_path, extra_cards, extra_modules, fence)
 
 
-def _compile_game_hinted(game_path, extra_cards, extra_modules) -> tuple[GameIR, list[str]]:
+def _compile_game_hinted(game_path, extra_cards, extra_modules, fence) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
     game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
-    _check_inside(game_path, Fence.of_game(game_path))
+    own_fence = Fence.of_game(game_path)
+    _check_inside(game_path, own_fence)
     game = _open(game_path, "game", diagnostics)
     path = game.path
-    modules = [Document(p, "module", diagnostics) for p in _module_files(game, diagnostics)]
-    added = [Document(Path(p), "module", diagnostics) for p in extra_modules]
+    modules = [(Document(p, "module", diagnostics), own_fence) for p in _module_files(game, diagnostics)]
+    added = [(Document(Path(p), "module", diagnostics), fence or own_fence) for p in extra_modules]
     card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
-    modules = [m for m in modules + added if m.data]
+    owned = {m: [c for c in (Document(p, "cards", diagnostics) for p in card_files(m, f, diagnostics)) if c.data]
+             for m, f in modules + added if m.data}     # each module's own cards
+    modules = list(owned)
     _check_players(game, diagnostics)
     _check_module_names(modules, diagnostics)
-    result = _lowered_within_depth(game, modules, [c for c in card_docs if c.data], diagnostics)
+    check_company(modules, diagnostics)
+    result = _lowered_within_depth(game, owned, [c for c in card_docs if c.data], diagnostics)
     if not diagnostics:
         check_budget(result, diagnostics)
     if diagnostics:
         raise CompileError(diagnostics)
-    return _relocated(result, game_root(path)), [m.data["name"] for m in added if m.data]
+    return _relocated(result, game_root(path)), [m.data["name"] for m, _ in added if m.data]
 
 
 def _relocated(value, root: Path, done: dict | None = None):
@@ -170,9 +176,9 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
         diagnostics.append(pack.error(("extends",), "E0401", str(error)))
     if diagnostics:
         raise CompileError(diagnostics)
-    ir, added = _compile_game(base, cards, modules)
+    ir, added = _compile_game(base, cards, modules, fence)
     if changes is not None:
-        changes += [_module_changes(ir, name) for name in added]
+        changes += [module_changes(ir, name) for name in added]
     return ir
 
 
@@ -184,14 +190,6 @@ def _check_inside(top_file: Path, fence: Fence):
         folder = _display(top_file.absolute().parent)
         raise CompileError([Diagnostic(folder, 1, 1, "E0101", f"{top_file.name} links to a file outside "
                                        f"{fence.place}", fence.hint)])
-
-
-def _module_changes(ir: GameIR, name: str) -> str:
-    procedures = ir.modules[name].procedures
-    replaced = [p for p in procedures if p in ir.procedures]
-    new = [p for p in procedures if p not in ir.procedures]
-    return "; ".join([f"module {name} replaces procedures: {', '.join(replaced) or 'none'}"]
-                     + ([f"adds procedures: {', '.join(new)}"] if new else []))
 
 
 def check_card_file(path) -> None:
@@ -247,41 +245,51 @@ def _card_files(game: Document, extra, diagnostics) -> list[Path]:
     return files
 
 
-def _lowered_within_depth(game: Document, modules, card_docs, diagnostics) -> GameIR | None:
+def _lowered_within_depth(game: Document, owned: dict, card_docs, diagnostics) -> GameIR | None:
     """The passes recurse as deep as the rules nest; the limits on each string and file keep that
     shallow, and definitions nested in definitions are caught here, as a diagnostic."""
     try:
-        return _lowered(game, modules, card_docs, diagnostics)
+        return _lowered(game, owned, card_docs, diagnostics)
     except RecursionError:
         diagnostics.append(game.error((), "E0501", "the rules nest too deeply to compile",
                                       "definitions used inside definitions nest too: flatten them"))
         return None
 
 
-def _lowered(game: Document, modules, card_docs, diagnostics) -> GameIR:
-    """The passes, each with one job: declare names; lower cards and interrupts (which call
-    procedures); lower procedures, each after its callers, with what they bind; assemble."""
+def _lowered(game: Document, owned: dict, card_docs, diagnostics) -> GameIR:
+    """The passes, each with one job: declare names; lower cards (the game's and its modules', in
+    one pass: an id is used once in all) and interrupts (which call procedures); lower
+    procedures, each after its callers, with what they bind (a module's steps before and after
+    a procedure with that procedure's); assemble."""
     load_all()
-    declared = declare(game, modules, card_docs, diagnostics)
+    modules, module_cards = list(owned), [doc for docs in owned.values() for doc in docs]
+    declared = declare(game, modules, card_docs + module_cards, diagnostics)
     steps, calls = Steps(Lowerer(declared.decls)), []
-    cards = lower_cards(card_docs, declared, steps, diagnostics, calls)
+    cards = lower_cards(card_docs + module_cards, declared, steps, diagnostics, calls)
     interrupts = _interrupts(game, steps, diagnostics, calls)
-    sources = [(game, game.data["procedures"])] + [(m, m.data["procedures"]) for m in modules]
-    procedures, *replacements = lower_procedures(sources, steps, diagnostics, calls)
-    return _assembled(game, declared, cards, interrupts, procedures, dict(zip(modules, replacements)))
+    names = declared.decls.procedures
+    check_extended(modules, names, diagnostics)
+    sources = [(game, "procedures", game.data["procedures"])]
+    sources += [(m, section, written) for m in modules for section, written in sections(m, names)]
+    procedures, *lowered = lower_procedures(sources, steps, diagnostics, calls)
+    own = {m: {card["id"] for doc in docs for card in doc.data["cards"]} for m, docs in owned.items()}
+    parts = iter(lowered)                          # each module's sections, in order
+    built = [assembled(m, {section: next(parts) for section in SECTIONS}, tuple(c for c in cards if c.id in own[m]),
+                       declared.decls.options) for m in modules]
+    theirs = set().union(*own.values())
+    return _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures, built)
 
 
-def _assembled(game: Document, declared, cards, interrupts, procedures, replacements) -> GameIR:
+def _assembled(game: Document, declared, cards, interrupts, procedures, modules) -> GameIR:
     data, decls = game.data, declared.decls
     return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                   max_players=data["players"]["max"], zones=tuple(decls.zones.values()),
                   kinds=tuple(declared.kinds.values()), marks=tuple(decls.marks.values()),
-                  cards=cards, procedures=procedures,
-                  modules={m.data["name"]: Module(m.data["name"], " ".join(m.data.get("description", "").split()), r)
-                           for m, r in replacements.items()},
+                  cards=cards, procedures=procedures, modules={m.name: m for m in modules},
                   counters=tuple(decls.counters.values()), interrupts=interrupts,
                   definitions=tuple((name, params, " ".join(str(text).split()))
-                                    for name, (text, _, params) in decls.defines.items()))
+                                    for name, (text, _, params) in decls.defines.items()),
+                  options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options))
 
 
 def _check_players(game: Document, diagnostics):

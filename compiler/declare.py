@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, ZoneDecl
+from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, OptionDecl, ZoneDecl
 from .diagnostics import did_you_mean
 from .lower import Decls
 
@@ -41,7 +41,9 @@ class _Declaring:
             self.kind(kind, spec)
         decls.marks = {name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()}
         decls.defines = dict(self.definition(key, text) for key, text in data.get("define", {}).items())
-        decls.procedures = set(data["procedures"]) | {n for m in modules for n in m.data["procedures"]}
+        decls.procedures = set(data["procedures"]) | {n for m in modules for n in m.data.get("procedures", {})}
+        decls.modules = tuple(m.data["name"] for m in modules)
+        decls.options = self.options([self.game, *modules])
         self.check_within()
         self.words(card_docs)
         return self.found
@@ -73,8 +75,30 @@ class _Declaring:
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(kinds) | {row for z in decls.zones.values() for row in z.rows}
         decls.words |= {"up", "down"}            # the values of every card's face
+        decls.words |= {value for option in decls.options.values() for value in option.values}
         decls.words |= {card["id"] for doc in card_docs for i, card in enumerate(doc.data["cards"])
                         if i not in doc.skipped}
+
+    def options(self, documents) -> dict:
+        """The setup options the game and its modules declare, each name once; a default is
+        one of the values (the first when none is given)."""
+        found, where = {}, {}
+        for doc in documents:
+            for name, spec in doc.data.get("options", {}).items():
+                path = ("options", name)
+                if name in found:
+                    self.diagnostics.append(doc.error(path, "E0403", f"option '{name}' is declared twice",
+                                                      f"first declared in {where[name]}", at_key=True))
+                    continue
+                values = tuple(spec["values"])
+                default = spec.get("default", values[0])
+                if default not in values:
+                    self.diagnostics.append(doc.error(path + ("default",), "E0402",
+                                                      f"the default '{default}' is not one of the values",
+                                                      did_you_mean(default, values) or f"it can be: {', '.join(values)}"))
+                description = " ".join(spec.get("description", "").split())
+                found[name], where[name] = OptionDecl(name, values, default, description), doc.located.file
+        return found
 
     def definition(self, key: str, text: str):
         """`name: text`, or `name(a, b): text` whose parameters stand for what each use passes."""

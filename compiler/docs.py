@@ -101,7 +101,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
     link, heading or line of its own."""
     lines = [f"# {_inline(ir.name)}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
-             ]
+             *_options(ir.options)]
     if ir.definitions:
         lines += ["## Definitions", "", "| name | means |", "|---|---|"]
         lines += [f"| {_code(name + ('(' + ', '.join(params) + ')' if params else ''))} | {_code(text)} |"
@@ -113,9 +113,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
-            lines += [f"### {_inline(module.name)}", "", _inline(module.description), ""]
-            for name, body in module.procedures.items():
-                lines += [f"**{_inline(name)}** becomes: {_inline(english(body))}", ""]
+            lines += _module_section(ir, module)
     if balance is not None:
         lines += balance_section(balance)
     for kind in ir.kinds:
@@ -123,6 +121,35 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
         lines += _fenced("text", [describe_card(card, kind) for card in cards])
     return "\n".join(lines)
+
+
+def _options(options) -> list[str]:
+    """Setup options: each with its values (the default first) and what it is for."""
+    lines = [f"Option {_code(o.name)} (`--set {_inline(o.name)}=…`): "
+             + ", ".join(_code(v) + (" (default)" if v == o.default else "") for v in o.values)
+             + (f": {_inline(o.description)}" if o.description else "") for o in options]
+    return [line for option in lines for line in (option, "")]
+
+
+def _module_section(ir: GameIR, module) -> list[str]:
+    lines = [f"### {_inline(module.name)}", "", _inline(module.description), ""]
+    for title, companies in (("Needs", module.requires), ("Cannot be played with", module.excludes)):
+        if companies:
+            lines += [f"{title}: " + ", ".join(_code(c.module) + (f" when {', '.join(map(_code, c.when))} "
+                                                                 f"{'is' if len(c.when) == 1 else 'are'} on" if c.when else "")
+                                                for c in companies) + ".", ""]
+    lines += _options(module.options)
+    for name, body in module.before.items():
+        lines += [f"Before **{_inline(name)}**: {_inline(english(body))}", ""]
+    for name, body in module.procedures.items():
+        lines += [f"**{_inline(name)}** becomes: {_inline(english(body))}", ""]
+    for name, body in module.after.items():
+        lines += [f"After **{_inline(name)}**: {_inline(english(body))}", ""]
+    if module.cards:
+        kinds = {kind.name: kind for kind in ir.kinds}
+        lines += [f"Its cards ({sum(c.copies for c in module.cards)}), in the game only with the module:", ""]
+        lines += _fenced("text", [describe_card(card, kinds[card.kind]) for card in module.cards])
+    return lines
 
 
 # Text from the data, in a paragraph, heading or table cell: HTML is shown, not run; code

@@ -40,12 +40,15 @@ class Decls:
     words: set = field(default_factory=set)          # enum values, side names, card ids, kinds
     markers: tuple = ("first",)
     sides: tuple = ()
+    modules: tuple = ()                              # module names
+    options: dict = field(default_factory=dict)      # name -> OptionDecl (the game's and its modules')
 
     @property
     def categories(self) -> dict:
         """Word lists a primitive's parameter may draw from (see Param.words)."""
         return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",),
-                "events": tuple(sorted({a.on for a in self.attributes.values() if a.on}))}
+                "events": tuple(sorted({a.on for a in self.attributes.values() if a.on})),
+                "modules": self.modules, "options": tuple(self.options)}
 
     def known(self) -> set:
         return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)
@@ -379,12 +382,20 @@ class Lowerer:
         if not candidates:
             self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
                       f"functions: {', '.join(_signatures())}")
-        parts = [self.expr(arg, source, scope) for arg in args]
+        parts = [self.call_part(candidates, args, i, source, scope) for i in range(len(args))]
         for primitive in candidates:
             matched = _matched(primitive, parts)
             if all(self.fits(node, kind, param.type) for param, (node, kind) in matched):
                 return self.call(primitive, word, tree, source, matched)
         self.misfit(word, candidates, args, parts, source)
+
+    def call_part(self, candidates, args, index, source, scope) -> tuple:
+        """A call's part: a bare word where every form of the function takes a word there
+        (`module(alpine)`, checked against the words the parameter allows), else an expression."""
+        wanted = [_matched(p, args)[index][0] for p in candidates]
+        if all(param.type == "word" for param in wanted):
+            return self.word(wanted[0], args[index], source), "word"
+        return self.expr(args[index], source, scope)
 
     def call(self, primitive, word, tree, source, matched):
         args, kinds = {}, {}
@@ -556,10 +567,11 @@ class Lowerer:
         if tree.data != "name":
             self.fail(tree, source, "E0402", f"'{param.name}' takes a single word")
         word = str(tree.children[0])
-        allowed = param.words if isinstance(param.words, tuple) else self.decls.categories[param.words]
-        if allowed and word not in allowed:
-            self.fail(tree, source, "E0401", f"'{param.name}' cannot be '{word}'",
-                      did_you_mean(word, allowed) or f"it can be: {', '.join(allowed)}")
+        declared = isinstance(param.words, str)       # a category the game declares, maybe none
+        allowed = self.decls.categories[param.words] if declared else param.words
+        if (allowed or declared) and word not in allowed:
+            self.fail(tree, source, "E0401", f"'{param.name}' cannot be '{word}'", did_you_mean(word, allowed)
+                      or (f"it can be: {', '.join(allowed)}" if allowed else f"the game declares no {param.words}"))
         return word
 
 

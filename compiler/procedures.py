@@ -23,8 +23,10 @@ ENTRIES = ("setup", "play", "scoring")
 
 
 def lower_procedures(sources, steps: Steps, diagnostics, calls: list) -> list[dict]:
-    """The procedures of each source (the game's, then each module's), lowered; `calls` holds the
-    calls already lowered (card effects, interrupts) as (procedure, caller, names)."""
+    """The procedures of each source, lowered: a source is (document, section, {name: steps}), the
+    game's procedures, then each module's procedures and its steps before and after procedures
+    (lowered with what the procedure they extend sees, and counted as calls it makes). `calls`
+    holds the calls already lowered (card effects, interrupts) as (procedure, caller, names)."""
     return _Procedures(sources, steps, calls).run(diagnostics)
 
 
@@ -53,12 +55,12 @@ class _Procedures:
             self.lower(name)
         for name in sorted(self.found):
             diagnostics.extend(self.found[name])
-        return [{name: self.lowered[i, name] for name in procedures} for i, (_, procedures) in enumerate(self.sources)]
+        return [{name: self.lowered[i, name] for name in procedures} for i, (*_, procedures) in enumerate(self.sources)]
 
     def call_graph(self, calls) -> dict:
         """Which procedures each rule may call, read from the YAML (no lowering needed)."""
         graph = defaultdict(set)
-        for _, procedures in self.sources:
+        for *_, procedures in self.sources:
             for name, body in procedures.items():
                 graph[name] |= called(body, self.names)
         for callee, caller, _ in calls:
@@ -80,7 +82,7 @@ class _Procedures:
     def order(self) -> list[str]:
         """The procedures that can run, each after every procedure that calls it (in a cycle,
         the first declared goes first)."""
-        todo = [name for _, procedures in self.sources for name in procedures if name in self.reached]
+        todo = [name for *_, procedures in self.sources for name in procedures if name in self.reached]
         todo = list(dict.fromkeys(todo))
         callers = defaultdict(set)
         for caller, callees in self.graph.items():
@@ -109,15 +111,16 @@ class _Procedures:
                         for names in sites])
 
     def lower(self, name: str):
-        """Every version of a procedure (the game's and modules' replacements), with what its callers bind."""
+        """Every version of a procedure (the game's, modules' replacements and steps around it), with
+        what its callers bind."""
         for callee, caller, names in self.made.get(name, ()):     # a second lowering replaces the calls of the first
             self.callers[callee][caller].remove(names)
         self.seen[name] = seen = self.scope(name)
         found, calls = [], []
-        for i, (doc, procedures) in enumerate(self.sources):
+        for i, (doc, section, procedures) in enumerate(self.sources):
             if name in procedures:
                 at = At(doc, name, found, calls)             # choices are prompted as "procedure: choose name"
-                self.lowered[i, name] = self.steps.block(at, procedures[name], ("procedures", name), Scope(dict(seen)))
+                self.lowered[i, name] = self.steps.block(at, procedures[name], (section, name), Scope(dict(seen)))
         self.found[name], self.made[name] = found, calls
         for callee, caller, names in calls:
             self.callers[callee].setdefault(caller, []).append(names)

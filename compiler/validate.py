@@ -57,7 +57,7 @@ def _validators() -> dict:
 
 EMPTY_HINTS = {"cards": "a card file needs kind: and cards:",
                "game": "a game file needs id, name, players, kinds, zones and procedures",
-               "module": "a module file needs name: and procedures:", "pack": "a pack needs name, extends and cards",
+               "module": "a module file needs name:", "pack": "a pack needs name, extends and cards",
                "scenario": "a scenario needs game: and players:"}
 
 

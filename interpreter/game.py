@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .ir import GameIR, Node
+from .ir import GameIR, Node, SetupError
 from .registry import REGISTRY, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
@@ -19,15 +19,19 @@ from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
 
-__all__ = ["Game", "GameError", "Rules", "compiled_rules"]
+__all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
 
 
 class Rules:
-    """The static half of a game: the card table and compiled procedures, shared by copies."""
+    """The static half of a game: the card table and compiled procedures, shared by copies.
+    `modules` are switched on (layered on `ir`) and `options` chosen (name -> value; the others
+    take their defaults); SetupError when the game does not allow them."""
 
-    def __init__(self, ir: GameIR):
+    def __init__(self, ir: GameIR, modules=(), options=None):
         load_all()
-        self.ir = ir
+        self.modules = ir.checked_modules(modules)
+        self.options = ir.settings(self.modules, options or {})
+        self.ir = ir = ir.with_modules(self.modules)
         self._built: dict[int, tuple] = {}     # id(node) -> (node, closure): a shared body is built once
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
@@ -76,15 +80,15 @@ class Rules:
         return located(compiled, node.span) if is_expression and node.span else compiled
 
 
-_COMPILED: dict = {}     # (id of IR, modules) -> (IR, Rules): games of one simulation share closures
+_COMPILED: dict = {}     # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures
 
 
-def compiled_rules(ir: GameIR, modules=()) -> Rules:
-    key = (id(ir), tuple(modules))
+def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
+    key = (id(ir), tuple(modules), tuple(sorted((options or {}).items())))
     if key not in _COMPILED or _COMPILED[key][0] is not ir:
         if len(_COMPILED) > 32:
             _COMPILED.clear()
-        _COMPILED[key] = (ir, Rules(ir.with_modules(modules)))
+        _COMPILED[key] = (ir, Rules(ir, modules, options))
     return _COMPILED[key][1]
 
 
@@ -96,10 +100,12 @@ def _as_step(act, node):
 
 
 class Game:
-    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, start: bool = True, _state=None,
-                 _memo=None):
-        """A new game; with start=False every card waits in the box and nothing runs yet."""
-        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules)
+    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, options=None, start: bool = True,
+                 _state=None, _memo=None):
+        """A new game with these modules on and options chosen (name -> value); with start=False
+        every card waits in the box and nothing runs yet. SetupError (a ValueError) for modules
+        or options the game does not allow."""
+        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules, options)
         if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
             raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
         self.rules = rules

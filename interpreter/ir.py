@@ -7,13 +7,14 @@ the designer's file. The IR is versioned and round-trips through JSON.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 3
+IR_VERSION = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +87,37 @@ class CardDef:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionDecl:
+    """A setup option chosen before the game starts (`--set NAME=VALUE`): one of `values`."""
+    name: str
+    values: tuple[str, ...]
+    default: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Company:
+    """A module that must be on (in `requires`) or off (in `excludes`) while the module declaring
+    it is on, whenever every module in `when` is on too (always, when `when` is empty)."""
+    module: str
+    when: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Module:
     name: str
     description: str
     procedures: dict     # procedure name -> Node replacing the base game's
+    before: dict = field(default_factory=dict)    # procedure name -> block run before it
+    after: dict = field(default_factory=dict)     # procedure name -> block run after it
+    cards: tuple[CardDef, ...] = ()               # cards in the game only while the module is on
+    requires: tuple[Company, ...] = ()
+    excludes: tuple[Company, ...] = ()
+    options: tuple[OptionDecl, ...] = ()
+
+
+class SetupError(ValueError):
+    """A game set up with modules or options its rules do not allow (a misuse, not a rule failing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +135,81 @@ class GameIR:
     counters: tuple[CounterDecl, ...] = ()
     interrupts: tuple[Node, ...] = ()     # "interrupt" nodes, watched after every action
     definitions: tuple = ()               # (name, parameters, text) of each `define:`, for the reference pages
+    options: tuple[OptionDecl, ...] = ()  # the game's setup options (a module may declare more)
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":
-        """The game with the named modules layered on, in order."""
+        """The game with the named modules layered on, in order (a name given twice counts once):
+        their cards join the game's; a module's procedures replace the game's of the same name
+        (the last module wins); each module's steps before and after a procedure wrap whichever
+        body is in force, in module order. The modules layered on keep their procedures only
+        (the rest is the game's now), so layering them again changes nothing. SetupError for a
+        module the game lacks, or a combination the modules' `requires` and `excludes` forbid."""
+        layered = [self.modules[name] for name in self.checked_modules(names)]
         procedures = dict(self.procedures)
-        for name in names:
+        for module in layered:
+            procedures.update(module.procedures)
+        procedures = {name: _extended(body, [m.before[name] for m in layered if name in m.before],
+                                      [m.after[name] for m in layered if name in m.after])
+                      for name, body in procedures.items()}
+        merged = {m.name: replace(m, before={}, after={}, cards=()) for m in layered}    # now the game's own
+        return replace(self, procedures=procedures, cards=self.cards + tuple(c for m in layered for c in m.cards),
+                       modules={**self.modules, **merged})
+
+    def checked_modules(self, names) -> tuple[str, ...]:
+        """The names, once each, when they make a combination the game allows; else SetupError."""
+        on = tuple(dict.fromkeys(names))
+        for name in on:
             if name not in self.modules:
-                raise KeyError(f"unknown module {name!r}; this game has: {', '.join(self.modules) or 'none'}")
-            procedures.update(self.modules[name].procedures)
-        return GameIR(**{**{f.name: getattr(self, f.name) for f in fields(self)}, "procedures": procedures})
+                has = f"has: {', '.join(self.modules)}" if self.modules else "has no modules"
+                raise SetupError(f"unknown module {name!r}; {self.name} {has}" + _near(name, self.modules))
+        for name in on:
+            module = self.modules[name]
+            for company in module.requires:
+                if company.module not in on and set(company.when) <= set(on):
+                    raise SetupError(f"module {name!r} needs module {company.module!r} on too" + _when(company))
+            for company in module.excludes:
+                if company.module in on and set(company.when) <= set(on):
+                    raise SetupError(f"modules {name!r} and {company.module!r} cannot be on together" + _when(company))
+        return on
+
+    def settings(self, modules, chosen: dict) -> dict:
+        """The value of every option, the game's and its modules': as `chosen` (name -> value), or
+        its default. SetupError for an unknown option or value, or an option whose module is off."""
+        owners = {option.name: (option, "") for option in self.options}
+        owners |= {option.name: (option, module.name) for module in self.modules.values() for option in module.options}
+        for name, value in chosen.items():
+            if name not in owners:
+                has = f"has: {', '.join(owners)}" if owners else "has no options"
+                raise SetupError(f"unknown option {name!r}; {self.name} {has}" + _near(name, owners))
+            option, owner = owners[name]
+            if owner and owner not in modules:
+                raise SetupError(f"option {name!r} belongs to module {owner!r}, which is not on")
+            if value not in option.values:
+                raise SetupError(f"option {name!r} cannot be {value!r}; it can be: {', '.join(option.values)}"
+                                 + _near(value, option.values))
+        return {name: chosen.get(name, option.default) for name, (option, _) in owners.items()}
+
+
+def _extended(body: Node, before: list, after: list) -> Node:
+    """A procedure's body with blocks of steps run before and after it (each block keeps its
+    own bindings: a `let` in one is not seen by the others)."""
+    if not before and not after:
+        return body
+    load_all()
+    part = REGISTRY[body.op].roles["sequence"]
+    return Node(body.op, {**body.args, part: (*before, *body.args[part], *after)}, body.span)
+
+
+def _when(company: Company) -> str:
+    if not company.when:
+        return ""
+    return f" when {' and '.join(repr(name) for name in company.when)} {'is' if len(company.when) == 1 else 'are'} on"
+
+
+def _near(word: str, known) -> str:
+    close = difflib.get_close_matches(str(word), list(map(str, known)), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class IRError(ValueError):

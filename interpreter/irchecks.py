@@ -20,8 +20,8 @@ import math
 import re
 from dataclasses import MISSING, fields
 
-from .ir import (IR_VERSION, AttrDecl, CardDef, CounterDecl, GameIR, IRError, KindDecl, Module, Node, SideDef, Span,
-                 ZoneDecl)
+from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, GameIR, IRError, KindDecl, Module, Node,
+                 OptionDecl, SideDef, Span, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -446,17 +446,24 @@ FIELDS = {
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
     "CardDef": {"id": _text, "kind": _text, "copies": _whole(1, MAX_COPIES), "sides": _list(_record("SideDef")),
                 "span": _span},
-    "Module": {"name": _text, "description": _text, "procedures": _map(_step)},
+    "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
+    "Company": {"module": _text, "when": _list(_text)},
+    "Module": {"name": _text, "description": _text, "procedures": _map(_step), "before": _map(_PARTS["block"]),
+               "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
+               "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
+               "options": _list(_record("OptionDecl"))},
     "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "zones": _list(_record("ZoneDecl")),
                "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
                "marks": _list(_record("AttrDecl")),
                # read after the declarations above, which they refer to:
                "id": _text, "name": _text, "min_players": _whole(1, MAX_PLAYERS), "max_players": _whole(1, MAX_PLAYERS),
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
-               "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text))},
+               "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
+               "options": _list(_record("OptionDecl"))},
 }
 _DECLARATIONS = ("version", "zones", "counters", "kinds", "marks")
-_CLASSES = {cls.__name__: cls for cls in (ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, Module, GameIR)}
+_CLASSES = {cls.__name__: cls for cls in (ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, OptionDecl,
+                                          Company, Module, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}
@@ -486,8 +493,12 @@ class _Reader:
         _check_object("GameIR", data, _ALLOWED["GameIR"], REQUIRED["GameIR"])
         decoded = self._fields("GameIR", data, _DECLARATIONS, 0)
         self._declare(decoded)
+        modules = _values(data.get("modules"))
         self.procedures = _keys(data.get("procedures")) | {
-            name for module in _values(data.get("modules")) for name in _keys(_get(module, "procedures"))}
+            name for module in modules for name in _keys(_get(module, "procedures"))}
+        self.words["modules"] = _keys(data.get("modules"))
+        self.words["options"] = {_get(option, "name") for options in [data.get("options")] + [
+            _get(module, "options") for module in modules] for option in _items(options)}
         decoded.update(self._fields("GameIR", data, [f for f in FIELDS["GameIR"] if f not in _DECLARATIONS], 0))
         game = GameIR(**decoded)
         _check_game(game)
@@ -660,6 +671,10 @@ def _values(table) -> list:
     return list(table.values()) if type(table) is dict else []
 
 
+def _items(listed) -> list:
+    return listed if type(listed) is list else []
+
+
 def _get(value, key):
     return value.get(key) if type(value) is dict else None
 
@@ -687,13 +702,47 @@ def _check_game(game: GameIR):
     missing = [name for name in REQUIRED_PROCEDURES if name not in game.procedures]
     if missing:
         raise IRError(f"the rules need a procedure {missing[0]!r}").inside("procedures")
-    if sum(card.copies for card in game.cards) > MAX_CARDS:
-        raise IRError(f"more than {MAX_CARDS} cards in all").inside("cards")
+    every = [(("cards",), game.cards)] + [(("modules", name, "cards"), m.cards) for name, m in game.modules.items()]
+    if sum(card.copies for _, cards in every for card in cards) > MAX_CARDS:
+        raise IRError(f"more than {MAX_CARDS} cards in all, with every module's").inside("cards")
     seen = set()
-    for index, card in enumerate(game.cards):
-        if card.id in seen:
-            raise IRError(f"card {card.id!r} is defined twice").at("cards", index, "id")
-        seen.add(card.id)
+    for where, cards in every:
+        for index, card in enumerate(cards):
+            if card.id in seen:
+                raise IRError(f"card {card.id!r} is defined twice").at(*where, index, "id")
+            seen.add(card.id)
+    declared = set()
+    for where, options in [(("options",), game.options)] + [(("modules", n, "options"), m.options)
+                                                            for n, m in game.modules.items()]:
+        for index, option in enumerate(options):
+            if option.name in declared:
+                raise IRError(f"option {option.name!r} is declared twice").at(*where, index, "name")
+            declared.add(option.name)
+    for name, module in game.modules.items():
+        _check_module(game, module, name)
 
 
-_CHECKS = {"CardDef": _check_card}
+def _check_module(game: GameIR, module: Module, name: str):
+    """What a module names is the game's: modules in its company, procedures it adds steps to;
+    its name is its key."""
+    if module.name != name:
+        raise IRError(f"a module kept under {name!r} is named {module.name!r}").at("modules", name, "name")
+    for section in ("requires", "excludes"):
+        for index, company in enumerate(getattr(module, section)):
+            for other in (company.module, *company.when):
+                if other not in game.modules:
+                    raise IRError(f"no module {other!r}").at("modules", name, section, index)
+    procedures = set(game.procedures).union(*(m.procedures for m in game.modules.values()))
+    for section in ("before", "after"):
+        for procedure in getattr(module, section):
+            if procedure not in procedures:
+                raise IRError(f"no procedure {procedure!r} in the rules or any module").at("modules", name, section,
+                                                                                          procedure)
+
+
+def _check_option(reader: _Reader, option: OptionDecl):
+    if option.default not in option.values:
+        raise IRError(f"the default {option.default!r} is not one of the values").inside("default")
+
+
+_CHECKS = {"CardDef": _check_card, "OptionDecl": _check_option}

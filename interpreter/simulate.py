@@ -13,9 +13,9 @@ from .agents import AGENTS
 from .game import Game
 
 
-def play(ir, players: int, seed: int, agents, modules=()) -> Game:
-    """One whole game; `agents` holds one agent per seat."""
-    game = Game(ir, players, seed, modules)
+def play(ir, players: int, seed: int, agents, modules=(), options=None) -> Game:
+    """One whole game; `agents` holds one agent per seat, `options` the setup options chosen."""
+    game = Game(ir, players, seed, modules, options=options)
     while not game.over:
         choice = game.pending
         game.apply(agents[choice.seat].choose(game, choice))
@@ -51,32 +51,32 @@ class GameResult:
 
 
 def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1,
-             progress=None) -> Summary:
+             progress=None, options=None) -> Summary:
     """Play `games` games, game i with seed `seed + i`; ties share a win. With several workers
     the games are shared among processes, but their results are still added up one game at a
     time in seed order, so every figure (floating-point sums included) is the same whatever
     the number of workers. `progress(done)`, if given, is called as games finish."""
     names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
     if workers > 1 and games > 1:
-        results = _in_parallel(ir, players, games, seed, names, tuple(modules), workers, progress)
+        results = _in_parallel(ir, players, games, seed, names, (tuple(modules), options), workers, progress)
     else:
-        results = _one_by_one(ir, players, games, seed, names, modules, progress)
+        results = _one_by_one(ir, players, games, seed, names, (modules, options), progress)
     summary = Summary(games, players, [0.0] * players, [0.0] * players)
     for result in results:
         _add(summary, result)
     return summary
 
 
-def _one_by_one(ir, players, games, seed, names, modules, progress):
+def _one_by_one(ir, players, games, seed, names, setup, progress):
     for number in range(games):
-        yield play_and_record(ir, players, seed + number, names, modules)
+        yield play_and_record(ir, players, seed + number, names, *setup)
         if progress:
             progress(number + 1)
 
 
-def play_and_record(ir, players: int, seed: int, names, modules=()) -> GameResult:
+def play_and_record(ir, players: int, seed: int, names, modules=(), options=None) -> GameResult:
     """One game between the named agents (one per seat), reduced to what a Summary needs."""
-    game = play(ir, players, seed, [AGENTS[name](seed, seat) for seat, name in enumerate(names)], modules)
+    game = play(ir, players, seed, [AGENTS[name](seed, seat) for seat, name in enumerate(names)], modules, options)
     scores = game.state.scores
     winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
@@ -103,7 +103,7 @@ def _add(summary: Summary, result: GameResult):
             stats[card].wins += won
 
 
-def _in_parallel(ir, players, games, seed, names, modules, workers, progress) -> list[GameResult]:
+def _in_parallel(ir, players, games, seed, names, setup, workers, progress) -> list[GameResult]:
     """Chunks of consecutive seeds, played by a pool whose workers each load the IR once;
     the results come back in seed order."""
     import multiprocessing
@@ -112,8 +112,7 @@ def _in_parallel(ir, players, games, seed, names, modules, workers, progress) ->
     size = max(1, min(50, games // (workers * 8)))        # small chunks: even load, a lively progress bar
     jobs = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
     chunks, done = {}, 0
-    setup = (dumps(ir), players, names, modules)
-    with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, setup) as pool:   # leaving terminates it
+    with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, (dumps(ir), players, names, setup)) as pool:   # leaving terminates it
         for start, results in pool.imap_unordered(_play_chunk, jobs):
             chunks[start] = results
             done += len(results)
@@ -122,19 +121,19 @@ def _in_parallel(ir, players, games, seed, names, modules, workers, progress) ->
     return [result for start in sorted(chunks) for result in chunks[start]]
 
 
-_WORKER: dict = {}        # this worker process's game: IR, players, agent names, modules
+_WORKER: dict = {}        # this worker process's game: IR, players, agent names, (modules, options)
 
 
-def _start_worker(ir_text, players, names, modules):
+def _start_worker(ir_text, players, names, setup):
     import signal
 
     from .ir import loads
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle: it stops the pool
-    _WORKER.update(ir=loads(ir_text), players=players, names=names, modules=modules)
+    _WORKER.update(ir=loads(ir_text), players=players, names=names, setup=setup)
 
 
 def _play_chunk(job) -> tuple[int, list[GameResult]]:
     start, count = job
     w = _WORKER
-    return start, [play_and_record(w["ir"], w["players"], seed, w["names"], w["modules"])
+    return start, [play_and_record(w["ir"], w["players"], seed, w["names"], *w["setup"])
                    for seed in range(start, start + count)]

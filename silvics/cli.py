@@ -13,7 +13,7 @@ from silvics import commands as run
 from silvics import games
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
-from silvics.interpreter.game import GameError
+from silvics.interpreter.game import GameError, SetupError
 from silvics.position import PositionError
 
 
@@ -31,7 +31,7 @@ def main(argv=None) -> int:
         print(error.render(), file=sys.stderr)
         print(f"{len(error.diagnostics)} error(s)", file=sys.stderr)
         return DATA_ERROR
-    except (games.GameNotFound, UsageError) as error:
+    except (games.GameNotFound, UsageError, SetupError) as error:     # SetupError: modules or options not allowed
         print(f"silvics: error: {error}", file=sys.stderr)
         return MISUSE
     except (PositionError, GameError) as error:     # a rule that fails while a game runs names its source
@@ -75,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--agents", default=None if name == "play" else "random",
                          help="one agent, or one per seat, comma-separated: random, greedy, montecarlo (default: random)")
         sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
+        _setting_option(sub)
         if name == "play":
             sub.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
                              help="a person plays this seat (from 1) at the terminal")
@@ -93,15 +94,29 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--quiet", action="store_true", help="print only the scores")
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
+    _setting_option(sub, " (over the files' own options)")
     sub = command("score", run.score, "score a described end-of-game position, itemised")
     sub.add_argument("game")
     sub.add_argument("file")
+    _setting_option(sub, " (over the file's own options)")
     sub = command("show", run.show, "print a card's attributes and effects in English")
     sub.add_argument("game")
     sub.add_argument("card")
     sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
     sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
     return parser
+
+
+def _setting_option(sub, over: str = ""):
+    sub.add_argument("--set", action="append", default=[], type=_setting, metavar="NAME=VALUE", dest="settings",
+                     help=f"choose a setup option the game declares{over}; repeatable")
+
+
+def _setting(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"write NAME=VALUE, e.g. tier=gold, not {text!r}")
+    return name.strip(), value.strip()
 
 
 if __name__ == "__main__":

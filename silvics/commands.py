@@ -12,8 +12,9 @@ from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
-from silvics.interpreter.game import GameError
+from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
+from silvics.position import PositionError
 from silvics.progress import ProgressBar
 
 
@@ -27,10 +28,10 @@ def check(args) -> int:
             print(f"error: no such file or folder: {spec}", file=sys.stderr)
             return MISUSE
         try:
-            summary = _check_one(path)
+            summary, *details = _check_one(path)
             checked.append(spec)
             if args.format == "text":
-                print(f"{spec}: ok ({summary})")
+                print(f"{spec}: ok ({summary})" + "".join(f"\n  {line}" for line in details))
         except CompileError as error:
             fresh = [d for d in error.diagnostics if d not in errors]   # a game and its card file share errors
             errors.extend(fresh)
@@ -43,27 +44,31 @@ def check(args) -> int:
     return DATA_ERROR if errors else OK
 
 
-def _check_one(path: Path) -> str:
+def _check_one(path: Path) -> tuple[str, ...]:
+    """What a path holds, and a line for each module it changes the game with."""
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
         ir, changes = games.check_folder(game_dir)
         copies = sum(card.copies for card in ir.cards)
-        return (f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
-                f"{len(ir.modules)} modules" + "".join(f"; {change}" for change in changes))
+        summary = f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
+        return (summary + f"{len(ir.modules)} modules", *changes)
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios
         data = scenarios.read(path)
-        scenarios.build(data, path.parent, use_cache=False)
-        return "scenario"
+        try:
+            scenarios.build(data, path.parent, use_cache=False)
+        except SetupError as error:            # the file's modules or options: its data, not the command line
+            raise PositionError(f"{path}: cannot set up: {error}") from None
+        return ("scenario",)
     game_dir = _game_of_card_file(path)
     if game_dir is None:
         from silvics.compiler.build import check_card_file
         check_card_file(path)
-        return "card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/)"
+        return ("card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/)",)
     from silvics.compiler.build import compile_game
     ir = compile_game(game_dir, extra_cards=[path])
-    return f"cards for {ir.name}"
+    return (f"cards for {ir.name}",)
 
 
 def _game_of_card_file(path: Path):
@@ -111,18 +116,33 @@ def _setup(args):
     players = ir.max_players if args.players is None else args.players     # 0 is out of range, not "the default"
     if not ir.min_players <= players <= ir.max_players:
         raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
-    unknown = [m for m in args.module if m not in ir.modules]
-    if unknown:
-        raise UsageError(f"unknown module {unknown[0]!r}; {ir.name} has: {', '.join(ir.modules) or 'none'}")
+    ir.settings(ir.checked_modules(args.module), _options(args))       # SetupError (misuse) before any game
     return ir, players
+
+
+def _options(args) -> dict:
+    """The options chosen with --set NAME=VALUE, each once."""
+    chosen = {}
+    for name, value in args.settings:
+        if name in chosen:
+            raise UsageError(f"--set {name} is given twice")
+        chosen[name] = value
+    return chosen
+
+
+def _setup_line(modules, options: dict) -> str:
+    """The modules and options a game is played with, as the header of play and simulate says them."""
+    return (f", modules {', '.join(modules)}" if modules else "") + \
+        "".join(f", {name}={value}" for name, value in options.items())
 
 
 def play(args) -> int:
     save_to = Path(args.save) if args.save else None
     if args.resume:
-        if args.players is not None or args.seed is not None or args.agents or args.module or args.human:
+        if args.players is not None or args.seed is not None or args.agents or args.module or args.settings \
+                or args.human:
             raise UsageError("--resume plays on the saved game as it was set up: "
-                             "leave out --players, --seed, --agents, --module and --human")
+                             "leave out --players, --seed, --agents, --module, --set and --human")
         session = saves.resume(Path(args.resume), args.game, not args.no_cache, save_to)
     elif not args.game:
         raise UsageError("play needs a GAME, or --resume FILE")
@@ -133,7 +153,7 @@ def play(args) -> int:
             raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
         names = _agent_names(args.agents or "random", players, set(args.human))
         session = saves.Session.new(ir, args.game, players, 1 if args.seed is None else args.seed, args.module,
-                                    names, save_to)
+                                    _options(args), names, save_to)
     game = session.play()
     _print_game(session.rules, session.save, game, args.quiet)
     return OK
@@ -150,7 +170,7 @@ def _print_game(ir, save, game, quiet: bool):
     if not quiet:
         print(f"{ir.name}: {save.players} players, seed {save.seed}, agents "
               f"{', '.join(seat.agent for seat in save.seats)}"
-              + (f", modules {', '.join(save.modules)}" if save.modules else ""))
+              + _setup_line(save.modules, save.options))
         for line in game.log:
             print(f"  {line}")
     print(_scores_table(game))
@@ -181,12 +201,11 @@ def simulate(args) -> int:
     started, bar = time.perf_counter(), ProgressBar(args.games)
     try:
         summary = run_simulation(ir, players, args.games, args.seed, names, args.module,
-                                 workers=args.workers, progress=bar)
+                                 workers=args.workers, progress=bar, options=_options(args))
     finally:
         bar.close()
     elapsed = time.perf_counter() - started
-    print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
-          + (f", modules {', '.join(args.module)}" if args.module else "")
+    print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}" + _setup_line(args.module, _options(args))
           + f" ({args.games / elapsed:.0f} games/s)")
     print(f"  {'seat':<6}{'mean score':>12}{'win rate':>10}")
     for seat in range(players):
@@ -221,9 +240,9 @@ def card_table(summary, limit: int | None = None) -> str:
 def scenario(args) -> int:
     from silvics import scenarios      # reads YAML: imported only by the commands that need it
     files = [file for spec in args.paths for file in _scenario_files(spec)]
-    failed = 0
+    failed, options = 0, _options(args)
     for file in files:
-        outcome = scenarios.run_file(file, use_cache=not args.no_cache)
+        outcome = scenarios.run_file(file, use_cache=not args.no_cache, options=options)
         print(f"{'PASS' if outcome.passed else 'FAIL'}  {file}  {outcome.name}")
         for failure in outcome.failures:
             print("      " + failure.replace("\n", "\n      "))
@@ -261,7 +280,7 @@ def score(args) -> int:
         raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
                          else f"no such file: {args.file}")
     data = scenarios.read(path)
-    data = {**data, "game": args.game}
+    data = {**data, "game": args.game, "options": {**data.get("options", {}), **_options(args)}}
     game = scenarios.build(data, path.parent, use_cache=not args.no_cache)
     try:
         game.run_procedure("scoring")
@@ -309,12 +328,15 @@ def itemised(game) -> str:
 def show(args) -> int:
     from silvics.compiler.english import describe_card
     ir = games.load(args.game, use_cache=not args.no_cache)
-    card = next((c for c in ir.cards if c.id == args.card), None)
-    if card is None:
+    owners = {card.id: (card, "") for card in ir.cards}        # a module's cards too, saying whose
+    owners |= {card.id: (card, name) for name, module in ir.modules.items() for card in module.cards}
+    if args.card not in owners:
         from silvics.compiler.diagnostics import did_you_mean
-        hint = did_you_mean(args.card, [c.id for c in ir.cards])
+        hint = did_you_mean(args.card, owners)
         raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
-    print(describe_card(card, next(k for k in ir.kinds if k.name == card.kind)))
+    card, module = owners[args.card]
+    print(describe_card(card, next(k for k in ir.kinds if k.name == card.kind))
+          + (f"\n(in the game only with the module {module})" if module else ""))
     return OK
 
 

@@ -67,10 +67,15 @@ def compile_folder(folder: Path) -> ir.GameIR:
 
 
 def check_folder(folder: Path) -> tuple[ir.GameIR, list[str]]:
-    """Compile a game or pack folder afresh, with a line for each procedure a pack's module
-    replaces or adds (`check` shows them: nothing a pack changes goes unseen)."""
+    """Compile a game or pack folder afresh, with a line saying what each module changes (for a
+    pack, each of its own): `check` shows them, so nothing a module changes goes unseen."""
+    from silvics.compiler.modules import module_changes
     changes: list[str] = []
-    return _compile(_absolute(game_path(str(folder))), changes), changes
+    path = _absolute(game_path(str(folder)))
+    compiled = _compile(path, changes)
+    if path.name != "pack.yaml":
+        changes = [module_changes(compiled, name) for name in compiled.modules]
+    return compiled, changes
 
 
 def _absolute(path: Path) -> Path:
@@ -117,7 +122,7 @@ def _compile(path: Path, changes: list | None = None) -> ir.GameIR:
 def _sources(path: Path) -> cache.Sources | None:
     """The files a compile of this game.yaml or pack.yaml reads, listed by the compiler's own
     checks (its modules/ folder, the files and folders listed under `cards:`, a pack's `modules:`
-    and base game); None when any is refused or the file cannot be read: then nothing is hashed
+    and base game, each module's `cards:`); None when any is refused or the file cannot be read: then nothing is hashed
     or cached, and the compile says why."""
     from silvics.compiler.files import Fence, list_files
     try:
@@ -133,6 +138,13 @@ def _sources(path: Path) -> cache.Sources | None:
                 return None
             sources.files += listing.files
             sources.folders += listing.folders
+            if key == "modules":          # a module's own card files, listed relative to it
+                for module in listing.files:
+                    cards = list_files(_yaml(module).get("cards", []), module.parent, fence, "cards")
+                    if cards.refused:
+                        return None
+                    sources.files += cards.files
+                    sources.folders += cards.folders
         if pack:
             base = _sources(_absolute(base_game(data["extends"])))
             sources.files += base.files

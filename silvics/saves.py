@@ -29,7 +29,7 @@ from silvics.errors import UsageError
 from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
-from silvics.interpreter.game import Game
+from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.views import visible
 
 FORMAT, VERSION = "silvics save", 1
@@ -57,6 +57,7 @@ class Save:
     players: int
     seed: int
     modules: list[str]
+    options: dict[str, str]        # the setup options chosen (name -> value)
     seats: list[Seat]
     choices: list[int] = field(default_factory=list)
 
@@ -107,7 +108,7 @@ def read(path: Path) -> Save:
 
 
 _FIELDS = {"format": str, "version": int, "game": str, "id": str, "name": str, "rules": str, "players": int, "seed": int,
-           "modules": list, "seats": list, "choices": list}
+           "modules": list, "options": dict, "seats": list, "choices": list}
 _SEAT_FIELDS = {"agent": str, "seed": int, "generator": str}
 
 
@@ -123,6 +124,8 @@ def _decoded(data) -> Save:
         raise ValueError("names no game")
     for number, value in enumerate(data["modules"]):
         _check(value, str, f"modules[{number}]")
+    for name, value in data["options"].items():
+        _check(value, str, f"options.{name}")
     for number, value in enumerate(data["choices"]):
         _check(value, int, f"choices[{number}]")
     seats = [_seat(value, number) for number, value in enumerate(data["seats"])]
@@ -220,6 +223,10 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
     if unknown:
         raise SaveError(f"{path} is not usable: unknown module {unknown[0]!r}; {rules.name} has: "
                         f"{', '.join(rules.modules) or 'none'}")
+    try:
+        rules.settings(rules.checked_modules(save.modules), save.options)
+    except SetupError as error:
+        raise SaveError(f"{path} is not usable: {error}") from None
     if fingerprint(rules, save.modules) != save.rules:
         raise SaveError(f"{path}: the rules of {rules.name} have changed since this game was saved; "
                         "it can be resumed or replayed only with the rules it was played with")
@@ -242,7 +249,7 @@ def replay(rules: ir_module.GameIR, save: Save, path: Path | str = "the save") -
 
 
 def _started(rules, save: Save) -> Game:
-    return Game(rules, save.players, save.seed, save.modules)
+    return Game(rules, save.players, save.seed, save.modules, options=save.options)
 
 
 # ---- a game played at the command line --------------------------------------------------------
@@ -261,14 +268,14 @@ class Session:
                        else _bot(seat, number) for number, seat in enumerate(save.seats)]
 
     @classmethod
-    def new(cls, rules, spec: str, players: int, seed: int, modules, names, path: Path | None = None,
-            terminal=None) -> "Session":
+    def new(cls, rules, spec: str, players: int, seed: int, modules, options: dict, names,
+            path: Path | None = None, terminal=None) -> "Session":
         """A new game: `names` holds each seat's agent (PERSON for a person), `spec` where the
         rules come from, `terminal` the people's (read, write), by default the console."""
         seats = [Seat(PERSON) if name == PERSON else Seat(name, seed) for name in names]
         save = Save(source(spec), rules.id, rules.name, fingerprint(rules, modules), players, seed, list(modules),
-                    seats)
-        return cls(rules, save, path, Game(rules, players, seed, modules), terminal)
+                    dict(options), seats)
+        return cls(rules, save, path, _started(rules, save), terminal)
 
     def play(self) -> Game:
         """Play on to the end of the game, saving after each decision (and before the first,

@@ -52,17 +52,21 @@ def build(data: dict, base: Path, use_cache: bool = True) -> Game:
         raise PositionError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players, "
                             f"not {data['players']}")
     start = "position" not in data and "run" not in data
-    game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), start=start)
+    game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), options=data.get("options"),
+                start=start)
     if "position" in data:
         place(game, data["position"])
     return game
 
 
-def run_file(path, use_cache: bool = True) -> Outcome:
+def run_file(path, use_cache: bool = True, options=None) -> Outcome:
+    """Run one scenario file; `options` (name -> value) are chosen over the file's own."""
     path = Path(path)
     outcome = Outcome(str(path), path.stem)
     try:
         data = read(path)
+        if options:
+            data = {**data, "options": {**data.get("options", {}), **options}}
         outcome.name = data.get("name", path.stem)
         game = build(data, path.parent, use_cache)
     except CompileError as error:

@@ -210,8 +210,8 @@ def test_check_lists_every_procedure_a_pack_module_replaces(pack):
     (pack / "modules" / "sea.yaml").write_text(MODULE)
     status, output = check(pack)
     assert status == 0, output
-    assert ("4 modules; module mythic-first replaces procedures: deal_creatures; "
-            "module sea-scoring replaces procedures: scoring; adds procedures: tide)") in output
+    assert ("4 modules)\n  module mythic-first: replaces procedures: deal_creatures\n"
+            "  module sea-scoring: replaces procedures: scoring; adds procedures: tide\n") in output
     assert main(["play", str(pack), "--players", "2", "--module", "sea-scoring", "--quiet", "--no-cache"]) == 0
 
 

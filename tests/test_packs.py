@@ -27,8 +27,8 @@ def test_pack_plays_and_its_creatures_can_be_dealt():
 
 def test_check_reports_a_pack_and_every_procedure_its_modules_replace(capsys):
     assert main(["check", str(PACK)]) == 0
-    assert capsys.readouterr().out == (f"{PACK}: ok (Four Forests: 77 cards (77 copies), 9 procedures, 3 modules; "
-                                       "module mythic-first replaces procedures: deal_creatures)\n")
+    assert capsys.readouterr().out == (f"{PACK}: ok (Four Forests: 77 cards (77 copies), 9 procedures, 3 modules)\n"
+                                       "  module mythic-first: replaces procedures: deal_creatures\n")
 
 
 def test_a_pack_module_is_switched_on_like_the_games_own():

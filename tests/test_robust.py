@@ -189,7 +189,7 @@ def test_docs_into_a_file_is_misuse_before_any_work(capsys, tmp_path):
     ("seed: 1\nexpect: {counters: {total@x: 1}}", "'total' is shared: write it without @"),
     ("position: {zones: {pile: [{card: a, tag: x}]}}", "cannot set up: a: tag must be a whole number, got 'x'"),
     ("position: {zones: {pile: [{card: a, colour: 7}]}}", "cannot set up: a: colour cannot be 7; it is one of: red, blue"),
-    ("modules: [nosuch]\nseed: 1", "cannot set up: unknown module 'nosuch'; this game has: none"),
+    ("modules: [nosuch]\nseed: 1", "cannot set up: unknown module 'nosuch'; Tiny has no modules"),
 ])
 def test_a_scenario_naming_what_the_game_lacks_fails_in_words(capsys, tmp_path, lines, failure):
     game = tiny(tmp_path / "g")

@@ -54,6 +54,7 @@ GAMES = [   # both bundled games, with modules, random, greedy and Monte Carlo s
     ["reforest", "--players", "1", "--seed", "4", "--agents", "greedy", "--module", "hard"],
     [str(GROVE), "--players", "2", "--seed", "2", "--agents", "greedy,montecarlo"],
     [str(GROVE.parent / "market"), "--players", "3", "--seed", "2"],
+    [str(GROVE.parent / "harvest"), "--players", "2", "--seed", "3", "--module", "orchard", "--set", "length=long"],
 ]
 
 
@@ -330,7 +331,7 @@ def grove_session(answers, players=1, humans=(0,), path=None):
     space, and may draw."""
     terminal = Terminal(answers)
     names = ["human" if seat in humans else "random" for seat in range(players)]
-    session = saves.Session.new(games.load(str(GROVE)), str(GROVE), players, 3, [], names, path,
+    session = saves.Session.new(games.load(str(GROVE)), str(GROVE), players, 3, [], {}, names, path,
                                 terminal=(terminal.read, terminal.write))
     return session, terminal
 

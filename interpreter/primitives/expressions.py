@@ -638,3 +638,29 @@ def nth(node, build):
         found, at = items(game, env), n(game, env)
         return found[at - 1] if found is not None and at is not None and 1 <= at <= len(found) else None
     return pick
+
+
+@primitive("module_on", "expression", template="the {module} module is on", example="module(expansion)",
+           returns="bool", spelled="module", form="call",
+           params=[Param("module", "word", arg=True, words="modules", doc="a module of the game")])
+def module_on(node, build):
+    """Whether a module is switched on in this game (fixed when the game starts): setup that
+    depends on the expansions in play."""
+    name = node.args["module"]
+
+    def on(game, env):
+        return name in game.rules.modules
+    return on
+
+
+@primitive("option", "expression", template="the {option} chosen", example="option(tier)",
+           returns="word", spelled="option", form="call",
+           params=[Param("option", "word", arg=True, words="options", doc="a setup option of the game or a module")])
+def option(node, build):
+    """The value chosen for a setup option when the game started (`--set NAME=VALUE`), or its
+    default: compare it with one of its values, `option(tier) = gold`."""
+    name = node.args["option"]
+
+    def chosen(game, env):
+        return game.rules.options[name]
+    return chosen
