@@ -9,16 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .agents import AGENTS
+from .agents import AGENTS, play_on
 from .game import Game
 
 
 def play(ir, players: int, seed: int, agents, modules=()) -> Game:
     """One whole game; `agents` holds one agent per seat."""
     game = Game(ir, players, seed, modules)
-    while not game.over:
-        choice = game.pending
-        game.apply(agents[choice.seat].choose(game, choice))
+    play_on(game, agents)
     return game
 
 
