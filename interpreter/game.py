@@ -34,6 +34,7 @@ class Rules:
         self._built: dict[int, tuple] = {}     # id(node) -> (node, closure): a shared body is built once
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
+        self.sight: dict[str, tuple] = {}       # zone key -> (visibility, owning seat): views.in_sight's
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}

@@ -157,6 +157,10 @@ class Observation:
         """The game log as this seat may read it (views.seen_log)."""
         return self.__once("log", lambda game: tuple(seen_log(game, self.seat)))
 
+    def __world_log(self, game) -> list[tuple]:
+        """The log as this seat reads it, as a log's parts."""
+        return [(what, (), rest) for what, _, rest in (line.partition(" ") for line in self.log)]
+
     # ---- guessing the rest ----
     def sample(self, rng):
         """A Game consistent with this observation, for search: the cards this seat cannot see
@@ -167,7 +171,7 @@ class Observation:
         world = game.redealt(shuffled_unseen(game, self.seat, rng))
         state = world.state
         state.reseed(rng.random())
-        state.log = [(line.partition(" ")[0], (), line.partition(" ")[2]) for line in self.log]
+        state.log = list(self.__once("world log", self.__world_log))
         pending = game.state.pending
         if pending is not None:
             state.pending = Choice(pending.seat, self.prompt, pending.options, self.labels, pending.bind,
