@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .runtime import Choice
-from .state import parse_key
-from .views import card_label, seen_log, shuffled_unseen, visible
+from .state import unnamed
+from .views import card_label, seen_log, shuffled_unseen, visible, zone_sight
 
 
 class Seen(NamedTuple):
@@ -90,7 +90,7 @@ class Observation:
         if pending is None or pending.about is None or pending.seat == self.seat or \
                 visible(game, self.seat, pending.about):
             return None if pending is None else pending.prompt
-        return f"{pending.prompt.rpartition(' (')[0]} (a hidden card)"
+        return unnamed(pending.prompt)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -116,26 +116,26 @@ class Observation:
         return self.__once("zones", self.__zones)
 
     def __zones(self, game):
-        state, seat, zones = game.state, self.seat, {}
-        for key, pile in state.zones.items():
-            if pile and key != "box":
-                label = self.__zone_label(game, key)
-                while label in zones:                # two zones on cards this seat cannot tell apart
-                    label += "'"
-                zones[label] = tuple(self.__card(game, uid) for uid in pile)
-        return zones
+        return {self.__zone_label(game, key): tuple(self.__card(game, uid) for uid in pile)
+                for key, pile in game.state.zones.items() if pile and key != "box"}
 
     def __zone_label(self, game, key: str) -> str:
-        """A zone's label; a zone on a card the seat cannot see is named by where that card lies."""
+        """A zone's label; a zone on a card the seat cannot see is named by where that card lies:
+        tucked@visitor_deck#2 (the second card from the bottom of the visitor deck)."""
         state = game.state
-        return game.zone_label(key, lambda uid: game.card_id(uid) if visible(game, self.seat, uid) else
-                               f"? in {self.__zone_label(game, state.location[uid])}")
+
+        def owner(uid: int) -> str:
+            if visible(game, self.seat, uid):
+                return game.card_id(uid)
+            where = state.location[uid]
+            return f"{self.__zone_label(game, where)}#{state.zones[where].index(uid) + 1}"
+        return game.zone_label(key, owner)
 
     def __card(self, game, uid: int) -> Seen:
         state = game.state
         marks = {name: value for name, value in (state.marks[uid] or {}).items() if not name.startswith("_")}
         if visible(game, self.seat, uid):           # face down matters where others could see it face up
-            down = state.facedown[uid] and game.rules.zones[parse_key(state.location[uid]).name].visibility == "public"
+            down = state.facedown[uid] and zone_sight(game.rules, state.location[uid])[0] == "public"
             return Seen(game.rules.defs[uid], state.side[uid], down, marks)
         return Seen(None, None, True, marks)
 

@@ -84,7 +84,12 @@ class Said(tuple):
         """The line as a seat that could not see the card hears it (`where`: the card's zone)."""
         if self.picked:
             return f"P{self.seat + 1} {self.prompt}: a hidden card from {where}"
-        return f"P{self.seat + 1} {self.prompt.rpartition(' (')[0]} (a hidden card): {self.label}"
+        return f"P{self.seat + 1} {unnamed(self.prompt)}: {self.label}"
+
+
+def unnamed(prompt: str) -> str:
+    """A prompt that names a card (it ends with the card in brackets), that card unnamed."""
+    return f"{prompt.rpartition(' (')[0]} (a hidden card)"
 
 
 class Scored(NamedTuple):

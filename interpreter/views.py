@@ -23,15 +23,15 @@ def visible(game, seat: int, uid: int) -> bool:
 def in_sight(game, seat: int, key: str, facedown: bool, placer: int) -> bool:
     """Whether `seat` sees a card lying in zone `key`, face down or up, put there by `placer`."""
     rules = game.rules
-    visibility, owner = rules.sight.get(key) or _sight(rules, key)
+    visibility, owner = rules.sight.get(key) or zone_sight(rules, key)
     if visibility == "public":
         return not facedown or placer == seat
     return visibility == "owner" and owner == seat
 
 
-def _sight(rules, key: str) -> tuple:
+def zone_sight(rules, key: str) -> tuple:
     """A zone key's visibility, and the seat owning it (for a zone of each player's), worked
-    out once per key."""
+    out once per key (rules.sight)."""
     parts = parse_key(key)
     decl = rules.zones[parts.name]
     rules.sight[key] = sight = (decl.visibility, parts.owner if decl.per == "player" else None)

@@ -316,3 +316,13 @@ def test_a_question_names_a_card_only_to_the_seats_that_see_it(grower, heard):
     for answer in ("grand-fir", "region:low.1@1"):
         game.apply(game.observe(0).labels.index(answer))
     assert [game.observe(seat).prompt for seat in range(2)] == [f"covered_effects: you may: {words}" for words in heard]
+
+
+def test_a_zone_on_a_card_out_of_sight_is_named_by_where_that_card_lies():
+    from silvics.position import place
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    place(game, {"zones": {"visitor_deck": [{"card": "cougar", "tucked": ["salal", "bracken"]},
+                                            {"card": "black-bear", "tucked": ["fireweed"]}],
+                           "upcoming": [{"card": "bald-eagle", "tucked": ["trillium"]}]}})
+    assert {label: len(cards) for label, cards in game.observe(0).zones.items()} == {
+        "visitor_deck": 2, "tucked@visitor_deck#1": 2, "tucked@visitor_deck#2": 1, "upcoming": 1, "tucked@bald-eagle": 1}
