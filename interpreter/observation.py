@@ -121,7 +121,7 @@ class Observation:
 
     def __zone_label(self, game, key: str) -> str:
         """A zone's label; a zone on a card the seat cannot see is named by where that card lies:
-        tucked@visitor_deck#2 (the second card from the bottom of the visitor deck)."""
+        under@deck#2 (on the second card from the bottom of the deck)."""
         state = game.state
 
         def owner(uid: int) -> str:

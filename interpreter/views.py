@@ -47,7 +47,7 @@ def card_label(game, seat: int, uid: int) -> str:
 
 def seen_log(game, seat: int) -> list[str]:
     """The game log as `seat` may read it: a card is named only when the seat could see it at
-    that line, `?` otherwise, and so is a card a zone is attached to (votes@?).
+    that line, `?` otherwise, and so is a card a zone is attached to (under@?).
 
     The log keeps no record of who saw what, so this is worked out backwards from the table
     as it is now: a card the seat sees now by where it lies (a look at it aside), and which no

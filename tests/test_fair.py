@@ -52,10 +52,10 @@ def right_guesses(agent_name: str, games_played: int = 40) -> tuple[int, int]:
 
 
 def honest_bound(guesses: int) -> float:
-    """The most right guesses out of `guesses` that honest play (each guess right with
-    probability 1/2, whatever the agent knows) reaches with more than a 0.13% chance: three
-    standard deviations above half. The seeds are fixed, so the test never flickers; the
-    bound says how far from chance an agent has to be before it fails."""
+    """Three standard deviations above half the guesses: honest play (each guess right with
+    probability 1/2, whatever the agent knows) exceeds it with a chance of about 0.13%. The
+    seeds are fixed, so the test never flickers; the bound says how far from chance an agent
+    has to be before it fails (a peeker is 170 right guesses above it)."""
     return guesses / 2 + 3 * math.sqrt(guesses / 4)
 
 
