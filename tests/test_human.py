@@ -86,7 +86,7 @@ def lying(game, uid: int):
     return Seen(game.rules.defs[uid], game.state.side[uid], False, game.state.marks[uid] or {})
 
 
-def test_a_card_out_of_sight_shows_its_marks_alone(four_forests):
+def test_a_card_out_of_sight_shows_its_marks_alone():
     from silvics.interpreter.observation import Seen
     assert describe(Seen(None, None, True, {"stance": "for"})) == "a card you cannot see [stance for]"
     assert describe_pile([Seen(None, None, True, {})] * 2) == "2 cards you cannot see"
