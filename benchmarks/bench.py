@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from silvics import bundled, games
-from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.agents import RandomAgent, decide, play_on
 from silvics.interpreter.game import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -174,9 +174,7 @@ def bench_four_forests(args) -> dict:
 
 def play_random(ir, players: int, seed: int) -> Game:
     game = Game(ir, players, seed)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
-    while not game.over:
-        game.apply(agents[game.pending.seat].choose(game, game.pending))
+    play_on(game, [RandomAgent(seed, seat) for seat in range(players)])
     return game
 
 
@@ -223,7 +221,7 @@ def _decisions(ir, players: int, seed: int):
     agents = [RandomAgent(seed, seat) for seat in range(players)]
     while not game.over:
         yield game
-        game.apply(agents[game.pending.seat].choose(game, game.pending))
+        decide(game, agents)
 
 
 def copy_time(game, number: int = 300) -> float:

@@ -23,7 +23,7 @@ import yaml
 
 from silvics import bundled
 from silvics import games as catalogue
-from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.agents import RandomAgent, decide
 from silvics.interpreter.game import Game
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -310,7 +310,7 @@ def engine_game(ir, players: int, seed: int, modules=()) -> Result:
     decisions = 0
     while not game.over:
         decisions += 1
-        game.apply(agents[game.pending.seat].choose(game, game.pending))
+        decide(game, agents)
     return Result(list(game.state.scores), decisions)
 
 

@@ -21,11 +21,14 @@ from silvics.interpreter.game import Game
 game_id, players, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ir = games.load(game_id)
 
+observed = hasattr(Game, "observe")              # agents answer an observation (older checkouts: the game)
+
 def play(seed):
     game = Game(ir, players, seed)
     agents = [RandomAgent(seed, seat) for seat in range(players)]
     while not game.over:
-        game.apply(agents[game.pending.seat].choose(game, game.pending))
+        seat = game.pending.seat
+        game.apply(agents[seat].choose(game.observe(seat)) if observed else agents[seat].choose(game, game.pending))
 
 play(10_000)                                     # compiled rules and caches warm, as in a simulation
 start = time.process_time()

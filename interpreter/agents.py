@@ -1,4 +1,6 @@
-"""Agents: whoever answers a Choice. Each sees only its seat's view of the game.
+"""Agents: whoever answers a Choice, from the observation of its seat (observation.py), never
+from the game: `choose(observation) -> index`. Search agents play on worlds the observation
+samples, which deal again the cards the seat cannot see.
 
 Agents draw their own randomness from a generator seeded from the game seed and their
 seat, so a game is the same for the same seed and agents; the game's own randomness
@@ -8,7 +10,17 @@ from __future__ import annotations
 
 import random
 
-from .views import determinize
+
+def decide(game, agents):
+    """Put the pending choice to its seat's agent, through that seat's observation, and apply the answer."""
+    seat = game.pending.seat
+    game.apply(agents[seat].choose(game.observe(seat)))
+
+
+def play_on(game, agents):
+    """Decide until nothing is asked: the game is over (or the procedure started has ended)."""
+    while (choice := game.state.pending) is not None:     # decide(), written out: every simulation's loop
+        game.apply(agents[choice.seat].choose(game.observe(choice.seat)))
 
 
 class RandomAgent:
@@ -18,58 +30,61 @@ class RandomAgent:
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"{seed}/{seat}/random")
 
-    def choose(self, game, choice) -> int:
-        return self.rng.randrange(len(choice.options))
+    def choose(self, observation) -> int:
+        return self.rng.randrange(observation.option_count)
+
+
+def lead(scores, seat: int) -> int:
+    """A seat's score less the best other seat's (its own score when it plays alone)."""
+    others = [score for other, score in enumerate(scores) if other != seat]
+    return scores[seat] - (max(others) if others else 0)
 
 
 class GreedyAgent:
-    """One-step lookahead: for each option, guess the hidden cards (a random deal consistent
-    with what this seat can see), take the option, play on to the next decision, score the
-    position as if the game ended there, and keep the option with the best lead."""
+    """One-step lookahead: for each option, in worlds sampled from the observation, take the
+    option, play on to the next decision, score the position as if the game ended there, and
+    keep the option with the best lead."""
     name = "greedy"
 
     def __init__(self, seed: int, seat: int, samples: int = 2):
-        self.rng, self.seat, self.samples = random.Random(f"{seed}/{seat}/greedy"), seat, samples
+        self.rng, self.samples = random.Random(f"{seed}/{seat}/greedy"), samples
 
-    def choose(self, game, choice) -> int:
-        worlds = [determinize(game, choice.seat, self.rng) for _ in range(self.samples)]
-        values = [sum(self.value(world, index) for world in worlds) for index in range(len(choice.options))]
+    def choose(self, observation) -> int:
+        worlds = [observation.sample(self.rng) for _ in range(self.samples)]
+        values = [sum(self.value(world, index, observation.seat) for world in worlds)
+                  for index in range(observation.option_count)]
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == best])
 
-    def value(self, world, index: int) -> float:
+    def value(self, world, index: int, seat: int) -> float:
         trial = world.copy()
         trial.apply(index)
-        scores = trial.provisional_scores()
-        others = [s for seat, s in enumerate(scores) if seat != self.seat]
-        return scores[self.seat] - (max(others) if others else 0)
+        return lead(trial.provisional_scores(), seat)
 
 
 class MonteCarloAgent:
-    """Flat Monte Carlo: for each option, play several guessed worlds (unseen cards dealt at
-    random among themselves) to the end with random agents, and keep the option with the best
-    average lead over the best other seat."""
+    """Flat Monte Carlo: for each option, play several worlds sampled from the observation to
+    the end with random moves, and keep the option with the best average lead over the best
+    other seat."""
     name = "montecarlo"
 
     def __init__(self, seed: int, seat: int, rollouts: int = 8):
-        self.rng, self.seat, self.rollouts = random.Random(f"{seed}/{seat}/montecarlo"), seat, rollouts
+        self.rng, self.rollouts = random.Random(f"{seed}/{seat}/montecarlo"), rollouts
 
-    def choose(self, game, choice) -> int:
-        totals = [0.0] * len(choice.options)
+    def choose(self, observation) -> int:
+        totals = [0.0] * observation.option_count
         for _ in range(self.rollouts):
-            world = determinize(game, choice.seat, self.rng)
-            for index in range(len(choice.options)):
-                totals[index] += self.playout(world.copy(), index)
+            world = observation.sample(self.rng)
+            for index in range(len(totals)):
+                totals[index] += self.playout(world.copy(), index, observation.seat)
         best = max(totals)
         return self.rng.choice([i for i, total in enumerate(totals) if total == best])
 
-    def playout(self, world, index: int) -> float:
+    def playout(self, world, index: int, seat: int) -> float:
         world.apply(index)
         while not world.over:
             world.apply(self.rng.randrange(len(world.pending.options)))
-        scores = world.state.scores
-        others = [s for seat, s in enumerate(scores) if seat != self.seat]
-        return scores[self.seat] - (max(others) if others else 0)
+        return lead(world.state.scores, seat)
 
 
 class ScriptedAgent:
@@ -79,20 +94,20 @@ class ScriptedAgent:
     def __init__(self, answers):
         self.answers = list(answers)
 
-    def choose(self, game, choice) -> int:
+    def choose(self, observation) -> int:
         if not self.answers:
-            raise ScriptExhausted(choice)
-        answer = str(self.answers.pop(0))
-        if answer not in choice.labels:
-            raise ValueError(f"seat {choice.seat + 1} cannot answer {answer!r} to '{choice.prompt}'; "
-                             f"the legal options are: {', '.join(choice.labels)}")
-        return choice.labels.index(answer)
+            raise ScriptExhausted(observation)
+        answer, labels = str(self.answers.pop(0)), observation.labels
+        if answer not in labels:
+            raise ValueError(f"seat {observation.seat + 1} cannot answer {answer!r} to '{observation.prompt}'; "
+                             f"the legal options are: {', '.join(labels)}")
+        return labels.index(answer)
 
 
 class ScriptExhausted(Exception):
-    def __init__(self, choice):
-        super().__init__(f"no scripted answer left for seat {choice.seat + 1}: {choice.prompt}")
-        self.choice = choice
+    def __init__(self, observation):
+        super().__init__(f"no scripted answer left for seat {observation.seat + 1}: {observation.prompt}")
+        self.observation = observation
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "montecarlo": MonteCarloAgent}

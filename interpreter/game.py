@@ -2,19 +2,22 @@
 
     game = Game(ir, players=4, seed=1)
     while not game.over:
-        game.apply(agent_for(game.pending.seat).choose(game, game.pending))
+        seat = game.pending.seat
+        game.apply(agents[seat].choose(game.observe(seat)))     # agents.play_on does this
 
 The state is plain data (see state.py); `copy()` is cheap, so agents can look ahead. The
 closures the rules compile to follow the protocol in runtime.py.
 """
 from __future__ import annotations
 
+import copy
 from collections import deque
 
 from .ir import GameIR, Node, SetupError
+from .observation import Observation
 from .registry import REGISTRY, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
-from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
+from .state import EVERYTHING, SCORES, Said, State, parse_key, written, zone_key
 
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
@@ -35,6 +38,7 @@ class Rules:
         self._built: dict[int, tuple] = {}     # id(node) -> (node, closure): a shared body is built once
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
+        self.sight: dict[str, tuple] = {}       # zone key -> (visibility, owning seat): views.in_sight's
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
         compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
                                if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
@@ -55,6 +59,14 @@ class Rules:
                     self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
+
+    def dealt(self, order: list[int]) -> "Rules":
+        """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
+        shows here (a guessed world: views.shuffled_unseen). Everything else is shared."""
+        rules = copy.copy(self)
+        rules.defs, rules.faces, rules.printed, rules.leading = (
+            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading))
+        return rules
 
     def build(self, node: Node):
         """The closure for a node. A node used in many places (a definition's body, shared by
@@ -134,18 +146,25 @@ class Game:
         return not self.state.stack and self.state.pending is None
 
     def apply(self, index: int):
-        choice = self.state.pending
+        state = self.state
+        choice = state.pending
         if choice is None or not 0 <= index < len(choice.options):
             raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
-        self.state.pending = None
-        frame = self.state.stack[-1]
+        state.pending = None
+        frame = state.stack[-1]
         if choice.bind is None:
             frame.answer = choice.options[index]
         else:
             frame.env[choice.bind] = choice.options[index]
-        self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.label(index)}")
-        self.state.choices.append(index)
+        card = choice.options[index] if choice.cards else choice.about      # the card it names, if any
+        lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
+        self.note("choice", (), Said((choice.seat, choice.prompt, choice.label(index), card, lay, choice.cards)))
+        state.choices.append(index)
         self.advance()
+
+    def observe(self, seat: int) -> Observation:
+        """What `seat` may know now: what agents decide from."""
+        return Observation(self, seat)
 
     def advance(self):
         state = self.state
@@ -188,6 +207,11 @@ class Game:
 
     def copy(self) -> "Game":
         return Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
+
+    def redealt(self, order: list[int]) -> "Game":
+        """A copy in which card `uid` shows what card `order[uid]` shows here (Rules.dealt), with
+        remembered values of its own: each remembered value holds for one deal."""
+        return Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
 
     # ---- used by primitives: flow ----
     def push(self, run, parent: Frame, data=None):
@@ -283,18 +307,19 @@ class Game:
 
     @property
     def log(self) -> list[str]:
-        """The game log, a line per action, choice and interrupt."""
+        """The game log, a line per action, choice and interrupt: the full record, naming hidden
+        cards too (views.seen_log is the log as one seat may read it)."""
         ids, label = self.card_id, self.zone_label
-        return [f"{what} {', '.join(map(ids, uids))} -> {label(detail) if isinstance(detail, Zone) else detail}"
-                if uids else f"{what} {detail}" for what, uids, detail in self.state.log]
+        return [written(what, uids, detail, ids, label) for what, uids, detail in self.state.log]
 
-    def zone_label(self, key: str) -> str:
-        """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
+    def zone_label(self, key: str, name=None) -> str:
+        """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak
+        (attached to the card oak, named by `name(uid)`: its id unless given)."""
         parts = parse_key(key)
         if parts.owner is None:
             return parts.place
         zone = self.rules.zones.get(parts.name)      # counters are labelled the same way as zones
-        owner = self.card_id(parts.owner) if zone and zone.per == "card" else parts.owner + 1
+        owner = (name or self.card_id)(parts.owner) if zone and zone.per == "card" else parts.owner + 1
         return f"{parts.place}@{owner}"
 
     # ---- the card table ----

@@ -110,11 +110,15 @@ class Choice:
     """A decision put to one seat: pick one of `options`. The answer is bound to the name
     `bind` in the asking frame, or (when `bind` is None) handed to the frame as its `answer`.
     `labels` say the options in words, as that seat may see them; they are worked out only
-    when asked for (random agents never need them)."""
-    __slots__ = ("seat", "prompt", "options", "bind", "_labels", "_label")
+    when asked for (random agents never need them). `cards` says the options are cards;
+    `about` is the card the prompt names, if any (its text ends with the card in brackets):
+    the log names either only to seats that could see it (views.seen_log)."""
+    __slots__ = ("seat", "prompt", "options", "bind", "cards", "about", "_labels", "_label")
 
-    def __init__(self, seat: int, prompt: str, options: tuple, labels, bind: str | None = None):
+    def __init__(self, seat: int, prompt: str, options: tuple, labels, bind: str | None = None, *,
+                 cards: bool = False, about: int | None = None):
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
+        self.cards, self.about = cards, about
         self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
 
     @property

@@ -9,16 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .agents import AGENTS
+from .agents import AGENTS, play_on
 from .game import Game
 
 
 def play(ir, players: int, seed: int, agents, modules=(), options=None) -> Game:
     """One whole game; `agents` holds one agent per seat, `options` the setup options chosen."""
     game = Game(ir, players, seed, modules, options=options)
-    while not game.over:
-        choice = game.pending
-        game.apply(agents[choice.seat].choose(game, choice))
+    play_on(game, agents)
     return game
 
 

@@ -64,6 +64,53 @@ def parse_key(key: str) -> ZoneKey:
     return ZoneKey(name, row or None, int(column) if place else None, int(owner) if owner else None)
 
 
+# ---- the game log ----
+# A line is kept as its parts, (what, card uids, detail), and written out only when read, for
+# everyone (Game.log) or as one seat may read it (views.seen_log). A detail is words, a zone
+# key, or one of the records below, which keep the card they name as a uid.
+
+class Said(tuple):
+    """A choice, as its chooser saw it, with the card it named (the card picked, or the card
+    its prompt names) and where that card lay then: built from one tuple, (seat, prompt, label,
+    card or None, (zone key, face down, placer) or None, picked), as tuple() is, in C: a
+    choice is logged at every decision."""
+    __slots__ = ()
+    seat, prompt, label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
+
+    def text(self, name) -> str:
+        return f"P{self.seat + 1} {self.prompt}: {self.label}"
+
+    def heard(self, where: str) -> str:
+        """The line as a seat that could not see the card hears it (`where`: the card's zone)."""
+        if self.picked:
+            return f"P{self.seat + 1} {self.prompt}: a hidden card from {where}"
+        return f"P{self.seat + 1} {unnamed(self.prompt)}: {self.label}"
+
+
+def unnamed(prompt: str) -> str:
+    """A prompt that names a card (it ends with the card in brackets), that card unnamed."""
+    return f"{prompt.rpartition(' (')[0]} (a hidden card)"
+
+
+class Scored(NamedTuple):
+    """Points a seat scored, and the card that awarded them (-1 for none)."""
+    seat: int
+    points: int
+    by: int
+
+    def text(self, name) -> str:
+        return f"P{self.seat + 1} {self.points:+d}" + (f" by {name(self.by)}" if self.by >= 0 else "")
+
+
+def written(what: str, uids, detail, name, label) -> str:
+    """A log line in words, naming cards with `name(uid)` and zones with `label(key)`."""
+    if isinstance(detail, str):
+        detail = label(detail) if isinstance(detail, Zone) else detail
+    else:
+        detail = detail.text(name)
+    return f"{what} {', '.join(map(name, uids))} -> {detail}" if uids else f"{what} {detail}"
+
+
 @dataclass(slots=True)
 class State:
     players: int

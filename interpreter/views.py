@@ -1,14 +1,15 @@
-"""What each seat may see: zone visibility, face-down cards, and guesses at the rest.
+"""What each seat may see: zone visibility, face-down cards, the log as a seat may read it,
+and worlds dealt anew from what a seat cannot see.
 
 public zones: face-up cards are seen by all, face-down ones only by whoever placed them;
 owner zones: seen by their player; hidden zones (decks, the box): by no one.
 """
 from __future__ import annotations
 
-from .state import EVERYTHING, parse_key
-
+from .state import Said, parse_key, written
 
 SEEN = "_seen_by"      # the mark `look` leaves: the seats that have inspected a card where it lies
+MOVING = ("move", "refill", "turn")    # the log lines that change where a card lies or how it faces
 
 
 def visible(game, seat: int, uid: int) -> bool:
@@ -16,37 +17,75 @@ def visible(game, seat: int, uid: int) -> bool:
     marks = state.marks[uid]
     if marks and seat in marks.get(SEEN, ()):
         return True
-    parts = parse_key(state.location[uid])
-    decl = game.rules.zones[parts.name]
-    if decl.visibility == "hidden":
-        return False
-    if decl.visibility == "owner":
-        return decl.per == "player" and parts.owner == seat
-    return not state.facedown[uid] or state.placer[uid] == seat
+    return in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
 
 
-def view(game, seat: int) -> dict[str, list[str]]:
-    """Every non-empty zone as this seat sees it: card ids, or '?' for a card it cannot see."""
-    return {key: [game.card_id(uid) if visible(game, seat, uid) else "?" for uid in pile]
-            for key, pile in game.state.zones.items() if pile and key != "box"}
+def in_sight(game, seat: int, key: str, facedown: bool, placer: int) -> bool:
+    """Whether `seat` sees a card lying in zone `key`, face down or up, put there by `placer`."""
+    rules = game.rules
+    visibility, owner = rules.sight.get(key) or zone_sight(rules, key)
+    if visibility == "public":
+        return not facedown or placer == seat
+    return visibility == "owner" and owner == seat
 
 
-def determinize(game, seat: int, rng):
-    """A copy of the game in which every card this seat cannot see has been swapped at random
-    with the other unseen cards of its kind (card backs tell kinds apart), so an agent that
-    searches the copy learns nothing it could not know (its random generator is reseeded too)."""
-    world = game.copy()
-    state = world.state
+def zone_sight(rules, key: str) -> tuple:
+    """A zone key's visibility, and the seat owning it (for a zone of each player's), worked
+    out once per key (rules.sight)."""
+    parts = parse_key(key)
+    decl = rules.zones[parts.name]
+    rules.sight[key] = sight = (decl.visibility, parts.owner if decl.per == "player" else None)
+    return sight
+
+
+def card_label(game, seat: int, uid: int) -> str:
+    """A card as `seat` may name it: its id, or where it lies if hidden from them (choice labels)."""
+    if visible(game, seat, uid):
+        return game.card_id(uid)
+    return f"a hidden card from {game.zone_label(game.state.location[uid])}"
+
+
+def seen_log(game, seat: int) -> list[str]:
+    """The game log as `seat` may read it: a card is named only when the seat could see it at
+    that line, `?` otherwise, and so is a card a zone is attached to (under@?).
+
+    The log keeps no record of who saw what, so this is worked out backwards from the table
+    as it is now: a card the seat sees now by where it lies (a look at it aside), and which no
+    later line has moved or turned, lay just so at that line. That hides more than it must (a
+    card seen then and moved since is `?` in the earlier lines; the later ones name it) and
+    never less. A choice names its card to other seats as that card lay when chosen."""
+    state, lines, later = game.state, [], set()
+
+    def name(uid: int) -> str:
+        sees = uid not in later and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+        return game.card_id(uid) if sees else "?"
+
+    def label(key: str) -> str:
+        return game.zone_label(key, name)
+    for what, uids, detail in reversed(state.log):
+        if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
+                and not in_sight(game, seat, *detail.lay):
+            detail = detail.heard(label(detail.lay[0]))
+        lines.append(written(what, uids, detail, name, label))
+        if what in MOVING:
+            later.update(uids)
+    lines.reverse()
+    return lines
+
+
+def shuffled_unseen(game, seat: int, rng) -> list[int]:
+    """A deal consistent with what `seat` sees, for Rules.dealt: every card the seat cannot see
+    shows the card of an unseen card of its kind (card backs tell kinds apart), at random. The
+    cards themselves stay where they are, with their face, side, placer and marks, and so does
+    every name bound to them: only what is printed on the unseen ones changes."""
+    order = list(range(len(game.state.location)))
     by_kind: dict[str, list[int]] = {}
-    for uid in range(len(state.location)):
+    for uid in order:
         if not visible(game, seat, uid):
             by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
-    state.reseed(rng.random())      # nor may it foresee the game's future shuffles
-    for hidden in by_kind.values():
-        places = [(state.location[uid], state.zones[state.location[uid]].index(uid)) for uid in hidden]
-        rng.shuffle(hidden)
-        for (key, index), uid in zip(places, hidden):
-            state.zones[key][index] = uid
-            state.location[uid] = key
-    state.stamp(EVERYTHING)          # every remembered value may have read a swapped card
-    return world
+    for unseen in by_kind.values():
+        shown = unseen[:]
+        rng.shuffle(shown)
+        for uid, other in zip(unseen, shown):
+            order[uid] = other
+    return order

@@ -1,11 +1,10 @@
-"""A person at the terminal: sees their seat's view (what changed since their last turn,
-then every zone they can see), and picks from numbered legal options."""
+"""A person at the terminal: sees their seat's observation (what changed since their last
+turn, then every zone with the cards they can see), and picks from numbered legal options."""
 from __future__ import annotations
 
 import sys
 
 from silvics.interpreter.ir import Node
-from silvics.interpreter.views import view
 
 
 class HumanAgent:
@@ -18,15 +17,17 @@ class HumanAgent:
         self.undo = undo      # undo(seat) goes back to this seat's previous decision, or says why not
         self.last: dict[str, list[str]] = {}
 
-    def choose(self, game, choice) -> int:
-        seen = view(game, self.seat)
-        self.write(f"\n--- P{self.seat + 1}, your turn: {choice.prompt} ---")
-        for line in changes(game, self.last, seen):
+    def choose(self, observation) -> int:
+        zones = observation.zones
+        seen = {label: [card.id for card in cards] for label, cards in zones.items()}
+        self.write(f"\n--- P{self.seat + 1}, your turn: {observation.prompt} ---")
+        for line in changes(self.last, seen):
             self.write(f"  * {line}")
         self.last = seen
-        for key, cards in seen.items():
-            self.write(f"  {game.zone_label(key):<20} {describe_pile(game, key, cards)}")
-        for number, label in enumerate(choice.labels, 1):
+        for label, cards in zones.items():
+            self.write(f"  {label:<20} {describe_pile(cards)}")
+        labels = observation.labels
+        for number, label in enumerate(labels, 1):
             self.write(f"  [{number}] {label}")
         while True:
             try:
@@ -36,42 +37,43 @@ class HumanAgent:
             if answer == "undo" and self.undo:
                 self.write(f"  {self.undo(self.seat)}")      # returns only when it cannot go back
                 continue
-            index = _index(answer, choice)
+            index = _index(answer, labels)
             if index is not None:
                 return index
-            self.write(f"  type a number from 1 to {len(choice.options)}" + (", or undo" if self.undo else ""))
+            self.write(f"  type a number from 1 to {len(labels)}" + (", or undo" if self.undo else ""))
 
 
-def _index(answer: str, choice) -> int | None:
+def _index(answer: str, labels) -> int | None:
     """The option a typed answer picks: its number, or its label; None for anything else
     (int() refuses '²' and numbers thousands of digits long, which isdigit() lets through)."""
     try:
         number = int(answer)
     except ValueError:
         number = 0
-    if 1 <= number <= len(choice.options):
+    if 1 <= number <= len(labels):
         return number - 1
-    return choice.labels.index(answer) if answer in choice.labels else None
+    return labels.index(answer) if answer in labels else None
 
 
-def describe_pile(game, key: str, cards: list[str]) -> str:
-    hidden = cards.count("?")
-    uids = game.state.zones[key]             # the view lists this zone's cards in the same order
-    shown = [describe(game, uid) for uid, card in zip(uids, cards) if card != "?"]
+def describe_pile(cards) -> str:
+    """A zone's cards (observation.Seen) in words: those the seat sees, then how many it cannot."""
+    shown = [describe(card) for card in cards if card.card is not None or card.marks]
+    hidden = sum(1 for card in cards if card.card is None and not card.marks)
     if hidden:
         shown.append(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see")
     return "; ".join(shown)
 
 
-def describe(game, uid: int) -> str:
+def describe(seen) -> str:
     """A card as it lies: its face-up side's name and printed attributes, and its marks (each
-    copy its own: two copies of a card may lie on different sides, with different marks)."""
-    card = game.rules.defs[uid]
-    side = card.sides[game.state.side[uid]]
+    copy its own: two copies of a card may lie on different sides, with different marks). A
+    card the seat cannot see shows its marks alone."""
+    card, marks = seen.card, [f"{name} {_printed(value)}" for name, value in seen.marks.items()]
+    if card is None:
+        return f"a card you cannot see [{', '.join(marks)}]"
+    side = card.sides[seen.side]
     parts = [f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
-             for name, value in side.attributes.items()]
-    marks = game.state.marks[uid] or {}
-    parts += [f"{name} {_printed(value)}" for name, value in marks.items() if not name.startswith("_")]
+             for name, value in side.attributes.items()] + marks
     label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
     return f"{label} [{', '.join(parts)}]" if parts else label
 
@@ -86,16 +88,15 @@ def _printed(value) -> str:
     return str(value)
 
 
-def changes(game, before: dict, after: dict) -> list[str]:
-    """What this seat could see change since its last decision."""
+def changes(before: dict, after: dict) -> list[str]:
+    """What this seat could see change since its last decision (zones by label, cards by id or ?)."""
     if not before:
         return []
     lines = []
-    for key in sorted(set(before) | set(after)):
-        old, new = before.get(key, []), after.get(key, [])
+    for label in sorted(set(before) | set(after)):
+        old, new = before.get(label, []), after.get(label, [])
         added = [c for c in new if c != "?" and c not in old]
         gone = [c for c in old if c != "?" and c not in new]
-        label = game.zone_label(key)
         if added:
             lines.append(f"{label}: now has {', '.join(added)}")
         if gone:

@@ -282,9 +282,9 @@ class Session:
         so a file that cannot be written stops the game before anyone has played)."""
         self.write()
         while not self.game.over:
-            choice = self.game.pending
+            seat = self.game.pending.seat
             try:
-                index = self.agents[choice.seat].choose(self.game, choice)
+                index = self.agents[seat].choose(self.game.observe(seat))
             except WentBack:
                 continue
             self.game.apply(index)

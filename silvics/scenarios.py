@@ -13,7 +13,7 @@ from silvics import games
 from silvics.compiler.diagnostics import CompileError, Diagnostic
 from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
-from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted
+from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted, decide
 from silvics.interpreter.game import Game, GameError
 from silvics.position import PositionError, counter_from_label, find_card, place, seat_of_label, zone_from_label
 
@@ -120,13 +120,12 @@ def _play(game: Game, data: dict) -> str | None:
 def _answer(game, scripted, fallback) -> bool:
     """Answer choices until the running procedure ends (True) or no one can answer (False)."""
     while game.pending:
-        seat = game.pending.seat
         try:
-            game.apply(scripted[seat].choose(game, game.pending))
+            decide(game, scripted)
         except ScriptExhausted:
             if fallback is None:
                 return False
-            game.apply(fallback[seat].choose(game, game.pending))
+            decide(game, fallback)
     return True
 
 

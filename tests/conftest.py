@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from silvics import games
-from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.agents import RandomAgent, play_on
 from silvics.interpreter.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +36,7 @@ def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
     agents = [RandomAgent(seed, seat) for seat in range(players)]
     for name in ("setup", "play", "scoring"):   # what Game(start=True) runs, with the hook set first
         game.start_procedure(name)
-        while game.pending:
-            game.apply(agents[game.pending.seat].choose(game, game.pending))
+        play_on(game, agents)
     assert not faults, faults[:5]
     assert not game.state.conservation_errors()
     return game

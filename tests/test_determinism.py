@@ -42,7 +42,7 @@ def test_golden_playthrough(name, capsys):
 def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
     """Same seed + same choices = same game: replay a random game's choices by label."""
     from silvics import games
-    from silvics.interpreter.agents import ScriptedAgent
+    from silvics.interpreter.agents import ScriptedAgent, play_on
     from silvics.interpreter.game import Game
     ir = games.load(game_id)
     original = play_random(ir, 3, 77, modules)
@@ -53,7 +53,6 @@ def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
             answers[seat].append(line.rsplit(": ", 1)[1])
     agents = [ScriptedAgent(answers[seat]) for seat in range(3)]
     replay = Game(ir, 3, 77, modules)
-    while not replay.over:
-        replay.apply(agents[replay.pending.seat].choose(replay, replay.pending))
+    play_on(replay, agents)
     assert "\n".join(replay.log).encode() == "\n".join(original.log).encode()
     assert replay.state.scores == original.state.scores

@@ -105,7 +105,7 @@ procedures:
 
 
 def test_players_are_a_collection_to_choose_from_and_compare(tmp_path):
-    from silvics.interpreter.agents import ScriptedAgent
+    from silvics.interpreter.agents import ScriptedAgent, play_on
     (tmp_path / "game.yaml").write_text(GIFT_GAME)
     (tmp_path / "cards.yaml").write_text("kind: token\ncards: [{id: bead, copies: 6}]\n")
     text = (tmp_path / "game.yaml").read_text().replace("kinds:", "cards: [cards.yaml]\nkinds:")
@@ -113,8 +113,7 @@ def test_players_are_a_collection_to_choose_from_and_compare(tmp_path):
     game = Game(compile_game(tmp_path), 3, 0)
     assert game.pending.labels == ("P2", "P3")             # never yourself
     agents = [ScriptedAgent(["P2"]), ScriptedAgent(["P1"]), ScriptedAgent(["P2"])]
-    while not game.over:
-        game.apply(agents[game.pending.seat].choose(game, game.pending))
+    play_on(game, agents)
     # P1 gives to P2, P2 to P1, P3 to P2: hands 2, 3, 1 -> only P2 holds the most
     assert [len(game.state.zones[f"hand/{s}"]) for s in range(3)] == [2, 3, 1]
     assert game.state.scores == [0, 1, 0]

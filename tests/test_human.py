@@ -7,7 +7,7 @@ import re
 import pytest
 
 from silvics import games
-from silvics.human import HumanAgent, describe
+from silvics.human import HumanAgent, describe, describe_pile
 from silvics.interpreter.simulate import play
 
 
@@ -60,25 +60,36 @@ def reforest_table():
     ("bracken", "cost 1"),                                     # an int
 ])
 def test_every_attribute_type_is_described(reforest_table, card, shown):
-    assert shown in describe(reforest_table, copies(reforest_table, card)[0])
+    assert shown in describe(lying(reforest_table, copies(reforest_table, card)[0]))
 
 
 def test_an_empty_set_is_described():
     from silvics.interpreter.game import Game
     game = Game(games.load("reforest"), 2, 0, start=False)
-    assert "icons (none)" in describe(game, copies(game, "step-moss")[0])
+    assert "icons (none)" in describe(lying(game, copies(game, "step-moss")[0]))
 
 
 def test_each_copy_is_described_with_its_own_marks():
-    from silvics.human import describe_pile
     from silvics.interpreter.game import Game
     game = Game(games.load("reforest"), 2, 0, start=False)
     first, second = copies(game, "bracken")
-    game.state.move(first, "discard")
-    game.state.move(second, "discard")
+    game.state.move(first, "discard", facedown=False)
+    game.state.move(second, "discard", facedown=False)
     game.state.mark(second, "revealed", 1)
-    shown = describe_pile(game, "discard", ["bracken", "bracken"])
+    shown = describe_pile(game.observe(0).zones["discard"])
     assert "revealed 1" not in shown.split("; ")[0] and "revealed 1" in shown.split("; ")[1]
+
+
+def lying(game, uid: int):
+    """The card as a seat that sees it, face up, sees it (observation.Seen)."""
+    from silvics.interpreter.observation import Seen
+    return Seen(game.rules.defs[uid], game.state.side[uid], False, game.state.marks[uid] or {})
+
+
+def test_a_card_out_of_sight_shows_its_marks_alone():
+    from silvics.interpreter.observation import Seen
+    assert describe(Seen(None, None, True, {"stance": "for"})) == "a card you cannot see [stance for]"
+    assert describe_pile([Seen(None, None, True, {})] * 2) == "2 cards you cannot see"
 
 
 def copies(game, card_id: str) -> list[int]:
@@ -91,5 +102,5 @@ def test_an_answer_that_picks_no_option_is_asked_again(typed):
     game = Game(games.load("four-forests"), 2, 1)
     answers, written = iter([typed, "2"]), []
     seat = HumanAgent(game.pending.seat, lambda prompt: next(answers), written.append)
-    assert seat.choose(game, game.pending) == 1
+    assert seat.choose(game.observe(game.pending.seat)) == 1
     assert written[-1].startswith("  type a number from 1 to ")

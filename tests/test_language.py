@@ -9,7 +9,7 @@ import pytest
 
 from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
-from silvics.interpreter.agents import ScriptedAgent
+from silvics.interpreter.agents import ScriptedAgent, play_on
 from silvics.interpreter.game import Game
 
 RULES = """
@@ -60,9 +60,7 @@ def lab_errors(tmp_path, *args, **kwargs) -> str:
 
 def played(ir, answers=(), players=1):
     game = Game(ir, players, 0)
-    agent = ScriptedAgent(answers)
-    while not game.over:
-        game.apply(agent.choose(game, game.pending))
+    play_on(game, [ScriptedAgent(answers)] * players)
     return game
 
 

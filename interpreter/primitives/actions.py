@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..registry import Param, has_role, primitive
 from ..runtime import RuleError
+from ..state import Scored
 from ..views import SEEN
 from .expressions import cards, owned_key
 
@@ -89,7 +90,7 @@ def shuffle(node, build):
         env = frame.env
         key = zone(game, env)
         game.state.shuffle(key)
-        game.note("shuffle", [], game.zone_label(key))
+        game.note("shuffle", (), key)
     return act
 
 
@@ -177,7 +178,7 @@ def refill(node, build):
         moving = pile[len(pile) - max(0, min(want, len(pile))):][::-1]
         for uid in moving:
             game.state.move(uid, key, facedown=False, placer=-1)
-        game.note("refill", moving, game.zone_label(key))
+        game.note("refill", moving, key)
     return act
 
 
@@ -242,8 +243,7 @@ def score(node, build):
             inner["it"] = uid
             items.append((seat, uid, amount(game, inner) or 0, by, listed))     # nothing scores nothing
         gained = game.state.add_points(items)
-        game.note("score", earners if per else [],
-                  f"P{seat + 1} {gained:+d}" + (f" by {game.card_id(by)}" if by >= 0 else ""))
+        game.note("score", earners if per else (), Scored(seat, gained, by))
     return act
 
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from ..registry import Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice
 from ..state import Zone
-from ..views import visible
+from ..views import card_label
 from .expressions import cards, pile_of
 
 
@@ -265,13 +265,13 @@ def may(node, build):
     def run(game, frame):
         answer = frame.take_answer()
         if answer is UNANSWERED:
-            asked = prompt
+            seat, asked, uid = frame.env["you"], prompt, None
             if effect is not None:
                 uid = effect(game, frame.env)
                 if uid is None:
                     return game.pop()
-                asked = f"{prompt} ({game.card_id(uid)})"
-            return game.ask(Choice(frame.env["you"], asked, ("yes", "no"), ("yes", "no")))
+                asked = f"{prompt} ({card_label(game, seat, uid)})"
+            return game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid))
         game.pop()
         if answer == "yes":
             body(game, frame)
@@ -352,13 +352,6 @@ def until(node, build):
     return lambda game, frame: game.push(run, frame)
 
 
-def _card_label(game, seat: int, uid: int) -> str:
-    """A card option as the chooser may see it: its id, or where it lies if hidden from them."""
-    if visible(game, seat, uid):
-        return game.card_id(uid)
-    return f"a hidden card from {game.zone_label(game.state.location[uid])}"
-
-
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
            example="choose card from hand", spelled="choose", form="statement", prompt="choose {var}",
            binds=[Binds(var="var", element_of="from")],
@@ -389,11 +382,11 @@ def choose(node, build):
     def ask(game, seat, choices, bind=None):
         def label(option) -> str:
             if of_cards:
-                return _card_label(game, seat, option)
+                return card_label(game, seat, option)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
-        game.ask(Choice(seat, prompt, choices, label, bind))
+        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards))
 
     def enter(game, frame):
         found = options(game, frame.env)

@@ -1,0 +1,328 @@
+"""Fair agents: an agent decides from its seat's observation, and the worlds a search agent
+samples from it know nothing the seat may not. A game where peeking pays (Guess) shows that
+no agent does better than honest play; real positions of the bundled games show that cards
+resampled in a world keep what lies on their place (votes' stances, stored energy face
+down), that an observation says the same whatever the cards its seat cannot see, and that
+nothing public leads from an observation to the game."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.interpreter.agents import AGENTS, RandomAgent, decide, play_on
+from silvics.interpreter.game import Game, Rules
+from silvics.interpreter.observation import Observation, StaleObservation
+from silvics.interpreter.runtime import Choice, Frame
+from silvics.interpreter.state import State
+from silvics.interpreter.views import MOVING, shuffled_unseen, visible
+
+GUESS = Path(__file__).parent / "fixtures" / "games" / "guess"
+
+
+# ---- a game where peeking pays ----
+
+class Peeker:
+    """Cheats on purpose: reads the real game and names the colour of the secret card, to show
+    that the test below catches an agent that knows what it should not."""
+    name = "peeker"
+
+    def __init__(self, game):
+        self.game = game
+
+    def choose(self, observation) -> int:
+        secret = self.game.state.stack[-1].env["secret"]
+        return observation.labels.index(self.game.attribute(secret, "colour"))
+
+
+def right_guesses(agent_name: str, games_played: int = 40) -> tuple[int, int]:
+    """(right guesses, guesses) of an agent over seeded games of Guess, alone at the table."""
+    ir, right, asked = games.load(str(GUESS)), 0, 0
+    for seed in range(games_played):
+        game = Game(ir, 1, seed)
+        agent = Peeker(game) if agent_name == "peeker" else AGENTS[agent_name](seed, 0)
+        play_on(game, [agent])
+        right += game.state.scores[0]
+        asked += sum(1 for entry in game.state.log if entry[0] == "choice")
+    return right, asked
+
+
+def honest_bound(guesses: int) -> float:
+    """Three standard deviations above half the guesses: honest play (each guess right with
+    probability 1/2, whatever the agent knows) exceeds it with a chance of about 0.13%. The
+    seeds are fixed, so the test never flickers; the bound says how far from chance an agent
+    has to be before it fails (a peeker is 170 right guesses above it)."""
+    return guesses / 2 + 3 * math.sqrt(guesses / 4)
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "montecarlo"])
+def test_no_agent_guesses_a_hidden_card_better_than_chance(agent):
+    # Before agents decided from observations, `secret` (bound before the choice) named the real
+    # top card in every guessed world: greedy guessed right 400 times in 400, montecarlo 386.
+    right, asked = right_guesses(agent)
+    assert asked == 400
+    assert right <= honest_bound(asked), f"{agent} guessed right {right} times in {asked}: it sees the hidden card"
+
+
+def test_the_bound_catches_an_agent_that_peeks():
+    right, asked = right_guesses("peeker")
+    assert right == asked > honest_bound(asked)
+
+
+# ---- positions of the bundled games ----
+
+def paused(game_id: str, players: int, seed: int, until, modules=()) -> Game:
+    """A game between random agents, paused at the first decision where `until(game)` holds."""
+    game = Game(games.load(game_id), players, seed, modules)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    while not until(game):
+        assert not game.over, "the game ended before the position looked for"
+        decide(game, agents)
+    return game
+
+
+def votes_cast(game) -> bool:
+    """Four Forests: every seat has voted at least once."""
+    voters = {game.state.placer[uid] for key, pile in game.state.zones.items() if key.startswith("votes/")
+              for uid in pile}
+    return len(voters) == game.state.players
+
+
+def energy_stored(game) -> bool:
+    """Reforest: some card lies face down in a region (stored energy) and some card the other
+    seat cannot see lies face up (drawn from the nursery into a hand), so swapping cards
+    rather than what they show would turn stored energy face up."""
+    state = game.state
+    stored = [uid for key, pile in state.zones.items() if key.startswith("region:") for uid in pile
+              if state.facedown[uid]]
+    return any(not state.facedown[uid] and not visible(game, 1 - state.placer[energy], uid)
+               for energy in stored for uid in range(len(state.location)))
+
+
+POSITIONS = {
+    "four-forests after votes": ("four-forests", 3, 4, votes_cast),
+    "reforest with stored energy": ("reforest", 2, 1, energy_stored),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(POSITIONS))
+def position(request):
+    game_id, players, seed, until = POSITIONS[request.param]
+    return paused(game_id, players, seed, until)
+
+
+def lies(game, uid: int) -> tuple:
+    """Everything about a card's place: zone, place in it, face, side, placer, marks."""
+    state = game.state
+    key = state.location[uid]
+    return key, state.zones[key].index(uid), state.facedown[uid], state.side[uid], state.placer[uid], state.marks[uid]
+
+
+def test_sampled_worlds_change_what_unseen_cards_show_and_nothing_else(position):
+    game, cards = position, range(len(position.state.location))
+    for seat in range(game.state.players):
+        observation = game.observe(seat)
+        for number in range(8):
+            world = observation.sample(random.Random(number))
+            assert [lies(world, uid) for uid in cards] == [lies(game, uid) for uid in cards]
+            assert world.state.stack[-1].env == game.state.stack[-1].env    # names stay bound to their places
+            assert not world.state.conservation_errors()
+            for uid in cards:
+                if visible(game, seat, uid):
+                    assert world.card_id(uid) == game.card_id(uid)
+                else:
+                    assert world.rules.defs[uid].kind == game.rules.defs[uid].kind
+            assert sorted(map(world.card_id, cards)) == sorted(map(game.card_id, cards))
+
+
+def test_a_vote_keeps_its_stance_and_stored_energy_stays_face_down_in_every_world(position):
+    # Before, guessed worlds swapped the cards themselves: a vote's stance (a mark) went with
+    # the card to wherever it was swapped, and a card drawn face up into a hand could take the
+    # place of stored energy, face up for all to see.
+    game = position
+    state = game.state
+    tucked = [uid for key, pile in state.zones.items() if key.startswith(("votes/", "region:")) for uid in pile
+              if state.facedown[uid]]
+    assert tucked
+    for seat in range(state.players):
+        for number in range(20):
+            world = game.observe(seat).sample(random.Random(number))
+            for uid in tucked:
+                assert world.state.facedown[uid] and world.state.marks[uid] == state.marks[uid]
+                assert [visible(world, s, uid) for s in range(state.players)] == \
+                       [visible(game, s, uid) for s in range(state.players)]
+
+
+def twin(game, seat: int, seed: int) -> Game:
+    """The same game in which the cards `seat` cannot see show other cards, log and all."""
+    order = shuffled_unseen(game, seat, random.Random(seed))
+    assert any(order[uid] != uid and game.card_id(order[uid]) != game.card_id(uid) for uid in range(len(order)))
+    return game.redealt(order)
+
+
+def seen(observation: Observation) -> dict:
+    """All an observation says, in words."""
+    return {"zones": {label: [str(card) for card in cards] for label, cards in observation.zones.items()},
+            "question": (observation.deciding, observation.prompt, observation.labels, observation.option_count),
+            "table": (observation.counters, observation.scores, observation.markers, observation.players),
+            "log": observation.log}
+
+
+@pytest.mark.parametrize("game_id, players, modules", [("four-forests", 3, ("experienced",)),
+                                                       ("reforest", 2, ("terrain", "events"))])
+def test_an_observation_says_the_same_whatever_the_cards_its_seat_cannot_see(game_id, players, modules):
+    game = Game(games.load(game_id), players, 5, modules)
+    agents = [RandomAgent(5, seat) for seat in range(players)]
+    decision = 0
+    while not game.over:
+        if decision % 12 == 0:
+            for seat in range(players):
+                assert seen(twin(game, seat, decision).observe(seat)) == seen(game.observe(seat))
+        decide(game, agents)
+        decision += 1
+
+
+def test_a_card_passed_on_is_named_to_its_giver_and_taker_and_no_one_else(four_forests):
+    game = paused("four-forests", 3, 2, lambda g: g.pending.prompt == "pollinate: choose card")
+    passing = [game.pending.options[0]]
+    game.apply(0)
+    giver, taker = 0, 1
+    while game.pending.prompt == "pollinate: choose card":      # the others pass theirs
+        game.apply(0)
+    name = game.card_id(passing[0])
+    picked = [line for line in game.observe(giver).log if line.startswith(f"choice P{giver + 1} pollinate")]
+    assert picked == [f"choice P{giver + 1} pollinate: choose card: {name}"]
+    assert f"move {name} -> hand@{taker + 1}" in game.observe(taker).log
+    third = "\n".join(game.observe(2).log)
+    assert f"choice P{giver + 1} pollinate: choose card: a hidden card from hand@{giver + 1}" in third
+    assert f"move ? -> hand@{taker + 1}" in third
+
+
+def test_every_change_of_place_or_face_is_logged_on_a_line_that_names_the_card():
+    # The log as a seat reads it is worked out backwards (views.seen_log): a card no later line
+    # moves or turns lies where it lay. That holds only if every such change names its card.
+    for game_id, players, modules in [("four-forests", 3, ("experienced",)), ("reforest", 2, ("terrain", "events"))]:
+        game = Game(games.load(game_id), players, 3, modules, start=False)
+        before = {"lay": None, "lines": 0}
+
+        def check(g):
+            state = g.state
+            now = list(zip(state.location, state.facedown, state.placer))
+            if before["lay"] is not None:
+                changed = {uid for uid, (old, new) in enumerate(zip(before["lay"], now)) if old != new}
+                named = {uid for what, uids, _ in state.log[before["lines"]:] if what in MOVING for uid in uids}
+                assert changed <= named, (changed - named, state.log[before["lines"]:])
+            before["lay"], before["lines"] = now, len(state.log)
+        game.on_step = check
+        for name in ("setup", "play", "scoring"):
+            game.start_procedure(name)
+            play_on(game, [RandomAgent(3, seat) for seat in range(players)])
+
+
+# ---- the observation itself ----
+
+ENGINE = (Game, State, Rules, Choice, Frame)
+
+
+def reachable(value, seen_ids=None, path="observation"):
+    """Everything reachable from a value through public names: attributes not starting with _,
+    items of containers, fields of dataclasses and named tuples (paths, for the message)."""
+    seen_ids = set() if seen_ids is None else seen_ids
+    if id(value) in seen_ids or isinstance(value, (str, int, float, bool, type(None))):
+        return
+    seen_ids.add(id(value))
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from reachable(key, seen_ids, f"{path} key")
+            yield from reachable(item, seen_ids, f"{path}[{key!r}]")
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for index, item in enumerate(value):
+            yield from reachable(item, seen_ids, f"{path}[{index}]")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from reachable(getattr(value, field.name), seen_ids, f"{path}.{field.name}")
+    elif isinstance(value, Observation):
+        for name in dir(value):
+            if not name.startswith("_") and name != "sample":
+                yield from reachable(getattr(value, name), seen_ids, f"{path}.{name}")
+
+
+def test_nothing_public_leads_from_an_observation_to_the_game(position):
+    for seat in range(position.state.players):
+        observation = position.observe(seat)
+        found = [(path, type(value).__name__) for path, value in reachable(observation) if isinstance(value, ENGINE)]
+        assert not found
+        assert {name for name in dir(observation) if not name.startswith("_")} == {
+            "seat", "deciding", "prompt", "labels", "option_count", "players", "zones", "counters", "scores",
+            "markers", "log", "sample"}
+
+
+def test_a_card_out_of_sight_is_never_named_by_what_a_seat_reads(position):
+    game = position
+    for seat in range(game.state.players):
+        observation = game.observe(seat)
+        named = {card.id for cards in observation.zones.values() for card in cards} - {"?"}
+        assert named == {game.card_id(uid) for uid in range(len(game.state.location))
+                         if visible(game, seat, uid) and game.state.location[uid] != "box"}
+
+
+def test_a_sampled_world_reads_as_its_observation(position):
+    for seat in range(position.state.players):
+        observation = position.observe(seat)
+        world = observation.sample(random.Random(seat))
+        assert seen(world.observe(seat)) == seen(observation)
+        assert world.log == list(observation.log)
+        assert world.memo is not position.memo
+        assert world.state.rng is not position.state.rng
+
+
+def test_an_observation_is_of_its_moment(four_forests):
+    game = Game(four_forests, 2, 1)
+    earlier = game.observe(0)
+    game.apply(0)
+    with pytest.raises(StaleObservation):
+        earlier.zones
+
+
+def test_a_card_taken_from_a_public_row_is_named_to_every_seat():
+    # Reforest's nursery lies face up: which card a player draws from it is no secret, though
+    # the card goes to a hand that only its owner sees.
+    game = paused("reforest", 2, 1, lambda g: g.pending.prompt == "draw_from_nursery: choose picked")
+    chooser, card = game.pending.seat, game.pending.options[0]
+    game.apply(0)
+    line = f"choice P{chooser + 1} draw_from_nursery: choose picked: {game.card_id(card)}"
+    assert [line in game.observe(seat).log for seat in range(2)] == [True, True]
+
+
+@pytest.mark.parametrize("grower, heard", [
+    (1, ["run covered.when_covered (fireweed)", "run covered.when_covered (a hidden card)"]),
+    (None, ["run covered.when_covered (a hidden card from region:low.1@1)", "run covered.when_covered (a hidden card)"]),
+])
+def test_a_question_names_a_card_only_to_the_seats_that_see_it(grower, heard):
+    # Fireweed, covered, turns face down: only the seat that grew it sees it, and a question
+    # about its effect names it to that seat alone (before, it was named to the chooser always).
+    from silvics.position import place
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    fireweed = {"card": "fireweed", **({"by": grower} if grower else {})}
+    place(game, {"zones": {"deck": ["thimbleberry", "sword-fern", "deer-fern"]},
+                 "players": [{"hand": ["grand-fir", "red-alder", "oceanspray", "skunk-cabbage", "salal"],
+                              "region:low.1": [fireweed]}, {}]})
+    game.start_procedure("grow", 0)
+    for answer in ("grand-fir", "region:low.1@1"):
+        game.apply(game.observe(0).labels.index(answer))
+    assert [game.observe(seat).prompt for seat in range(2)] == [f"covered_effects: you may: {words}" for words in heard]
+
+
+def test_a_zone_on_a_card_out_of_sight_is_named_by_where_that_card_lies():
+    from silvics.position import place
+    game = Game(games.load("reforest"), 2, 0, start=False)
+    place(game, {"zones": {"visitor_deck": [{"card": "cougar", "tucked": ["salal", "bracken"]},
+                                            {"card": "black-bear", "tucked": ["fireweed"]}],
+                           "upcoming": [{"card": "bald-eagle", "tucked": ["trillium"]}]}})
+    assert {label: len(cards) for label, cards in game.observe(0).zones.items()} == {
+        "visitor_deck": 2, "tucked@visitor_deck#1": 2, "tucked@visitor_deck#2": 1, "upcoming": 1, "tucked@bald-eagle": 1}
