@@ -247,15 +247,19 @@ class Game:
     def remembered(self, key, work, *args):
         """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
         Reads nest: whatever a remembered value read, the value using it read too."""
-        stamps = self.state.stamps
+        state = self.state
         try:
             entry = self.memo.get(key)
         except TypeError:
             raise UnhashableKey(key) from None
-        if entry is not None and tuple(map(stamps.get, entry[1])) == entry[2]:
-            if self.reads is not None:
-                self.reads.update(entry[1])
-            return entry[0]
+        if entry is not None:
+            # [value, keys read, their stamps, the clock when last found good]: a state whose clock
+            # is that one has changed nothing since, so the stamps need no second look
+            if entry[3] == state.clock or tuple(map(state.stamps.get, entry[1])) == entry[2]:
+                entry[3] = state.clock
+                if self.reads is not None:
+                    self.reads.update(entry[1])
+                return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
             value = work(*args)
@@ -266,7 +270,7 @@ class Game:
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
         keys = tuple(read)
-        self.memo[key] = (value, keys, tuple(map(stamps.get, keys)))
+        self.memo[key] = [value, keys, tuple(map(state.stamps.get, keys)), state.clock]
         return value
 
     def note(self, what: str, uids, detail: str):

@@ -42,8 +42,7 @@ def move(node, build):
         if destination is None:              # a place chosen from none: nothing moves (as with no card)
             return
         under = below(game, env)
-        for uid in moving:
-            game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+        game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
             game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act
@@ -175,8 +174,7 @@ def refill(node, build):
         key, pile = zone(game, env), game.state.zones.get(source(game, env), [])
         want = size(game, env) - len(game.state.zones.get(key, []))
         moving = pile[len(pile) - max(0, min(want, len(pile))):][::-1]
-        for uid in moving:
-            game.state.move(uid, key, facedown=False, placer=-1)
+        game.state.move_cards(moving, key, facedown=False)
         game.note("refill", moving, game.zone_label(key))
     return act
 

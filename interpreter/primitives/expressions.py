@@ -158,53 +158,48 @@ def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
-    names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
+    names, body = node.args["names"], build(node.args["body"])
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
-    token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
-    surroundings = _getter(reads)
-    passing = _tuple_of(values)
+    # every use of one variant shares its values: the key is the variant, the values passed and
+    # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
+    keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
+    given = slice(1, 1 + len(names))
 
-    def evaluate(game, env, passed):
-        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
+    def evaluate(game, env, key):
+        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
         try:                                   # spell, and a definition never uses itself)
-            return body(game, env)
+            value = body(game, env)
         finally:
             for n in names:
                 del env[n]
+        return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
     def value(game, env):
-        passed = passing(game, env)
+        key = keyed(game, env)
         try:
-            return game.remembered((token, passed, surroundings(env)), _frozen, evaluate, game, env, passed)
+            return game.remembered(key, evaluate, game, env, key)
         except UnhashableKey:                  # a collection was passed: work it out afresh
-            return evaluate(game, env, passed)
+            return evaluate(game, env, key)
     return value
 
 
-def _getter(names):
-    """env -> the values of these names (None where unbound), as a hashable key part."""
-    if len(names) == 1:
-        name, = names
-        return lambda env: env.get(name)
-    return lambda env: tuple([env.get(n) for n in names])
-
-
-def _tuple_of(values):
-    """(game, env) -> the tuple of these expressions' values."""
-    if not values:
-        return lambda game, env: ()
-    if len(values) == 1:
-        first, = values
-        return lambda game, env: (first(game, env),)
-    if len(values) == 2:
-        first, second = values
-        return lambda game, env: (first(game, env), second(game, env))
-    return lambda game, env: tuple([v(game, env) for v in values])
-
-
-def _frozen(work, *args):
-    value = work(*args)
-    return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
+def _key_of(token: str, values, reads: tuple, build):
+    """(game, env) -> (token, the values passed…, the surroundings read…): names passed as they
+    are (the common case, `can_grow(card, it)`) are read straight from env."""
+    passed = [role(v, "bound name") for v in values]
+    if None not in passed and len(reads) == 1:
+        read, = reads
+        if len(passed) == 1:
+            first, = passed
+            return lambda game, env: (token, env[first], env.get(read))
+        if len(passed) == 2:
+            first, second = passed
+            return lambda game, env: (token, env[first], env[second], env.get(read))
+    if not values and len(reads) == 1:
+        read, = reads
+        return lambda game, env: (token, env.get(read))
+    compiled = [build(v) for v in values]
+    return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n) for n in reads])
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
@@ -413,6 +408,9 @@ def compare(node, build):
         return exists(build)
     op, left, right = node.args["op"], build(node.args["left"]), build(node.args["right"])
     fn = _COMPARE[op]
+    if op in ("=", "!=") and has_role(node.args["right"], "literal"):    # `kind = plant`: asked of every card
+        value, equal = role(node.args["right"], "literal"), op == "="
+        return lambda game, env: (left(game, env) == value) is equal
     if op in ("=", "!="):
         return lambda game, env: fn(left(game, env), right(game, env))
 

@@ -33,23 +33,32 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame)
 
 
-@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
-           params=[Param("steps", "block", joiner="; then ")])
-def block(node, build):
-    """Steps run in order; names bound inside stay inside."""
-    steps = [build(step) for step in node.args["steps"]]
+def _stepping(steps):
+    """`step_on(game, frame)`: run the frame's steps from `frame.i` on until one starts a nested
+    flow or asks a question (False: back to Game.advance), or they are all done (True)."""
     last = len(steps)
 
-    def run(game, frame):
-        """Run steps until one starts a nested flow or asks a question (back to Game.advance)."""
+    def step_on(game, frame) -> bool:
         state = game.state
         stack = state.stack
         while frame.i < last:
             frame.i += 1
             steps[frame.i - 1](game, frame)
             if stack[-1] is not frame or state.pending is not None:
-                return
-        stack.pop()
+                return False
+        return True
+    return step_on
+
+
+@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
+           params=[Param("steps", "block", joiner="; then ")])
+def block(node, build):
+    """Steps run in order; names bound inside stay inside."""
+    step_on = _stepping([build(step) for step in node.args["steps"]])
+
+    def run(game, frame):
+        if step_on(game, frame):
+            game.state.stack.pop()
     return _enter_block(run)
 
 
@@ -62,12 +71,49 @@ def call(node, build):
 
 
 @dataclass(slots=True)
-class _Turns:
-    order: list
-    queue: list | None    # actions held back until every seat has chosen (simultaneous)
+class _Passes:
+    """A loop's progress: the bindings around it, the values its next passes take (a list or a
+    range, replaced as passes begin, never changed in place), and the actions held back until
+    every seat has chosen (simultaneous turns)."""
+    around: dict
+    left: object
+    queue: list | None = None
 
     def copy(self):
-        return _Turns(list(self.order), None if self.queue is None else list(self.queue))
+        return _Passes(self.around, self.left, None if self.queue is None else list(self.queue))
+
+
+def _looping(body, build, begin):
+    """A loop's frame, which runs its body's steps itself, pass after pass (no frame of their own).
+    `begin(game, frame)` starts the next pass, binding its names in a fresh `frame.env`, or ends
+    the loop (pops the frame) and says so with False. Each pass ends back in Game.advance, so a
+    loop that never ends meets the step budget."""
+    last = len(role(body, "sequence"))
+    step_on = _stepping([build(step) for step in role(body, "sequence")])
+
+    def run(game, frame):
+        if frame.i == 0 or frame.i == last:      # not begun, or a pass is over
+            if not begin(game, frame):
+                return
+            frame.i = 0
+        step_on(game, frame)
+    return run
+
+
+def _around(frame) -> dict:
+    """The bindings a loop begins with (a stand-in parent's are handed over uncopied, as by Game.push)."""
+    return frame.env if frame.run is None else dict(frame.env)
+
+
+def _next_pass(game, frame, name) -> bool:
+    """Bind the next value of the loop as `name` (when it has one) in a copy of the bindings around it."""
+    passes = frame.data
+    if not passes.left:
+        game.pop()
+        return False
+    frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
+    passes.left = passes.left[1:]
+    return True
 
 
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
@@ -79,26 +125,22 @@ class _Turns:
 def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
     seat makes its choices against the same state and the actions then take effect in seat order."""
-    body, simultaneous = build(node.args["body"]), bool(node.args.get("simultaneously"))
+    simultaneous = bool(node.args.get("simultaneously"))
 
-    def run(game, frame):
-        turns = frame.data
-        if not turns.order:
-            game.pop()
-            for act, held, origin in turns.queue or ():
-                game.act(act, held, origin)
-            return
-        seat = turns.order.pop(0)
-        if turns.queue is None:
-            return body(game, frame.child({"you": seat}))
-        holding = frame.child({"you": seat})
-        holding.held = len(game.state.stack) - 1          # this frame: actions wait in its queue
-        body(game, holding)
+    def begin(game, frame):
+        if _next_pass(game, frame, "you"):
+            return True
+        for act, held, origin in frame.data.queue or ():
+            game.act(act, held, origin)
+        return False
+    run = _looping(node.args["body"], build, begin)
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]
         order = [(first + i) % n for i in range(n)]
-        game.push(run, frame, _Turns(order, [] if simultaneous else None))
+        game.push(run, frame, _Passes(_around(frame), order, [] if simultaneous else None))
+        if simultaneous:
+            game.state.stack[-1].held = len(game.state.stack) - 1     # its actions wait in its own queue
     return enter
 
 
@@ -109,15 +151,13 @@ def each_player(node, build):
 def repeat(node, build):
     """Run the body a number of times, worked out when the loop starts (nothing or less than
     one: not at all), binding the pass number (1, 2, …)."""
-    count, name, body = build(node.args["count"]), node.args.get("as"), build(node.args["body"])
+    count, name = build(node.args["count"]), node.args.get("as")
+    run = _looping(node.args["body"], build, lambda game, frame: _next_pass(game, frame, name))
 
-    def run(game, frame):
-        done, times = frame.data
-        if done >= times:
-            return game.pop()
-        frame.data = (done + 1, times)
-        body(game, frame.child({name: done + 1}) if name else frame)
-    return lambda game, frame: game.push(run, frame, (0, count(game, frame.env) or 0))
+    def enter(game, frame):
+        times = count(game, frame.env) or 0
+        game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
+    return enter
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
@@ -126,13 +166,9 @@ def repeat(node, build):
                    Param("body", "block", key="do")])
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
-    name, coll, body = node.args["var"], build(node.args["coll"]), build(node.args["body"])
-
-    def run(game, frame):
-        if not frame.data:
-            return game.pop()
-        body(game, frame.child({name: frame.data.pop(0)}))
-    return lambda game, frame: game.push(run, frame, cards(game, coll(game, frame.env)))
+    name, coll = node.args["var"], build(node.args["coll"])
+    run = _looping(node.args["body"], build, lambda game, frame: _next_pass(game, frame, name))
+    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env))))
 
 
 @primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
@@ -343,13 +379,17 @@ def one_of(node, build):
            spelled="until", form="step", params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")])
 def until(node, build):
     """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
-    cond, body = build(node.args["cond"]), build(node.args["body"])
+    cond = build(node.args["cond"])
 
-    def run(game, frame):
-        if cond(game, frame.env):
-            return game.pop()
-        body(game, frame)
-    return lambda game, frame: game.push(run, frame)
+    def begin(game, frame):
+        around = frame.data.around
+        if cond(game, around):
+            game.pop()
+            return False
+        frame.env = dict(around)
+        return True
+    run = _looping(node.args["body"], build, begin)
+    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), None))
 
 
 def _card_label(game, seat: int, uid: int) -> str:
