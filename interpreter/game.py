@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from .ir import GameIR, Node
+from .primitives.expressions import on_face
 from .registry import REGISTRY, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, State, Zone, parse_key, zone_key
@@ -39,6 +40,9 @@ class Rules:
                               for name, value in side.attributes.items() if _single_if(value)}
                              for side in card.sides] for card in ir.cards}
         self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
+        on_faces = {card.id: [{name: on_face(value) for name, value in side.attributes.items()
+                               if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
+        self.on_face = [on_faces[card.id] for card in self.defs]    # conditions as tests of a face, or None
         faces = {card.id: [{"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
                            for side in card.sides] for card in ir.cards}
         self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
@@ -131,13 +135,14 @@ class Game:
         choice = self.state.pending
         if choice is None or not 0 <= index < len(choice.options):
             raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
-        self.state.pending = None
-        frame = self.state.stack[-1]
+        state = self.state
+        state.pending = None
+        frame = state.stack[-1]
         if choice.bind is None:
             frame.answer = choice.options[index]
         else:
             frame.env[choice.bind] = choice.options[index]
-        self.note("choice", [], f"P{choice.seat + 1} {choice.prompt}: {choice.label(index)}")
+        state.log.append(("choice", [], (choice.seat, choice.prompt, choice.label(index))))
         self.advance()
 
     def advance(self):
@@ -281,9 +286,16 @@ class Game:
     @property
     def log(self) -> list[str]:
         """The game log, a line per action, choice and interrupt."""
-        ids, label = self.card_id, self.zone_label
-        return [f"{what} {', '.join(map(ids, uids))} -> {label(detail) if isinstance(detail, Zone) else detail}"
-                if uids else f"{what} {detail}" for what, uids, detail in self.state.log]
+        return [self._written(*line) for line in self.state.log]
+
+    def _written(self, what: str, uids, detail) -> str:
+        if uids:
+            return f"{what} {', '.join(map(self.card_id, uids))} -> {self.zone_label(detail) if isinstance(detail, Zone) else detail}"
+        if isinstance(detail, tuple):        # a choice: the seat, the question and the option's label
+            seat, prompt, label = detail
+            return f"{what} P{seat + 1} {prompt}: {label}"
+        return f"{what} {detail}"
+
 
     def zone_label(self, key: str) -> str:
         """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak (attached to the card oak)."""
@@ -325,6 +337,11 @@ class Game:
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
         return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
 
+    def condition_on_face(self, uid: int, name: str):
+        """The same condition as a test of the face of the card tested, or None when it reads
+        more than that face (see primitives.expressions.on_face)."""
+        return self.rules.on_face[uid][self.state.side[uid]].get(name, _never)
+
     def reactors(self, event: str) -> list[tuple]:
         """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
         found = []
@@ -354,7 +371,7 @@ def _single_if(value) -> bool:
     return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
 
 
-def _never(game, env):
+def _never(*_):
     return False
 
 
@@ -363,3 +380,4 @@ def _run_main(main):
         game.pop()
         main(game, frame)
     return run
+

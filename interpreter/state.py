@@ -78,7 +78,7 @@ class State:
     scores: list[int]
     score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1, heading or "")
     rng: random.Random
-    log: list[tuple] = field(default_factory=list)   # (what, card uids, detail) a line: Game.log writes them
+    log: list[tuple] = field(default_factory=list)   # (what, card uids, detail: a choice's is (seat, prompt, label)) a line: Game.log writes them
     stack: list[Frame] = field(default_factory=list)
     pending: object = None         # the Choice the game waits for, if any
     steps: int = 0                 # flow steps run so far (bounded by the step budget)
@@ -149,10 +149,15 @@ class State:
             for uid in uids:
                 self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
             return
-        location, zones, leaving = self.location, self.zones, set(uids)
+        location, zones = self.location, self.zones
         origins = {location[uid] for uid in uids}
-        for origin in origins:
-            zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
+        if len(uids) > 8:
+            leaving = set(uids)
+            for origin in origins:
+                zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
+        else:
+            for uid in uids:
+                zones[location[uid]].remove(uid)
         pile = zones.get(to)
         if pile is None:
             pile = zones[to] = []

@@ -34,22 +34,18 @@ def move(node, build):
     face = node.args.get("face")
     facedown = None if face is None else face == "down"
     bottom = node.args.get("at") == "bottom"
-    below = build(node.args["below"]) if node.args.get("below") else _nothing
+    below = build(node.args["below"]) if node.args.get("below") else None
 
     def act(game, frame):
         env = frame.env
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
         if destination is None:              # a place chosen from none: nothing moves (as with no card)
             return
-        under = below(game, env)
+        under = below(game, env) if below else None
         game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
             game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act
-
-
-def _nothing(game, env):
-    return None
 
 
 def _top_cards(source, count):

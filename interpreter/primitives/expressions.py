@@ -9,7 +9,7 @@ choose/for/repeat. An expression reads the state through the game (`game.pile`,
 from __future__ import annotations
 
 import operator
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ..registry import IT, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey
@@ -226,7 +226,8 @@ def mark(node, build):
 
 
 @primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.wants", returns="bool",
-           form="path", reads=("it",), params=[Param("of", "card"), Param("name", "word")])
+           form="path", reads=("it",), params=[Param("of", "card"), Param("name", "word")],
+           roles={"printed condition": "name", "of card": "of"})
 def meets(node, build):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
     of, name = build(node.args["of"]), node.args["name"]
@@ -276,11 +277,16 @@ def points(node, build):
            binds=[Binds("cond", name="it", element_of="coll")], roles={"items": "coll", "test": "cond"})
 def where(node, build):
     """The cards of a collection that meet a condition (`it` is each card in turn)."""
-    coll, cond = build(node.args["coll"]), build(node.args["cond"])
+    coll, cond, tests = build(node.args["coll"]), build(node.args["cond"]), _face_test(node.args["cond"], build)
 
     def select(game, env):
+        items = pile_of(game, coll(game, env))
+        test = tests(game, env) if tests else None
+        if test is not None:
+            faces, side = game.rules.faces, game.state.side
+            return [uid for uid in items if test(faces[uid][side[uid]] if uid is not None else _NO_FACE)]
         saved, kept = env.get("it"), []
-        for uid in pile_of(game, coll(game, env)):
+        for uid in items:
             env["it"] = uid
             if cond(game, env):
                 kept.append(uid)
@@ -385,10 +391,17 @@ def _existence(node):
 
     def compiled(build):
         coll, cond = build(role(counted, "items")), build(role(counted, "test"))
+        tests = _face_test(role(counted, "test"), build)
 
         def found(game, env):
+            items = pile_of(game, coll(game, env))
+            test = tests(game, env) if tests else None
+            if test is not None:
+                faces, side = game.rules.faces, game.state.side
+                hit = any(test(faces[uid][side[uid]] if uid is not None else _NO_FACE) for uid in items)
+                return hit == wanted
             saved, hit = env.get("it"), False
-            for uid in pile_of(game, coll(game, env)):
+            for uid in items:
                 env["it"] = uid
                 if cond(game, env):
                     hit = True
@@ -634,3 +647,130 @@ def nth(node, build):
         found, at = items(game, env), n(game, env)
         return found[at - 1] if found is not None and at is not None and 1 <= at <= len(found) else None
     return pick
+
+
+# ---- conditions on the printed face of the card in view ----
+# A condition that reads nothing but the printed attributes of `it` and literals (`kind = plant`,
+# a printed condition such as `value >= 6 or icons has leaf`) is compiled a second time, as a function of the
+# card's face (the dict of its face-up side's attributes): `where` and `count(… where …) > 0`
+# run it on each card without binding `it`. tests/test_face.py holds each form to its primitive.
+
+_NO_FACE: dict = {}        # the face of no card: every attribute nothing
+
+
+def on_face(node):
+    """The expression as a function of the face of `it`, or None when it reads anything else."""
+    form = _ON_FACE.get(getattr(node, "op", None))
+    return form(node) if form else None
+
+
+def _face_test(cond, build):
+    """For a condition asked of each card: `(game, env) -> face test or None`, or None when it is
+    never one. A printed condition of another card (`c.prefers`) is one when that card's is."""
+    test = on_face(cond)
+    if test is not None:
+        return lambda game, env: test
+    if has_role(cond, "printed condition") and "it" not in free_names(role(cond, "of card")):
+        of, name = build(role(cond, "of card")), role(cond, "printed condition")
+        return lambda game, env: game.condition_on_face(of(game, env), name)
+    return None
+
+
+def _parts_on_face(node, *names):
+    parts = [on_face(node.args[name]) for name in names]
+    return None if None in parts else parts
+
+
+def _const_on_face(node):
+    value = node.args["value"]
+    return lambda face: value
+
+
+def _attr_on_face(node):
+    name = node.args["name"]
+    if role(node.args["of"], "bound name") != "it" or name in ("face", "effects"):   # state, not print
+        return None
+    return lambda face: face.get(name)
+
+
+def _compare_on_face(node):
+    parts = _parts_on_face(node, "left", "right")
+    if parts is None:
+        return None
+    (left, right), op = parts, node.args["op"]
+    fn = _COMPARE[op]
+    if op in ("=", "!="):
+        return lambda face: fn(left(face), right(face))
+
+    def ordered(face):
+        a, b = left(face), right(face)
+        return a is not None and b is not None and fn(a, b)
+    return ordered
+
+
+def _member_on_face(node):
+    parts = _parts_on_face(node, "item", "items")
+    if parts is None:
+        return None
+    item, items = parts
+    return lambda face: item(face) in items(face)
+
+
+def _has_on_face(node):
+    parts = _parts_on_face(node, "items", "item")
+    if parts is None:
+        return None
+    items, item = parts
+    return lambda face: item(face) in (items(face) or ())
+
+
+def _joined_on_face(every: bool, node):
+    """`and` (every part true) or `or` (any part true), stopping at the first part that decides."""
+    items = [on_face(item) for item in node.args["items"]]
+    if None in items:
+        return None
+    if len(items) == 2:
+        first, second = items
+        if every:
+            return lambda face: True if first(face) and second(face) else False
+        return lambda face: True if first(face) or second(face) else False
+    fn = all if every else any
+    return lambda face: fn(item(face) for item in items)
+
+
+def _list_on_face(node):
+    items = [on_face(item) for item in node.args["items"]]
+    if None in items:
+        return None
+    if all(has_role(item, "literal") for item in node.args["items"]):      # `suit in [boreal, temperate]`
+        values = [role(item, "literal") for item in node.args["items"]]
+        return lambda face: values
+    return lambda face: [item(face) for item in items]
+
+
+def _negate_on_face(node):
+    item = on_face(node.args["item"])
+    return None if item is None else lambda face: not item(face)
+
+
+def _count_on_face(node):
+    coll = on_face(node.args["coll"])
+    return None if coll is None else lambda face: len(pile_of(None, coll(face)))
+
+
+def _arith_on_face(node):
+    parts = _parts_on_face(node, "left", "right")
+    if parts is None:
+        return None
+    (left, right), fn = parts, _ARITH[node.args["op"]]
+
+    def compute(face):
+        a, b = left(face), right(face)
+        return None if a is None or b is None else fn(a, b)
+    return compute
+
+
+_ON_FACE = {"const": _const_on_face, "attr": _attr_on_face, "compare": _compare_on_face,
+            "member": _member_on_face, "has": _has_on_face, "all_of": partial(_joined_on_face, True),
+            "any_of": partial(_joined_on_face, False), "negate": _negate_on_face, "count": _count_on_face,
+            "arith": _arith_on_face, "list": _list_on_face}

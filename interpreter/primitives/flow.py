@@ -9,6 +9,7 @@ a frame asks for itself comes back as `frame.take_answer()`; see runtime.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from ..registry import Binds, Param, primitive, role
@@ -428,15 +429,14 @@ def choose(node, build):
 
     def ask(game, seat, choices, bind=None):
         def label(option) -> str:
-            if of_cards:
-                return _card_label(game, seat, option)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
-        game.ask(Choice(seat, prompt, choices, label, bind))
+        game.ask(Choice(seat, prompt, choices, partial(_card_label, game, seat) if of_cards else label, bind))
 
     def enter(game, frame):
-        found = options(game, frame.env)
+        found = source(game, frame.env)
+        found = tuple(pile_of(game, found) if of_cards else found)
         if len(found) <= 1:
             frame.env[name] = found[0] if found else None
             return
