@@ -48,7 +48,7 @@ _OWNED = (({"of": None, "per": "shared"}, "{name}"), ({"of": None}, "your {name}
 
 def cards(game, value) -> list[int]:
     """A collection of card ids from a zone key, a list, or a single card (a new list)."""
-    return list(pile_of(game, value))
+    return [value] if isinstance(value, int) else list(pile_of(game, value))
 
 
 def pile_of(game, value):
@@ -124,8 +124,11 @@ def attr(node, build):
     effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
     bound = role(node.args["of"], "bound name")
-    if bound is not None:                # most reads are of a bound card: skip a call
-        return lambda game, env: game.attribute(env[bound], name)
+    if bound is not None and name not in ("face", "effects"):   # most reads: a printed attribute of a bound card
+        def printed(game, env):
+            uid = env[bound]
+            return None if uid is None else game.rules.faces[uid][game.state.side[uid]].get(name)
+        return printed
     return lambda game, env: game.attribute(of(game, env), name)
 
 
@@ -195,9 +198,11 @@ def _key_of(token: str, values, reads: tuple, build):
         if len(passed) == 2:
             first, second = passed
             return lambda game, env: (token, env[first], env[second], env.get(read))
-    if not values and len(reads) == 1:
-        read, = reads
-        return lambda game, env: (token, env.get(read))
+    if not values and len(reads) <= 2:
+        first, second = (*reads, None)[:2]
+        if second is None:
+            return lambda game, env: (token, env.get(first))
+        return lambda game, env: (token, env.get(first), env.get(second))
     compiled = [build(v) for v in values]
     return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n) for n in reads])
 

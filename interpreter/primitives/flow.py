@@ -34,33 +34,37 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame)
 
 
-def _stepping(steps):
-    """`step_on(game, frame)`: run the frame's steps from `frame.i` on until one starts a nested
-    flow or asks a question (False: back to Game.advance), or they are all done (True)."""
+def _runner(steps, begin=None):
+    """The `run` of a frame that carries out a block's steps from `frame.i` on, until one starts
+    a nested flow or asks a question (back to Game.advance). A block's frame pops when its steps
+    are done. A loop's frame runs its body's steps itself, pass after pass (they need no frame of
+    their own): `begin(game, frame)` starts the next pass, binding its names in a fresh
+    `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass ends back in
+    Game.advance, so a loop that never ends meets the step budget."""
     last = len(steps)
 
-    def step_on(game, frame) -> bool:
+    def run(game, frame):
+        if begin is not None and (frame.i == 0 or frame.i == last):    # not begun, or a pass is over
+            if not begin(game, frame):
+                return
+            frame.i = 0
         state = game.state
         stack = state.stack
         while frame.i < last:
             frame.i += 1
             steps[frame.i - 1](game, frame)
             if stack[-1] is not frame or state.pending is not None:
-                return False
-        return True
-    return step_on
+                return
+        if begin is None:
+            stack.pop()
+    return run
 
 
 @primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
            params=[Param("steps", "block", joiner="; then ")])
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
-    step_on = _stepping([build(step) for step in node.args["steps"]])
-
-    def run(game, frame):
-        if step_on(game, frame):
-            game.state.stack.pop()
-    return _enter_block(run)
+    return _enter_block(_runner([build(step) for step in node.args["steps"]]))
 
 
 @primitive("call", "flow", template="{name}", example="draft", form="procedure", roles={"procedure": "name"},
@@ -85,20 +89,8 @@ class _Passes:
 
 
 def _looping(body, build, begin):
-    """A loop's frame, which runs its body's steps itself, pass after pass (no frame of their own).
-    `begin(game, frame)` starts the next pass, binding its names in a fresh `frame.env`, or ends
-    the loop (pops the frame) and says so with False. Each pass ends back in Game.advance, so a
-    loop that never ends meets the step budget."""
-    last = len(role(body, "sequence"))
-    step_on = _stepping([build(step) for step in role(body, "sequence")])
-
-    def run(game, frame):
-        if frame.i == 0 or frame.i == last:      # not begun, or a pass is over
-            if not begin(game, frame):
-                return
-            frame.i = 0
-        step_on(game, frame)
-    return run
+    """A loop's `run`, with its body's steps (see _runner)."""
+    return _runner([build(step) for step in role(body, "sequence")], begin)
 
 
 def _around(frame) -> dict:
@@ -106,15 +98,21 @@ def _around(frame) -> dict:
     return frame.env if frame.run is None else dict(frame.env)
 
 
-def _next_pass(game, frame, name) -> bool:
-    """Bind the next value of the loop as `name` (when it has one) in a copy of the bindings around it."""
-    passes = frame.data
-    if not passes.left:
-        game.pop()
-        return False
-    frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
-    passes.left = passes.left[1:]
-    return True
+def _next_value(name):
+    """`begin` for a loop over values (frame.data.left): bind the next as `name` (when it has one)
+    in a copy of the bindings around the loop; when none is left, end the loop and carry out the
+    actions it held back (a simultaneous turn's)."""
+    def begin(game, frame) -> bool:
+        passes = frame.data
+        if not passes.left:
+            game.pop()
+            for act, held, origin in passes.queue or ():
+                game.act(act, held, origin)
+            return False
+        frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
+        passes.left = passes.left[1:]
+        return True
+    return begin
 
 
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
@@ -127,14 +125,7 @@ def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
     seat makes its choices against the same state and the actions then take effect in seat order."""
     simultaneous = bool(node.args.get("simultaneously"))
-
-    def begin(game, frame):
-        if _next_pass(game, frame, "you"):
-            return True
-        for act, held, origin in frame.data.queue or ():
-            game.act(act, held, origin)
-        return False
-    run = _looping(node.args["body"], build, begin)
+    run = _looping(node.args["body"], build, _next_value("you"))
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]
@@ -153,7 +144,7 @@ def repeat(node, build):
     """Run the body a number of times, worked out when the loop starts (nothing or less than
     one: not at all), binding the pass number (1, 2, …)."""
     count, name = build(node.args["count"]), node.args.get("as")
-    run = _looping(node.args["body"], build, lambda game, frame: _next_pass(game, frame, name))
+    run = _looping(node.args["body"], build, _next_value(name))
 
     def enter(game, frame):
         times = count(game, frame.env) or 0
@@ -168,7 +159,7 @@ def repeat(node, build):
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
     name, coll = node.args["var"], build(node.args["coll"])
-    run = _looping(node.args["body"], build, lambda game, frame: _next_pass(game, frame, name))
+    run = _looping(node.args["body"], build, _next_value(name))
     return lambda game, frame: game.push(run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env))))
 
 
