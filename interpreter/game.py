@@ -93,9 +93,22 @@ def compiled_rules(ir: GameIR, modules=()) -> Rules:
 
 
 def _as_step(act, node):
-    """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
+    """An action as a flow step: runs now, or is held back inside a simultaneous turn. Its
+    faults are reported at its span; the interrupts are checked after it."""
+    span = node.span
+
     def step(game, frame):
-        game.act(act, frame, node)
+        if frame.held is not None:
+            return game.hold(act, frame, node)
+        game.recent.append(span)
+        try:
+            act(game, frame)
+        except FAULTS as error:
+            raise GameError(f"{span}: rule failed: {reason(error)}") from error
+        if game.rules.interrupts:
+            game._check_interrupts()
+        if game.on_step:
+            game.on_step(game)
     return step
 
 
@@ -205,19 +218,12 @@ class Game:
 
     def act(self, act, frame: Frame, node):
         """Carry out an action, or hold it back until every seat of a simultaneous turn has chosen."""
-        if frame.held is not None:
-            held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
-            self.state.stack[frame.held].data.queue.append((act, held, node))
-            return
-        self.recent.append(node.span)
-        try:
-            act(self, frame)
-        except FAULTS as error:
-            raise GameError(f"{node.span}: rule failed: {reason(error)}") from error
-        if self.rules.interrupts:
-            self._check_interrupts()
-        if self.on_step:
-            self.on_step(self)
+        _as_step(act, node)(self, frame)
+
+    def hold(self, act, frame: Frame, node):
+        """Keep an action, with a copy of its bindings, in the queue of the simultaneous turn holding it."""
+        held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
+        self.state.stack[frame.held].data.queue.append((act, held, node))
 
     def _check_interrupts(self, prime: bool = False):
         """After every action: an interrupt whose condition has turned true runs its body at once

@@ -1,5 +1,5 @@
 """Actions: what happens. Each handler returns a Step, `act(game, frame)` (see runtime.py);
-the engine runs it through `Game.act`, which holds it back inside a simultaneous turn.
+the engine runs it as a step (game.py, `_as_step`), which holds it back inside a simultaneous turn.
 
 Actions are the only code that changes the state; `move` is the only way a card changes
 zone, so conservation holds by construction and is checked by the tests after every step.
@@ -42,7 +42,10 @@ def move(node, build):
         if destination is None:              # a place chosen from none: nothing moves (as with no card)
             return
         under = below(game, env) if below else None
-        game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+        if len(moving) == 1:
+            game.state.move(moving[0], destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+        else:
+            game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
             game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act

@@ -72,7 +72,7 @@ def block(node, build):
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
-    return lambda game, frame: game.procedure(name)(game, frame)
+    return lambda game, frame: game.rules.procedures[name](game, frame)
 
 
 @dataclass(slots=True)
@@ -105,7 +105,7 @@ def _next_value(name):
     def begin(game, frame) -> bool:
         passes = frame.data
         if not passes.left:
-            game.pop()
+            game.state.stack.pop()
             for act, held, origin in passes.queue or ():
                 game.act(act, held, origin)
             return False
