@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from lark import Token, Tree
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import REGISTRY, Binds, Primitive, check_shape, has_role, role, spelled, spellings
+from ..interpreter.registry import (REGISTRY, Binds, Primitive, check_shape, free_names, has_role, role, spelled,
+                                    spellings)
 from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
@@ -70,6 +71,7 @@ class Lowerer:
     def __init__(self, decls: Decls):
         self.decls = decls
         self.bodies: dict = {}       # definition bodies already lowered, by name and scope
+        self.variants: dict = {}     # … and by name and the names (with their types) the body reads
 
     # ---- front doors ----
     def expression(self, text: str, source: Source, scope: Scope) -> tuple[Node, str]:
@@ -241,7 +243,14 @@ class Lowerer:
         of one variant shares the values the interpreter remembers for it."""
         key = (name, tuple(sorted(scope.names.items())), tuple(sorted(scope.passed.items())))
         if key not in self.bodies:
-            self.bodies[key] = (*self.expression(text, where, scope), len(self.bodies))
+            body, kind = self.expression(text, where, scope)
+            # scopes that differ only in names the text does not read give the same body: one variant
+            free = free_names(body)
+            reads = tuple(sorted((n, scope.names[n]) for n in free if n in scope.names))
+            same = (name, reads, tuple((p, h) for p, h in key[2] if h[0] in free))
+            if same not in self.variants:
+                self.variants[same] = (body, kind, len(self.variants))
+            self.bodies[key] = self.variants[same]
         return self.bodies[key]
 
     def field(self, card: Node, name: str, token, source, scope=None):

@@ -15,6 +15,7 @@ from collections import deque
 
 from .ir import GameIR, Node, SetupError
 from .observation import Observation
+from .primitives.expressions import on_face
 from .registry import REGISTRY, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, Said, State, parse_key, written, zone_key
@@ -47,6 +48,9 @@ class Rules:
                               for name, value in side.attributes.items() if _single_if(value)}
                              for side in card.sides] for card in ir.cards}
         self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
+        on_faces = {card.id: [{name: on_face(value) for name, value in side.attributes.items()
+                               if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
+        self.on_face = [on_faces[card.id] for card in self.defs]    # conditions as tests of a face, or None
         faces = {card.id: [{"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
                            for side in card.sides] for card in ir.cards}
         self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
@@ -64,8 +68,8 @@ class Rules:
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
         shows here (a guessed world: views.shuffled_unseen). Everything else is shared."""
         rules = copy.copy(self)
-        rules.defs, rules.faces, rules.printed, rules.leading = (
-            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading))
+        rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
+            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading, self.on_face))
         return rules
 
     def build(self, node: Node):
@@ -105,9 +109,22 @@ def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
 
 
 def _as_step(act, node):
-    """An action as a flow step: runs now, or is held back inside a simultaneous turn."""
+    """An action as a flow step: runs now, or is held back inside a simultaneous turn. Its
+    faults are reported at its span; the interrupts are checked after it."""
+    span = node.span
+
     def step(game, frame):
-        game.act(act, frame, node)
+        if frame.held is not None:
+            return game.hold(act, frame, node)
+        game.recent.append(span)
+        try:
+            act(game, frame)
+        except FAULTS as error:
+            raise GameError(f"{span}: rule failed: {reason(error)}") from error
+        if game.rules.interrupts:
+            game._check_interrupts()
+        if game.on_step:
+            game.on_step(game)
     return step
 
 
@@ -231,19 +248,12 @@ class Game:
 
     def act(self, act, frame: Frame, node):
         """Carry out an action, or hold it back until every seat of a simultaneous turn has chosen."""
-        if frame.held is not None:
-            held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
-            self.state.stack[frame.held].data.queue.append((act, held, node))
-            return
-        self.recent.append(node.span)
-        try:
-            act(self, frame)
-        except FAULTS as error:
-            raise GameError(f"{node.span}: rule failed: {reason(error)}") from error
-        if self.rules.interrupts:
-            self._check_interrupts()
-        if self.on_step:
-            self.on_step(self)
+        _as_step(act, node)(self, frame)
+
+    def hold(self, act, frame: Frame, node):
+        """Keep an action, with a copy of its bindings, in the queue of the simultaneous turn holding it."""
+        held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
+        self.state.stack[frame.held].data.queue.append((act, held, node))
 
     def _check_interrupts(self, prime: bool = False):
         """After every action: an interrupt whose condition has turned true runs its body at once
@@ -278,15 +288,19 @@ class Game:
     def remembered(self, key, work, *args):
         """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
         Reads nest: whatever a remembered value read, the value using it read too."""
-        stamps = self.state.stamps
+        state = self.state
         try:
             entry = self.memo.get(key)
         except TypeError:
             raise UnhashableKey(key) from None
-        if entry is not None and tuple(map(stamps.get, entry[1])) == entry[2]:
-            if self.reads is not None:
-                self.reads.update(entry[1])
-            return entry[0]
+        if entry is not None:
+            # [value, keys read, their stamps, the clock when last found good]: a state whose clock
+            # is that one has changed nothing since, so the stamps need no second look
+            if entry[3] == state.clock or tuple(map(state.stamps.get, entry[1])) == entry[2]:
+                entry[3] = state.clock
+                if self.reads is not None:
+                    self.reads.update(entry[1])
+                return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
             value = work(*args)
@@ -297,7 +311,7 @@ class Game:
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
         keys = tuple(read)
-        self.memo[key] = (value, keys, tuple(map(stamps.get, keys)))
+        self.memo[key] = [value, keys, tuple(map(state.stamps.get, keys)), state.clock]
         return value
 
     def note(self, what: str, uids, detail: str):
@@ -353,6 +367,11 @@ class Game:
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
         return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
 
+    def condition_on_face(self, uid: int, name: str):
+        """The same condition as a test of the face of the card tested, or None when it reads
+        more than that face (see primitives.expressions.on_face)."""
+        return self.rules.on_face[uid][self.state.side[uid]].get(name, _never)
+
     def reactors(self, event: str) -> list[tuple]:
         """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
         found = []
@@ -382,7 +401,7 @@ def _single_if(value) -> bool:
     return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
 
 
-def _never(game, env):
+def _never(*_):
     return False
 
 
@@ -391,3 +410,4 @@ def _run_main(main):
         game.pop()
         main(game, frame)
     return run
+

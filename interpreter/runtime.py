@@ -5,7 +5,7 @@ Every primitive's handler turns its IR node into one of two kinds of closure:
 - `Expr`, `value = expr(game, env)`: an expression. It reads the game and the bindings in
   `env` (`you`, `it`, names bound by choose/for/let …) and never changes either.
 - `Step`, `step(game, frame)`: anything that happens. An action changes the state (through
-  `Game.act`, which holds it back inside a simultaneous turn); a flow step pushes frames
+  its step, which holds it back inside a simultaneous turn); a flow step pushes frames
   (`game.push`) or puts a `Choice` to a seat (`game.ask`).
 
 The game runs a stack of `Frame`s (one per running flow node) until a choice is pending or
@@ -54,7 +54,7 @@ def reason(error) -> str:
 
 def located(expr: Expr, span) -> Expr:
     """The same expression, its faults reported as a GameError at `span`: for what flow steps
-    work out (their conditions, counts, collections), since only actions are named by Game.act."""
+    work out (their conditions, counts, collections), since only actions are named by their steps."""
     def value(game, env):
         try:
             return expr(game, env)

@@ -133,6 +133,7 @@ class State:
     watch: list = field(default_factory=list)   # each interrupt's condition when last checked
     stamps: dict[str, int] = field(default_factory=dict)   # what changed when (see the module docstring)
     rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
+    clock: int = 0                 # the stamp of the last change: states with the same clock are the same
 
     @classmethod
     def new(cls, players: int, ncards: int, seed: int) -> "State":
@@ -149,7 +150,7 @@ class State:
                      self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
                      dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:], self.choices[:],
                      [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
-                     True)
+                     True, self.clock)
 
     def random(self) -> random.Random:
         """The game's generator, to draw from (the only way rules use randomness)."""
@@ -160,7 +161,7 @@ class State:
         return self.rng
 
     def stamp(self, key: str):
-        self.stamps[key] = next(_CLOCK)
+        self.stamps[key] = self.clock = next(_CLOCK)
 
     def reseed(self, seed):
         """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
@@ -186,7 +187,41 @@ class State:
         self.placer[uid] = placer
         if facedown is not None:
             self.facedown[uid] = facedown
-        self.stamps[origin] = self.stamps[to] = next(_CLOCK)
+        self.stamps[origin] = self.stamps[to] = self.clock = next(_CLOCK)
+
+    def move_cards(self, uids: list[int], to: str, *, facedown: bool | None = None, placer: int = -1,
+                   bottom: bool = False, below: int | None = None):
+        """`move` each card in turn, in one pass when that ends the same (no card twice, no place
+        under a card): a whole deck dealt out costs little more than one card."""
+        if len(uids) < 3 or below is not None or len(set(uids)) < len(uids):
+            for uid in uids:
+                self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
+            return
+        location, zones = self.location, self.zones
+        origins = {location[uid] for uid in uids}
+        if len(uids) > 8:
+            leaving = set(uids)
+            for origin in origins:
+                zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
+        else:
+            for uid in uids:
+                zones[location[uid]].remove(uid)
+        pile = zones.get(to)
+        if pile is None:
+            pile = zones[to] = []
+        if bottom:
+            pile[:0] = uids[::-1]       # each one put at the bottom in turn: the last ends lowest
+        else:
+            pile += uids
+        marks, placers, faces = self.marks, self.placer, self.facedown
+        for uid in uids:
+            location[uid], marks[uid], placers[uid] = to, None, placer
+            if facedown is not None:
+                faces[uid] = facedown
+        now = self.clock = next(_CLOCK)
+        for key in origins:
+            self.stamps[key] = now
+        self.stamps[to] = now
 
     # ---- everything else that changes ----
     def mark(self, uid: int, name: str, value):

@@ -1,5 +1,5 @@
 """Actions: what happens. Each handler returns a Step, `act(game, frame)` (see runtime.py);
-the engine runs it through `Game.act`, which holds it back inside a simultaneous turn.
+the engine runs it as a step (game.py, `_as_step`), which holds it back inside a simultaneous turn.
 
 Actions are the only code that changes the state; `move` is the only way a card changes
 zone, so conservation holds by construction and is checked by the tests after every step.
@@ -35,23 +35,21 @@ def move(node, build):
     face = node.args.get("face")
     facedown = None if face is None else face == "down"
     bottom = node.args.get("at") == "bottom"
-    below = build(node.args["below"]) if node.args.get("below") else _nothing
+    below = build(node.args["below"]) if node.args.get("below") else None
 
     def act(game, frame):
         env = frame.env
         moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
         if destination is None:              # a place chosen from none: nothing moves (as with no card)
             return
-        under = below(game, env)
-        for uid in moving:
-            game.state.move(uid, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+        under = below(game, env) if below else None
+        if len(moving) == 1:
+            game.state.move(moving[0], destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+        else:
+            game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
         if moving:
             game.note("move", moving, destination)      # a zone key: the log writes it as a label
     return act
-
-
-def _nothing(game, env):
-    return None
 
 
 def _top_cards(source, count):
@@ -176,8 +174,7 @@ def refill(node, build):
         key, pile = zone(game, env), game.state.zones.get(source(game, env), [])
         want = size(game, env) - len(game.state.zones.get(key, []))
         moving = pile[len(pile) - max(0, min(want, len(pile))):][::-1]
-        for uid in moving:
-            game.state.move(uid, key, facedown=False, placer=-1)
+        game.state.move_cards(moving, key, facedown=False, placer=-1)
         game.note("refill", moving, key)
     return act
 

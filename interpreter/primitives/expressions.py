@@ -9,7 +9,7 @@ choose/for/repeat. An expression reads the state through the game (`game.pile`,
 from __future__ import annotations
 
 import operator
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ..registry import IT, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey, bounded
@@ -48,7 +48,7 @@ _OWNED = (({"of": None, "per": "shared"}, "{name}"), ({"of": None}, "your {name}
 
 def cards(game, value) -> list[int]:
     """A collection of card ids from a zone key, a list, or a single card (a new list)."""
-    return list(pile_of(game, value))
+    return [value] if isinstance(value, int) else list(pile_of(game, value))
 
 
 def pile_of(game, value):
@@ -124,8 +124,11 @@ def attr(node, build):
     effects (the names of the effects and numbers printed on it)."""
     of, name = build(node.args["of"]), node.args["name"]
     bound = role(node.args["of"], "bound name")
-    if bound is not None:                # most reads are of a bound card: skip a call
-        return lambda game, env: game.attribute(env[bound], name)
+    if bound is not None and name not in ("face", "effects"):   # most reads: a printed attribute of a bound card
+        def printed(game, env):
+            uid = env[bound]
+            return None if uid is None else game.rules.faces[uid][game.state.side[uid]].get(name)
+        return printed
     return lambda game, env: game.attribute(of(game, env), name)
 
 
@@ -159,53 +162,50 @@ def let_in(node, build):
     """A definition with parameters, used: the values passed are worked out first, then the
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
-    names, values, body = node.args["names"], [build(v) for v in node.args["values"]], build(node.args["body"])
+    names, body = node.args["names"], build(node.args["body"])
     reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
-    token = (node.args["define"], node.args.get("variant"))      # every use of one variant shares its values
-    surroundings = _getter(reads)
-    passing = _tuple_of(values)
+    # every use of one variant shares its values: the key is the variant, the values passed and
+    # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
+    keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
+    given = slice(1, 1 + len(names))
 
-    def evaluate(game, env, passed):
-        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
+    def evaluate(game, env, key):
+        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
         try:                                   # spell, and a definition never uses itself)
-            return body(game, env)
+            value = body(game, env)
         finally:
             for n in names:
                 del env[n]
+        return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
 
     def value(game, env):
-        passed = passing(game, env)
+        key = keyed(game, env)
         try:
-            return game.remembered((token, passed, surroundings(env)), _frozen, evaluate, game, env, passed)
+            return game.remembered(key, evaluate, game, env, key)
         except UnhashableKey:                  # a collection was passed: work it out afresh
-            return evaluate(game, env, passed)
+            return evaluate(game, env, key)
     return value
 
 
-def _getter(names):
-    """env -> the values of these names (None where unbound), as a hashable key part."""
-    if len(names) == 1:
-        name, = names
-        return lambda env: env.get(name)
-    return lambda env: tuple([env.get(n) for n in names])
-
-
-def _tuple_of(values):
-    """(game, env) -> the tuple of these expressions' values."""
-    if not values:
-        return lambda game, env: ()
-    if len(values) == 1:
-        first, = values
-        return lambda game, env: (first(game, env),)
-    if len(values) == 2:
-        first, second = values
-        return lambda game, env: (first(game, env), second(game, env))
-    return lambda game, env: tuple([v(game, env) for v in values])
-
-
-def _frozen(work, *args):
-    value = work(*args)
-    return tuple(value) if isinstance(value, list) else value    # shared by every use: never changed in place
+def _key_of(token: str, values, reads: tuple, build):
+    """(game, env) -> (token, the values passed…, the surroundings read…): names passed as they
+    are (the common case, `can_grow(card, it)`) are read straight from env."""
+    passed = [role(v, "bound name") for v in values]
+    if None not in passed and len(reads) == 1:
+        read, = reads
+        if len(passed) == 1:
+            first, = passed
+            return lambda game, env: (token, env[first], env.get(read))
+        if len(passed) == 2:
+            first, second = passed
+            return lambda game, env: (token, env[first], env[second], env.get(read))
+    if not values and len(reads) <= 2:
+        first, second = (*reads, None)[:2]
+        if second is None:
+            return lambda game, env: (token, env.get(first))
+        return lambda game, env: (token, env.get(first), env.get(second))
+    compiled = [build(v) for v in values]
+    return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n) for n in reads])
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
@@ -232,7 +232,8 @@ def mark(node, build):
 
 
 @primitive("meets", "expression", template="it meets the {name} condition of {of}", example="c.wants", returns="bool",
-           form="path", reads=("it",), params=[Param("of", "card"), Param("name", "word")])
+           form="path", reads=("it",), params=[Param("of", "card"), Param("name", "word")],
+           roles={"printed condition": "name", "of card": "of"})
 def meets(node, build):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
     of, name = build(node.args["of"]), node.args["name"]
@@ -282,11 +283,16 @@ def points(node, build):
            binds=[Binds("cond", name="it", element_of="coll")], roles={"items": "coll", "test": "cond"})
 def where(node, build):
     """The cards of a collection that meet a condition (`it` is each card in turn)."""
-    coll, cond = build(node.args["coll"]), build(node.args["cond"])
+    coll, cond, tests = build(node.args["coll"]), build(node.args["cond"]), _face_test(node.args["cond"], build)
 
     def select(game, env):
+        items = pile_of(game, coll(game, env))
+        test = tests(game, env) if tests else None
+        if test is not None:
+            faces, side = game.rules.faces, game.state.side
+            return [uid for uid in items if test(faces[uid][side[uid]] if uid is not None else _NO_FACE)]
         saved, kept = env.get("it"), []
-        for uid in pile_of(game, coll(game, env)):
+        for uid in items:
             env["it"] = uid
             if cond(game, env):
                 kept.append(uid)
@@ -391,10 +397,17 @@ def _existence(node):
 
     def compiled(build):
         coll, cond = build(role(counted, "items")), build(role(counted, "test"))
+        tests = _face_test(role(counted, "test"), build)
 
         def found(game, env):
+            items = pile_of(game, coll(game, env))
+            test = tests(game, env) if tests else None
+            if test is not None:
+                faces, side = game.rules.faces, game.state.side
+                hit = any(test(faces[uid][side[uid]] if uid is not None else _NO_FACE) for uid in items)
+                return hit == wanted
             saved, hit = env.get("it"), False
-            for uid in pile_of(game, coll(game, env)):
+            for uid in items:
                 env["it"] = uid
                 if cond(game, env):
                     hit = True
@@ -414,6 +427,9 @@ def compare(node, build):
         return exists(build)
     op, left, right = node.args["op"], build(node.args["left"]), build(node.args["right"])
     fn = _COMPARE[op]
+    if op in ("=", "!=") and has_role(node.args["right"], "literal"):    # `kind = plant`: asked of every card
+        value, equal = role(node.args["right"], "literal"), op == "="
+        return lambda game, env: (left(game, env) == value) is equal
     if op in ("=", "!="):
         return lambda game, env: fn(left(game, env), right(game, env))
 
@@ -664,3 +680,130 @@ def option(node, build):
     def chosen(game, env):
         return game.rules.options[name]
     return chosen
+
+
+# ---- conditions on the printed face of the card in view ----
+# A condition that reads nothing but the printed attributes of `it` and literals (`kind = plant`,
+# a printed condition such as `value >= 6 or icons has leaf`) is compiled a second time, as a function of the
+# card's face (the dict of its face-up side's attributes): `where` and `count(… where …) > 0`
+# run it on each card without binding `it`. tests/test_face.py holds each form to its primitive.
+
+_NO_FACE: dict = {}        # the face of no card: every attribute nothing
+
+
+def on_face(node):
+    """The expression as a function of the face of `it`, or None when it reads anything else."""
+    form = _ON_FACE.get(getattr(node, "op", None))
+    return form(node) if form else None
+
+
+def _face_test(cond, build):
+    """For a condition asked of each card: `(game, env) -> face test or None`, or None when it is
+    never one. A printed condition of another card (`c.prefers`) is one when that card's is."""
+    test = on_face(cond)
+    if test is not None:
+        return lambda game, env: test
+    if has_role(cond, "printed condition") and "it" not in free_names(role(cond, "of card")):
+        of, name = build(role(cond, "of card")), role(cond, "printed condition")
+        return lambda game, env: game.condition_on_face(of(game, env), name)
+    return None
+
+
+def _parts_on_face(node, *names):
+    parts = [on_face(node.args[name]) for name in names]
+    return None if None in parts else parts
+
+
+def _const_on_face(node):
+    value = node.args["value"]
+    return lambda face: value
+
+
+def _attr_on_face(node):
+    name = node.args["name"]
+    if role(node.args["of"], "bound name") != "it" or name in ("face", "effects"):   # state, not print
+        return None
+    return lambda face: face.get(name)
+
+
+def _compare_on_face(node):
+    parts = _parts_on_face(node, "left", "right")
+    if parts is None:
+        return None
+    (left, right), op = parts, node.args["op"]
+    fn = _COMPARE[op]
+    if op in ("=", "!="):
+        return lambda face: fn(left(face), right(face))
+
+    def ordered(face):
+        a, b = left(face), right(face)
+        return a is not None and b is not None and fn(a, b)
+    return ordered
+
+
+def _member_on_face(node):
+    parts = _parts_on_face(node, "item", "items")
+    if parts is None:
+        return None
+    item, items = parts
+    return lambda face: item(face) in items(face)
+
+
+def _has_on_face(node):
+    parts = _parts_on_face(node, "items", "item")
+    if parts is None:
+        return None
+    items, item = parts
+    return lambda face: item(face) in (items(face) or ())
+
+
+def _joined_on_face(every: bool, node):
+    """`and` (every part true) or `or` (any part true), stopping at the first part that decides."""
+    items = [on_face(item) for item in node.args["items"]]
+    if None in items:
+        return None
+    if len(items) == 2:
+        first, second = items
+        if every:
+            return lambda face: True if first(face) and second(face) else False
+        return lambda face: True if first(face) or second(face) else False
+    fn = all if every else any
+    return lambda face: fn(item(face) for item in items)
+
+
+def _list_on_face(node):
+    items = [on_face(item) for item in node.args["items"]]
+    if None in items:
+        return None
+    if all(has_role(item, "literal") for item in node.args["items"]):      # `suit in [boreal, temperate]`
+        values = [role(item, "literal") for item in node.args["items"]]
+        return lambda face: values
+    return lambda face: [item(face) for item in items]
+
+
+def _negate_on_face(node):
+    item = on_face(node.args["item"])
+    return None if item is None else lambda face: not item(face)
+
+
+def _count_on_face(node):
+    coll = on_face(node.args["coll"])
+    return None if coll is None else lambda face: len(pile_of(None, coll(face)))
+
+
+def _arith_on_face(node):
+    parts = _parts_on_face(node, "left", "right")
+    if parts is None:
+        return None
+    (left, right), fn = parts, _ARITH[node.args["op"]]
+
+    def compute(face):
+        a, b = left(face), right(face)
+        return None if a is None or b is None else fn(a, b)
+    return compute
+
+
+_ON_FACE = {"const": _const_on_face, "attr": _attr_on_face, "compare": _compare_on_face,
+            "member": _member_on_face, "has": _has_on_face, "all_of": partial(_joined_on_face, True),
+            "any_of": partial(_joined_on_face, False), "negate": _negate_on_face, "count": _count_on_face,
+            "arith": _arith_on_face, "list": _list_on_face}

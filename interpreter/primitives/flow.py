@@ -9,6 +9,7 @@ a frame asks for itself comes back as `frame.take_answer()`; see runtime.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from ..registry import Binds, Param, primitive, role
@@ -33,15 +34,20 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame)
 
 
-@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
-           params=[Param("steps", "block", joiner="; then ")])
-def block(node, build):
-    """Steps run in order; names bound inside stay inside."""
-    steps = [build(step) for step in node.args["steps"]]
+def _runner(steps, begin=None):
+    """The `run` of a frame that carries out a block's steps from `frame.i` on, until one starts
+    a nested flow or asks a question (back to Game.advance). A block's frame pops when its steps
+    are done. A loop's frame runs its body's steps itself, pass after pass (they need no frame of
+    their own): `begin(game, frame)` starts the next pass, binding its names in a fresh
+    `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass ends back in
+    Game.advance, so a loop that never ends meets the step budget."""
     last = len(steps)
 
     def run(game, frame):
-        """Run steps until one starts a nested flow or asks a question (back to Game.advance)."""
+        if begin is not None and (frame.i == 0 or frame.i == last):    # not begun, or a pass is over
+            if not begin(game, frame):
+                return
+            frame.i = 0
         state = game.state
         stack = state.stack
         while frame.i < last:
@@ -49,8 +55,16 @@ def block(node, build):
             steps[frame.i - 1](game, frame)
             if stack[-1] is not frame or state.pending is not None:
                 return
-        stack.pop()
-    return _enter_block(run)
+        if begin is None:
+            stack.pop()
+    return run
+
+
+@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
+           params=[Param("steps", "block", joiner="; then ")])
+def block(node, build):
+    """Steps run in order; names bound inside stay inside."""
+    return _enter_block(_runner([build(step) for step in node.args["steps"]]))
 
 
 @primitive("call", "flow", template="{name}", example="draft", form="procedure", roles={"procedure": "name"},
@@ -58,16 +72,47 @@ def block(node, build):
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
-    return lambda game, frame: game.procedure(name)(game, frame)
+    return lambda game, frame: game.rules.procedures[name](game, frame)
 
 
 @dataclass(slots=True)
-class _Turns:
-    order: list
-    queue: list | None    # actions held back until every seat has chosen (simultaneous)
+class _Passes:
+    """A loop's progress: the bindings around it, the values its next passes take (a list or a
+    range, replaced as passes begin, never changed in place), and the actions held back until
+    every seat has chosen (simultaneous turns)."""
+    around: dict
+    left: object
+    queue: list | None = None
 
     def copy(self):
-        return _Turns(list(self.order), None if self.queue is None else list(self.queue))
+        return _Passes(self.around, self.left, None if self.queue is None else list(self.queue))
+
+
+def _looping(body, build, begin):
+    """A loop's `run`, with its body's steps (see _runner)."""
+    return _runner([build(step) for step in role(body, "sequence")], begin)
+
+
+def _around(frame) -> dict:
+    """The bindings a loop begins with (a stand-in parent's are handed over uncopied, as by Game.push)."""
+    return frame.env if frame.run is None else dict(frame.env)
+
+
+def _next_value(name):
+    """`begin` for a loop over values (frame.data.left): bind the next as `name` (when it has one)
+    in a copy of the bindings around the loop; when none is left, end the loop and carry out the
+    actions it held back (a simultaneous turn's)."""
+    def begin(game, frame) -> bool:
+        passes = frame.data
+        if not passes.left:
+            game.state.stack.pop()
+            for act, held, origin in passes.queue or ():
+                game.act(act, held, origin)
+            return False
+        frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
+        passes.left = passes.left[1:]
+        return True
+    return begin
 
 
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
@@ -79,26 +124,15 @@ class _Turns:
 def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
     seat makes its choices against the same state and the actions then take effect in seat order."""
-    body, simultaneous = build(node.args["body"]), bool(node.args.get("simultaneously"))
-
-    def run(game, frame):
-        turns = frame.data
-        if not turns.order:
-            game.pop()
-            for act, held, origin in turns.queue or ():
-                game.act(act, held, origin)
-            return
-        seat = turns.order.pop(0)
-        if turns.queue is None:
-            return body(game, frame.child({"you": seat}))
-        holding = frame.child({"you": seat})
-        holding.held = len(game.state.stack) - 1          # this frame: actions wait in its queue
-        body(game, holding)
+    simultaneous = bool(node.args.get("simultaneously"))
+    run = _looping(node.args["body"], build, _next_value("you"))
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]
         order = [(first + i) % n for i in range(n)]
-        game.push(run, frame, _Turns(order, [] if simultaneous else None))
+        game.push(run, frame, _Passes(_around(frame), order, [] if simultaneous else None))
+        if simultaneous:
+            game.state.stack[-1].held = len(game.state.stack) - 1     # its actions wait in its own queue
     return enter
 
 
@@ -109,15 +143,13 @@ def each_player(node, build):
 def repeat(node, build):
     """Run the body a number of times, worked out when the loop starts (nothing or less than
     one: not at all), binding the pass number (1, 2, …)."""
-    count, name, body = build(node.args["count"]), node.args.get("as"), build(node.args["body"])
+    count, name = build(node.args["count"]), node.args.get("as")
+    run = _looping(node.args["body"], build, _next_value(name))
 
-    def run(game, frame):
-        done, times = frame.data
-        if done >= times:
-            return game.pop()
-        frame.data = (done + 1, times)
-        body(game, frame.child({name: done + 1}) if name else frame)
-    return lambda game, frame: game.push(run, frame, (0, count(game, frame.env) or 0))
+    def enter(game, frame):
+        times = count(game, frame.env) or 0
+        game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
+    return enter
 
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
@@ -126,13 +158,9 @@ def repeat(node, build):
                    Param("body", "block", key="do")])
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
-    name, coll, body = node.args["var"], build(node.args["coll"]), build(node.args["body"])
-
-    def run(game, frame):
-        if not frame.data:
-            return game.pop()
-        body(game, frame.child({name: frame.data.pop(0)}))
-    return lambda game, frame: game.push(run, frame, cards(game, coll(game, frame.env)))
+    name, coll = node.args["var"], build(node.args["coll"])
+    run = _looping(node.args["body"], build, _next_value(name))
+    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env))))
 
 
 @primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
@@ -343,13 +371,17 @@ def one_of(node, build):
            spelled="until", form="step", params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")])
 def until(node, build):
     """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
-    cond, body = build(node.args["cond"]), build(node.args["body"])
+    cond = build(node.args["cond"])
 
-    def run(game, frame):
-        if cond(game, frame.env):
-            return game.pop()
-        body(game, frame)
-    return lambda game, frame: game.push(run, frame)
+    def begin(game, frame):
+        around = frame.data.around
+        if cond(game, around):
+            game.pop()
+            return False
+        frame.env = dict(around)
+        return True
+    run = _looping(node.args["body"], build, begin)
+    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), None))
 
 
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
@@ -381,15 +413,15 @@ def choose(node, build):
 
     def ask(game, seat, choices, bind=None):
         def label(option) -> str:
-            if of_cards:
-                return card_label(game, seat, option)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
-        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards))
+        game.ask(Choice(seat, prompt, choices, partial(card_label, game, seat) if of_cards else label, bind,
+                        cards=of_cards))
 
     def enter(game, frame):
-        found = options(game, frame.env)
+        found = source(game, frame.env)
+        found = tuple(pile_of(game, found) if of_cards else found)
         if len(found) <= 1:
             frame.env[name] = found[0] if found else None
             return
