@@ -16,7 +16,7 @@ from collections import deque
 from .ir import GameIR, Node, SetupError
 from .observation import Observation
 from .primitives.expressions import on_face
-from .registry import REGISTRY, load_all, role
+from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, Said, State, parse_key, written, zone_key
 
@@ -83,6 +83,8 @@ class Rules:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
         if primitive.kind == "flow":
             compiled = primitive.handler(node, self._build_named)
+            if node.span and callable(compiled) and not has_role(node, "sequence"):   # not an interrupt's parts
+                compiled = _noted(compiled, node.span)
         else:
             compiled = primitive.handler(node, self.build)
             compiled = _as_step(compiled, node) if primitive.kind == "action" else compiled
@@ -106,6 +108,15 @@ def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
             _COMPILED.clear()
         _COMPILED[key] = (ir, Rules(ir, modules, options))
     return _COMPILED[key][1]
+
+
+def _noted(enter, span):
+    """A flow step (a loop, a call, a branch …) that notes where it is written as it starts, so
+    that a rule looping without any action is named by the step budget's error."""
+    def noted(game, frame):
+        game.recent.append(span)
+        enter(game, frame)
+    return noted
 
 
 def _as_step(act, node):
@@ -147,7 +158,7 @@ class Game:
         self.on_step = None     # test hook: called after every action
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
-        self.recent = deque(maxlen=4)   # spans of the last actions, to name a runaway loop
+        self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
         if _state is None and start:
             self._prime_interrupts()
             self.state.stack.append(Frame(_run_main(rules.main), {}))
@@ -189,8 +200,8 @@ class Game:
             top = state.stack[-1]
             state.steps += 1
             if state.steps > STEP_BUDGET:
-                where = ", ".join(map(str, self.recent)) or "no action ran"
-                raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (last actions: {where})")
+                where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
+                raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})")
             try:
                 top.run(self, top)
             except FAULTS as error:

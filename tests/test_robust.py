@@ -257,3 +257,12 @@ def test_a_number_growing_without_bound_stops_the_game_at_its_rule(capsys, tmp_p
     status, _, err = run(capsys, "play", game, "--quiet")                # today: hangs on ever larger numbers
     assert status == 1 and "grew beyond ±10^18" in err
     assert err.startswith("error: game.yaml:20:")       # a game in a folder of its own: files named from there
+
+
+def test_a_loop_without_any_action_is_named_by_the_step_budget(capsys, tmp_path):
+    """The loop's body only asks a question; the budget's error named the last action run before
+    the loop began (setup's move, line 15), not the loop."""
+    game = tiny(tmp_path / "g", play="- until: total < 0\n  do:\n    - if: total > 5\n      then: [add 1 to total]")
+    status, _, err = run(capsys, "play", game, "--quiet")
+    assert status == 1 and "step budget" in err
+    assert err.rstrip().endswith("(the last rules run: game.yaml:21:15)")    # the `if` inside the loop
