@@ -259,10 +259,32 @@ def test_a_number_growing_without_bound_stops_the_game_at_its_rule(capsys, tmp_p
     assert err.startswith("error: game.yaml:20:")       # a game in a folder of its own: files named from there
 
 
-def test_a_loop_without_any_action_is_named_by_the_step_budget(capsys, tmp_path):
+@pytest.fixture
+def small_budget(monkeypatch):
+    """A step budget of 20,000: a runaway loop is caught in milliseconds rather than seconds."""
+    from silvics.interpreter import game
+    monkeypatch.setattr(game, "STEP_BUDGET", 20_000)
+
+
+def test_a_loop_without_any_action_is_named_by_the_step_budget(capsys, tmp_path, small_budget):
     """The loop's body only asks a question; the budget's error named the last action run before
     the loop began (setup's move, line 15), not the loop."""
     game = tiny(tmp_path / "g", play="- until: total < 0\n  do:\n    - if: total > 5\n      then: [add 1 to total]")
     status, _, err = run(capsys, "play", game, "--quiet")
     assert status == 1 and "step budget" in err
     assert err.rstrip().endswith("(the last rules run: game.yaml:21:15)")    # the `if` inside the loop
+
+
+def test_a_chain_of_reactions_is_named_by_the_step_budget(capsys, tmp_path, small_budget):
+    """Two cards that each answer `ping` with another `ping` echo each other forever: the
+    budget's error names the reaction printed on the cards, not the last action before it."""
+    (tmp_path / "game.yaml").write_text(
+        "id: echo\nname: Echo\nplayers: {min: 1, max: 1}\ncards: [cards.yaml]\n"
+        "kinds:\n  chip:\n    attributes:\n      echo: {type: effect, optional: true, on: ping, within: pile}\n"
+        "zones:\n  pile: {visibility: public}\n"
+        "procedures:\n  setup: [move box to pile face up]\n  play: [trigger ping on top(pile)]\n  scoring: []\n")
+    (tmp_path / "cards.yaml").write_text("kind: chip\ncards:\n  - {id: a, echo: [trigger ping on it]}\n"
+                                         "  - {id: b, echo: [trigger ping on it]}\n")
+    status, _, err = run(capsys, "play", tmp_path, "--quiet")
+    assert status == 1 and "step budget" in err
+    assert "cards.yaml:3:" in err and "cards.yaml:4:" in err and "game.yaml:15:" not in err
