@@ -91,7 +91,7 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
     elif error.validator == "pattern":
         message = f"{where} {error.instance!r} {error.schema.get('x-says', 'must be lowercase letters, digits and hyphens')}"
     elif error.validator == "oneOf":
-        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may"
+        message = f"{where} is not a step: write a statement, or one of each player / repeat / for / if / until / one of / in any order / may / may in any order"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
 
 
