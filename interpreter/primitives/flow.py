@@ -374,7 +374,7 @@ def _item_labels(game, seat: int, items: list, loops: list):
         if option == DONE:
             return DONE
         index, uid = option
-        text = _card_label(game, seat, uid)
+        text = _card_label(game, seat, uid, [other for _, other in items])
         twice = sum(1 for _, other in items if other == uid) > 1
         return f"{text} ({loops[index].called})" if twice else text
     return label
@@ -432,11 +432,18 @@ def until(node, build):
     return lambda game, frame: game.push(run, frame)
 
 
-def _card_label(game, seat: int, uid: int) -> str:
-    """A card option as the chooser may see it: its id, or where it lies if hidden from them."""
-    if visible(game, seat, uid):
-        return game.card_id(uid)
-    return f"a hidden card from {game.zone_label(game.state.location[uid])}"
+def _card_label(game, seat: int, uid: int, options=()) -> str:
+    """A card option as the chooser may see it: its id, or where it lies if hidden from them; and
+    where it lies when another option is a copy the chooser sees elsewhere (one in hand, one on
+    the table: `apple from hand@1`), so that answering by label picks the same card."""
+    location = game.state.location
+    if not visible(game, seat, uid):
+        return f"a hidden card from {game.zone_label(location[uid])}"
+    name = game.card_id(uid)
+    if any(location[other] != location[uid] and game.card_id(other) == name and visible(game, seat, other)
+           for other in options):
+        return f"{name} from {game.zone_label(location[uid])}"
+    return name
 
 
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
@@ -469,7 +476,7 @@ def choose(node, build):
     def ask(game, seat, choices, bind=None):
         def label(option) -> str:
             if of_cards:
-                return _card_label(game, seat, option)
+                return _card_label(game, seat, option, choices)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
