@@ -439,11 +439,17 @@ def _card_label(game, seat: int, uid: int, options=()) -> str:
     location = game.state.location
     if not visible(game, seat, uid):
         return f"a hidden card from {game.zone_label(location[uid])}"
-    name = game.card_id(uid)
-    if any(location[other] != location[uid] and game.card_id(other) == name and visible(game, seat, other)
-           for other in options):
-        return f"{name} from {game.zone_label(location[uid])}"
-    return name
+    card = game.rules.defs[uid]
+    if card.copies > 1 and _copy_elsewhere(game, seat, uid, options):
+        return f"{card.id} from {game.zone_label(location[uid])}"
+    return card.id
+
+
+def _copy_elsewhere(game, seat: int, uid: int, options) -> bool:
+    """Whether another option is a copy of the card, in another zone, that the chooser sees."""
+    defs, location = game.rules.defs, game.state.location
+    return any(defs[other] is defs[uid] and location[other] != location[uid] and visible(game, seat, other)
+               for other in options)
 
 
 @primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
