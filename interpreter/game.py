@@ -184,9 +184,9 @@ class Game:
             frame.answer = choice.options[index]
         else:
             frame.env[choice.bind] = choice.options[index]
-        card = choice.options[index] if choice.cards else choice.about      # the card it names, if any
+        card = choice.card(index)       # the card it names, if any
         lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
-        self.note("choice", (), Said((choice.seat, choice.prompt, choice.label(index), card, lay, choice.cards)))
+        self.note("choice", (), Said((choice.seat, choice.prompt, choice.label(index), card, lay, bool(choice.cards))))
         state.choices.append(index)
         self.advance()
 

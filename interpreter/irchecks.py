@@ -341,6 +341,20 @@ def _playing(shape, role: str, called: str):
     return playing
 
 
+def _block_of(role: str, called: str):
+    """A block of steps each of which plays a declared role (`may in any order`: `for:` steps)."""
+    block = _PARTS["block"]
+
+    @_described({**block.schema, "description": f"a block of {called}"})
+    def block_of(reader, value, depth):
+        node = block(reader, value, depth)
+        for i, step in enumerate(node.args["steps"]):
+            if not has_role(step, role):
+                raise IRError(f"should be {called}, not {step.op}").at("args", "steps", i)
+        return node
+    return block_of
+
+
 def _op(*ops):
     @_described({"allOf": [_expression.schema, {"properties": {"op": {"enum": list(ops)}}}]})
     def one_of(reader, value, depth):
@@ -368,6 +382,7 @@ _AS_WRITTEN = {
     ("computed", "sees"): _list(_text), ("let_in", "names"): _list(_text), ("let_in", "variant"): _number,
     ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),
     ("add", "to"): _op("counter"),
+    ("may_each", "loops"): _block_of("loop body", "for: steps"),
 }
 GOES_WITH = {"move": [("count", "from")]}     # a part its handler reads only with another
 # Nodes that name an entry of a table the game declares (with the `per` it is declared with).

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from .runtime import Choice
 from .state import unnamed
-from .views import card_label, seen_log, shuffled_unseen, visible, zone_sight
+from .views import seen_log, shuffled_unseen, visible, zone_sight
 
 
 class Seen(NamedTuple):
@@ -101,9 +101,7 @@ class Observation:
         pending = game.state.pending
         if pending is None:
             return ()
-        if pending.seat == self.seat or not pending.cards:
-            return pending.labels
-        return tuple(card_label(game, self.seat, uid) for uid in pending.options)
+        return pending.labels_for(self.seat)
 
     # ---- the table ----
     @property

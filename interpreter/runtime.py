@@ -109,14 +109,17 @@ class Frame:
 class Choice:
     """A decision put to one seat: pick one of `options`. The answer is bound to the name
     `bind` in the asking frame, or (when `bind` is None) handed to the frame as its `answer`.
-    `labels` say the options in words, as that seat may see them; they are worked out only
-    when asked for (random agents never need them). `cards` says the options are cards;
+    `labels` say the options in words: fixed words, or a function `label(option, seat)` giving
+    an option as a seat may see it (a card it cannot see by where it lies), worked out only when
+    asked for (random agents never need them): `labels` as the chooser sees them, `labels_for`
+    as another seat does. `cards` says the options are cards (True), or hold one (a function
+    giving an option's card, or None);
     `about` is the card the prompt names, if any (its text ends with the card in brackets):
     the log names either only to seats that could see it (views.seen_log)."""
     __slots__ = ("seat", "prompt", "options", "bind", "cards", "about", "_labels", "_label")
 
     def __init__(self, seat: int, prompt: str, options: tuple, labels, bind: str | None = None, *,
-                 cards: bool = False, about: int | None = None):
+                 cards: bool | Callable = False, about: int | None = None):
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
         self.cards, self.about = cards, about
         self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
@@ -124,8 +127,19 @@ class Choice:
     @property
     def labels(self) -> tuple[str, ...]:
         if self._labels is None:
-            self._labels = tuple(self._label(option) for option in self.options)
+            self._labels = tuple(self._label(option, self.seat) for option in self.options)
         return self._labels
 
+    def card(self, index: int) -> int | None:
+        """The card an answer names: the option picked, the card in it, or the card the prompt names."""
+        if self.cards is True:
+            return self.options[index]
+        return self.cards(self.options[index]) if self.cards else self.about
+
+    def labels_for(self, seat: int) -> tuple[str, ...]:
+        if seat == self.seat or self._label is None:
+            return self.labels
+        return tuple(self._label(option, seat) for option in self.options)
+
     def label(self, index: int) -> str:
-        return self._labels[index] if self._labels is not None else self._label(self.options[index])
+        return self._labels[index] if self._labels is not None else self._label(self.options[index], self.seat)

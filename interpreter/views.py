@@ -38,11 +38,25 @@ def zone_sight(rules, key: str) -> tuple:
     return sight
 
 
-def card_label(game, seat: int, uid: int) -> str:
-    """A card as `seat` may name it: its id, or where it lies if hidden from them (choice labels)."""
-    if visible(game, seat, uid):
-        return game.card_id(uid)
-    return f"a hidden card from {game.zone_label(game.state.location[uid])}"
+def card_label(game, seat: int, uid: int, options=()) -> str:
+    """A card as `seat` may name it (choice labels): its id, or where it lies if hidden from
+    them; and where it lies when another of the `options` is a copy the seat sees elsewhere
+    (one in hand, one on the table: `apple from hand@1`), so that an answer given by label
+    picks the same card."""
+    location = game.state.location
+    if not visible(game, seat, uid):
+        return f"a hidden card from {game.zone_label(location[uid])}"
+    card = game.rules.defs[uid]
+    if card.copies > 1 and _copy_elsewhere(game, seat, uid, options):
+        return f"{card.id} from {game.zone_label(location[uid])}"
+    return card.id
+
+
+def _copy_elsewhere(game, seat: int, uid: int, options) -> bool:
+    """Whether another option is a copy of the card, in another zone, that the seat sees."""
+    defs, location = game.rules.defs, game.state.location
+    return any(defs[other] is defs[uid] and location[other] != location[uid] and visible(game, seat, other)
+               for other in options)
 
 
 def seen_log(game, seat: int) -> list[str]:

@@ -82,6 +82,14 @@ def test_steps_inside_a_printed_effect_are_schema_checked(tmp_path):
     assert "is not a step" in diagnostic.message
 
 
+def test_may_in_any_order_takes_for_steps_only(tmp_path):
+    [diagnostic] = diagnostics_after_edit(tmp_path, "market", "game.yaml",
+                                          "        - for: c in stall\n          do: [run c.on_buy]\n",
+                                          "        - add 1 to coins\n")
+    assert (diagnostic.code, diagnostic.line) == ("E0201", 64)
+    assert diagnostic.message == "procedures.market_day.0.may in any order.1 must be a mapping, got 'add 1 to coins'"
+
+
 GIFT_GAME = """
 id: gift
 name: Gift

@@ -300,12 +300,13 @@ def test_a_card_taken_from_a_public_row_is_named_to_every_seat():
 
 
 @pytest.mark.parametrize("grower, heard", [
-    (1, ["run covered.when_covered (fireweed)", "run covered.when_covered (a hidden card)"]),
-    (None, ["run covered.when_covered (a hidden card from region:low.1@1)", "run covered.when_covered (a hidden card)"]),
+    (1, ["fireweed", "a hidden card from region:low.1@1"]),
+    (None, ["a hidden card from region:low.1@1", "a hidden card from region:low.1@1"]),
 ])
-def test_a_question_names_a_card_only_to_the_seats_that_see_it(grower, heard):
-    # Fireweed, covered, turns face down: only the seat that grew it sees it, and a question
-    # about its effect names it to that seat alone (before, it was named to the chooser always).
+def test_an_effect_offered_names_its_card_only_to_the_seats_that_see_it(grower, heard):
+    # Fireweed, covered, turns face down: only the seat that grew it sees it, and the effects
+    # offered one by one name it to that seat alone, as does the log of the answer (before, every
+    # seat read the chooser's words).
     from silvics.position import place
     game = Game(games.load("reforest"), 2, 0, start=False)
     fireweed = {"card": "fireweed", **({"by": grower} if grower else {})}
@@ -315,7 +316,11 @@ def test_a_question_names_a_card_only_to_the_seats_that_see_it(grower, heard):
     game.start_procedure("grow", 0)
     for answer in ("grand-fir", "region:low.1@1"):
         game.apply(game.observe(0).labels.index(answer))
-    assert [game.observe(seat).prompt for seat in range(2)] == [f"covered_effects: you may: {words}" for words in heard]
+    assert [game.observe(seat).labels for seat in range(2)] == [(words, "done") for words in heard]
+    game.apply(0)
+    said = "choice P1 take_root: you may, in any order: "
+    assert [[line for line in game.observe(seat).log if line.startswith(said)] for seat in range(2)] == \
+        [[said + words] for words in heard]
 
 
 def test_a_zone_on_a_card_out_of_sight_is_named_by_where_that_card_lies():

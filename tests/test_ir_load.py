@@ -296,6 +296,8 @@ def with_step(data, step: dict) -> tuple[str, str]:
      'should be "=" or "!=" or "<" or "<=" or ">" or ">=", not a string ("^")'),
     (node_json("may", body=node_json("call", name="setup"), prompt="?"), ".args.body",
      "should be a block of steps, not call"),
+    (node_json("may_each", loops=node_json("block", steps=[node_json("call", name="setup")]), prompt="?"),
+     ".args.loops.args.steps[0]", "should be for: steps, not call"),
     (node_json("let", var=["a"], value=CONST), ".args.var", "should be a string, not a list"),
     (node_json("let", value=CONST), ".args", "let needs var"),
     (node_json("choose", var="c", **{"from": node_json("zone", name="deck", per="shared")}), ".args",
@@ -304,7 +306,8 @@ def with_step(data, step: dict) -> tuple[str, str]:
      "hand is declared per player, not per shared"),
     (node_json("block", steps=[CONST]), ".args.steps[0].op", "const is not a step (an action or flow)"),
     (node_json("shuffle", zone=node_json("block", steps=[])), ".args.zone.op", "block is not an expression"),
-], ids=["add to a mark", "count without from", "unknown operator", "may without a block", "name as a list",
+], ids=["add to a mark", "count without from", "unknown operator", "may without a block", "loops not for steps",
+        "name as a list",
         "missing part", "compiler's parts", "per", "expression as a step", "step as an expression"])
 def test_parts_are_what_their_handlers_read(data, step, where, message):
     text, path = with_step(data, step)

@@ -13,7 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ..registry import Binds, Param, primitive, role
-from ..runtime import UNANSWERED, Choice
+from ..runtime import UNANSWERED, Choice, RuleError
 from ..state import Zone
 from ..views import card_label
 from .expressions import cards, pile_of
@@ -154,6 +154,7 @@ def repeat(node, build):
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
            example="for: c in pool", spelled="for", form="step", binds=[Binds("body", var="var", element_of="coll")],
+           roles={"loop name": "var", "loop over": "coll", "loop body": "body"},
            params=[Param("var", "binding", key="for", doc="written NAME in CARDS"), Param("coll", "cards", key="for"),
                    Param("body", "block", key="do")])
 def for_each(node, build):
@@ -328,6 +329,89 @@ def _single_effect(block, build):
     return applies
 
 
+DONE = "done"     # the option of `may in any order` that leaves the items not yet carried out
+
+
+@primitive("may_each", "flow", template="you may carry out, one at a time in the order you pick: ({loops})",
+           example="may in any order: [{for: c in stall, do: [run c.on_buy]}, {for: c in row, do: [...]}]",
+           acting=True, spelled="may in any order", form="step", prompt="you may, in any order",
+           params=[Param("loops", "block", key="may in any order",
+                         doc="`for:` steps: each card of each loop is one item, carried out with that loop's steps"),
+                   Param("prompt", "text", derived="compiler")])
+def may_each(node, build):
+    """The acting seat picks which item to carry out next, one at a time, or `done` to leave the
+    rest: an item is one card of one of the `for:` loops (their cards as they stood when the step
+    began), carried out at most once. As with `may`, an item whose steps carry out one printed
+    effect is offered only while it would do something; when no item is left to offer, the step
+    ends. Options are labelled by card, and a card offered by several loops also by the effect
+    (or the loop number): `silk (on_buy)`, `silk (loop 1)`. For optional effects that resolve in
+    an order the player picks ("activate any relevant effects in any order")."""
+    loops = [_Loop.of(step, i, build) for i, step in enumerate(role(node.args["loops"], "sequence"))]
+    prompt = node.args.get("prompt") or "may in any order"
+
+    def offered(game, env, left: list) -> list:
+        return [(i, uid) for i, uid in left if loops[i].applies(game, env, uid)]
+
+    def run(game, frame):
+        picked = frame.take_answer()
+        if picked is UNANSWERED:
+            items = offered(game, frame.env, frame.data)
+            if not items:
+                return game.pop()
+            seat = frame.env["you"]
+            return game.ask(Choice(seat, prompt, (*items, DONE), _item_labels(game, items, loops), cards=_item_card))
+        if picked == DONE:
+            return game.pop()
+        frame.data.remove(picked)
+        loop, uid = loops[picked[0]], picked[1]
+        loop.body(game, frame.child({loop.name: uid}))
+
+    def enter(game, frame):
+        items = [(i, uid) for i, loop in enumerate(loops) for uid in cards(game, loop.over(game, frame.env))]
+        game.push(run, frame, items)
+    return enter
+
+
+class _Loop(NamedTuple):
+    """One `for:` step of `may in any order`, compiled: its cards, its steps, and whether an item
+    of it would do something now."""
+    name: str
+    over: object           # Expr: the cards
+    body: object           # Step
+    effect: object         # for steps that carry out one printed effect: the card it applies to now, or None
+    called: str            # how an option names this loop when its card is offered twice
+
+    @classmethod
+    def of(cls, step, index: int, build):
+        body = role(step, "loop body")
+        if body is None:
+            raise RuleError(f"may in any order takes for: steps, not {step.op}")
+        steps = role(body, "sequence")
+        printed = role(steps[0], "printed effect") if len(steps) == 1 else None
+        called = printed.args["name"] if printed is not None else f"loop {index + 1}"
+        return cls(role(step, "loop name"), build(role(step, "loop over")), build(body),
+                   _single_effect(body, build), called)
+
+    def applies(self, game, env, uid) -> bool:
+        return self.effect is None or self.effect(game, {**env, self.name: uid}) is not None
+
+
+def _item_card(option) -> int | None:
+    return None if option == DONE else option[1]
+
+
+def _item_labels(game, items: list, loops: list):
+    """Each option in words: its card as a seat may see it, and its loop when the card is offered twice."""
+    def label(option, viewer: int) -> str:
+        if option == DONE:
+            return DONE
+        index, uid = option
+        text = card_label(game, viewer, uid, [other for _, other in items])
+        twice = sum(1 for _, other in items if other == uid) > 1
+        return f"{text} ({loops[index].called})" if twice else text
+    return label
+
+
 @primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
            example="interrupts: [{when: count(deck) = 0, do: [end_round]}]", form="interrupt",
            params=[Param("cond", "bool", key="when"), Param("body", "block", key="do")])
@@ -412,12 +496,13 @@ def choose(node, build):
         return tuple(o for o in found if o not in taken) if taken else tuple(found)
 
     def ask(game, seat, choices, bind=None):
-        def label(option) -> str:
+        def label(option, viewer: int) -> str:
+            if of_cards:
+                return card_label(game, viewer, option, choices)
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
-        game.ask(Choice(seat, prompt, choices, partial(card_label, game, seat) if of_cards else label, bind,
-                        cards=of_cards))
+        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards))
 
     def enter(game, frame):
         found = source(game, frame.env)
