@@ -157,15 +157,26 @@ def step_schema() -> dict:
     """The schema of a step, from the flow steps' declarations: a statement, or a mapping
     keyed as one flow step is (its required keys are those with neither a default nor a
     "required: False"). It replaces the `step` definition of schemas/game.schema.json."""
-    branches = [{"type": "string", "description": "A statement of the effect language, or a procedure's name."}]
-    for primitive in (p for p in REGISTRY.values() if p.form == "step"):
-        keys = _keys(primitive)
-        branches.append({
-            "type": "object", "description": primitive.doc,
+    steps = [p for p in REGISTRY.values() if p.form == "step"]
+    branches = {p.spelled[0]: _branch(p, {}) for p in steps}
+    branches = {p.spelled[0]: _branch(p, branches) for p in steps}      # blocks that hold only some steps
+    return {"oneOf": [{"type": "string", "description": "A statement of the effect language, or a procedure's name."},
+                      *branches.values()]}
+
+
+def _branch(primitive: Primitive, branches: dict) -> dict:
+    keys = _keys(primitive)
+    return {"type": "object", "description": primitive.doc,
             "required": [key for key, params in keys if params[0].required and params[0].default is None],
             "additionalProperties": False,
-            "properties": {key: SHAPES[tuple(p.type for p in params)][1] for key, params in keys}})
-    return {"oneOf": branches}
+            "properties": {key: _holding(params[0].holds, branches) if params[0].holds and branches else
+                           SHAPES[tuple(p.type for p in params)][1] for key, params in keys}}
+
+
+def _holding(keys: tuple, branches: dict) -> dict:
+    """A block that may hold only the flow steps written with these keys."""
+    held = [branches[key] for key in keys]
+    return {"type": "array", "minItems": 1, "items": held[0] if len(held) == 1 else {"oneOf": held}}
 
 
 def _keys(primitive: Primitive) -> list[tuple[str, list]]:

@@ -46,6 +46,7 @@ class Param:
     arg: bool | str = False
     derived: str = ""
     default: str | None = None   # the text a flow step's key stands for when left out
+    holds: tuple = ()            # a block that may hold only these flow steps (their keys), no statement
     joiner: str = ", "           # how the English of a list of parts is joined
 
     @property

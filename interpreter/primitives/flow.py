@@ -335,7 +335,7 @@ DONE = "done"     # the option of `may in any order` that leaves the items not y
 @primitive("may_each", "flow", template="you may carry out, one at a time in the order you pick: ({loops})",
            example="may in any order: [{for: c in stall, do: [run c.on_buy]}, {for: c in row, do: [...]}]",
            acting=True, spelled="may in any order", form="step", prompt="you may, in any order",
-           params=[Param("loops", "block", key="may in any order",
+           params=[Param("loops", "block", key="may in any order", holds=("for",),
                          doc="`for:` steps: each card of each loop is one item, carried out with that loop's steps"),
                    Param("prompt", "text", derived="compiler")])
 def may_each(node, build):
