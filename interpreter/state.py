@@ -135,8 +135,10 @@ class State:
     rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
 
     @classmethod
-    def new(cls, players: int, ncards: int, seed: int) -> "State":
-        return cls(players=players, zones={BOX: list(range(ncards))}, location=[BOX] * ncards,
+    def new(cls, players: int, box: list[int], seed: int) -> "State":
+        """Every card in the box, in the order `box` lists their uids, face down."""
+        ncards = len(box)
+        return cls(players=players, zones={BOX: box}, location=[BOX] * ncards,
                    side=[0] * ncards, facedown=[True] * ncards, placer=[-1] * ncards,
                    marks=[None] * ncards, markers={"first": 0}, counters={}, scores=[0] * players,
                    score_items=[], rng=random.Random(seed))

@@ -15,7 +15,8 @@ import pytest
 
 from silvics import games
 from silvics.interpreter.agents import AGENTS, RandomAgent, decide, play_on
-from silvics.interpreter.game import Game, Rules
+from silvics.interpreter import game as game_module
+from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.observation import Observation, StaleObservation
 from silvics.interpreter.runtime import Choice, Frame
 from silvics.interpreter.state import State
@@ -71,6 +72,64 @@ def test_no_agent_guesses_a_hidden_card_better_than_chance(agent):
 def test_the_bound_catches_an_agent_that_peeks():
     right, asked = right_guesses("peeker")
     assert right == asked > honest_bound(asked)
+
+
+# ---- what a card's uid says ----
+
+def canonical_table(ir) -> list:
+    """The game's cards in the order the rules print them, copies expanded: any compile of the
+    game gives this table, the same in every game."""
+    return [card for card in ir.cards for _ in range(card.copies)]
+
+
+CHEATS = {   # a table of the cards, made from a sampled world: uid -> CardDef
+    "the IR's cards": lambda world: canonical_table(world.rules.ir),
+    "the rules compiled again": lambda world: compiled_rules(world.rules.ir, world.rules.modules,
+                                                             world.rules.options).defs,
+}
+
+
+class UidReader:
+    """Cheats on purpose: takes the uid the secret card is bound to in a sampled world (worlds
+    keep every card where it is) and looks it up in a table of the game's cards it makes itself."""
+
+    def __init__(self, table, seed: int):
+        self.table, self.rng = table, random.Random(seed)
+
+    def choose(self, observation) -> int:
+        world = observation.sample(self.rng)
+        card = self.table(world)[world.state.stack[-1].env["secret"]]
+        return observation.labels.index(card.sides[0].attributes["colour"])
+
+
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_a_cards_uid_does_not_say_which_card_it_is(cheat):
+    # Before each game dealt uids at random, uid n was the n-th card of the IR in every game:
+    # this cheat guessed right 1000 times in 1000. One deal of uids serves a whole game, so its
+    # guesses within a game stand or fall together: the games are the trials.
+    ir, right_games = games.load(str(GUESS)), 0
+    for seed in range(100):
+        game = Game(ir, 1, seed)
+        play_on(game, [UidReader(CHEATS[cheat], seed)])
+        right_games += game.state.scores[0] / 10
+    assert right_games <= honest_bound(100), f"right in {right_games} games of 100: a uid names its card"
+
+
+def test_each_game_deals_its_uids_at_random_and_the_same_cards_as_before(four_forests, monkeypatch):
+    played = {seed: Game(four_forests, 3, seed) for seed in (1, 2)}
+    assert [card.id for card in played[1].rules.defs] != [card.id for card in played[2].rules.defs]
+    assert sorted(map(id, played[1].rules.defs)) == sorted(map(id, canonical_table(four_forests)))
+    monkeypatch.setattr(game_module, "secret_order", lambda count, seed: list(range(count)))   # uid n: card n
+    for seed, game in played.items():
+        before = Game(four_forests, 3, seed)
+        assert before.rules.defs == canonical_table(four_forests)
+        assert zones_by_id(game) == zones_by_id(before) and game.log == before.log
+        assert game.pending.labels == before.pending.labels
+
+
+def zones_by_id(game) -> dict:
+    """Every zone's cards by id, bottom first."""
+    return {key: [game.card_id(uid) for uid in pile] for key, pile in game.state.zones.items()}
 
 
 # ---- positions of the bundled games ----
