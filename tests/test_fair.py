@@ -69,6 +69,36 @@ def test_no_agent_guesses_a_hidden_card_better_than_chance(agent):
     assert right <= honest_bound(asked), f"{agent} guessed right {right} times in {asked}: it sees the hidden card"
 
 
+class Replayer:
+    """Cheats on purpose: samples a world with a generator it copied first, deals that world
+    again from the copy to learn which card each unseen card was given the printed card of,
+    and so reads what the secret card really is, if a world's deal is the real one reshuffled."""
+    name = "replayer"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, observation) -> int:
+        copied = random.Random()
+        copied.setstate(self.rng.getstate())
+        world = observation.sample(self.rng)
+        secret = world.state.stack[-1].env["secret"]
+        order = shuffled_unseen(world, observation.seat, copied)
+        shows = world.rules.defs[order.index(secret)]      # real card `secret` is what this one shows
+        return observation.labels.index(shows.sides[0].attributes["colour"])
+
+
+def test_a_world_is_dealt_from_what_its_seat_knows_and_nothing_of_the_real_deal():
+    # Worlds once dealt the real cards of the unseen places among them, in an order an agent
+    # can replay from its own generator: this cheat guessed right 400 times in 400.
+    ir, right, asked = games.load(str(GUESS)), 0, 0
+    for seed in range(40):
+        game = Game(ir, 1, seed)
+        play_on(game, [Replayer(seed, 0)])
+        right, asked = right + game.state.scores[0], asked + 10
+    assert right <= honest_bound(asked), f"right {right} times in {asked}: a world tells the real deal"
+
+
 def test_the_bound_catches_an_agent_that_peeks():
     right, asked = right_guesses("peeker")
     assert right == asked > honest_bound(asked)
