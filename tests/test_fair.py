@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from silvics import games
-from silvics.interpreter.agents import AGENTS, RandomAgent, decide, play_on
+from silvics import games, saves
 from silvics.interpreter import game as game_module
+from silvics.interpreter import simulate
+from silvics.interpreter.agents import AGENTS, decide, make_agent, play_on
 from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.observation import Observation, StaleObservation
 from silvics.interpreter.runtime import Choice, Frame
@@ -45,7 +46,7 @@ def right_guesses(agent_name: str, games_played: int = 40) -> tuple[int, int]:
     ir, right, asked = games.load(str(GUESS)), 0, 0
     for seed in range(games_played):
         game = Game(ir, 1, seed)
-        agent = Peeker(game) if agent_name == "peeker" else AGENTS[agent_name](seed, 0)
+        agent = Peeker(game) if agent_name == "peeker" else make_agent(agent_name, seed, 0)
         play_on(game, [agent])
         right += game.state.scores[0]
         asked += sum(1 for entry in game.state.log if entry[0] == "choice")
@@ -67,6 +68,37 @@ def test_no_agent_guesses_a_hidden_card_better_than_chance(agent):
     right, asked = right_guesses(agent)
     assert asked == 400
     assert right <= honest_bound(asked), f"{agent} guessed right {right} times in {asked}: it sees the hidden card"
+
+
+class Rebuilder:
+    """Cheats on purpose: builds the game again from the seed it is given, makes the same
+    choices in it, and reads the secret card there: right every time, if it is given the game's seed."""
+    name = "rebuilder"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng, self.again = random.Random(seed), Game(games.load(str(GUESS)), 1, seed)
+
+    def choose(self, observation) -> int:
+        again = self.again
+        index = observation.labels.index(again.attribute(again.state.stack[-1].env["secret"], "colour"))
+        again.apply(index)
+        return index
+
+
+DRIVERS = {   # a game of Guess played by the named agent, as each command makes its agents
+    "simulate": lambda ir, seed, name: simulate.play_and_record(ir, 1, seed, [name]).scores[0],
+    "play (a saved game)": lambda ir, seed, name: saves.Session.new(ir, str(GUESS), 1, seed, (), {}, [name])
+    .play().state.scores[0],
+}
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_an_agent_cannot_build_the_game_again_from_its_seed(driver, monkeypatch):
+    # Agents were made with the game's seed: this cheat guessed right 400 times in 400.
+    monkeypatch.setitem(AGENTS, Rebuilder.name, Rebuilder)
+    ir = games.load(str(GUESS))
+    right = sum(DRIVERS[driver](ir, seed, Rebuilder.name) for seed in range(40))
+    assert right <= honest_bound(400), f"right {right} times in 400: the agent knows the game's seed"
 
 
 class Replayer:
@@ -167,7 +199,7 @@ def zones_by_id(game) -> dict:
 def paused(game_id: str, players: int, seed: int, until, modules=()) -> Game:
     """A game between random agents, paused at the first decision where `until(game)` holds."""
     game = Game(games.load(game_id), players, seed, modules)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     while not until(game):
         assert not game.over, "the game ended before the position looked for"
         decide(game, agents)
@@ -265,7 +297,7 @@ def seen(observation: Observation) -> dict:
                                                        ("reforest", 2, ("terrain", "events"))])
 def test_an_observation_says_the_same_whatever_the_cards_its_seat_cannot_see(game_id, players, modules):
     game = Game(games.load(game_id), players, 5, modules)
-    agents = [RandomAgent(5, seat) for seat in range(players)]
+    agents = [make_agent("random", 5, seat) for seat in range(players)]
     decision = 0
     while not game.over:
         if decision % 12 == 0:
@@ -309,7 +341,7 @@ def test_every_change_of_place_or_face_is_logged_on_a_line_that_names_the_card()
         game.on_step = check
         for name in ("setup", "play", "scoring"):
             game.start_procedure(name)
-            play_on(game, [RandomAgent(3, seat) for seat in range(players)])
+            play_on(game, [make_agent("random", 3, seat) for seat in range(players)])
 
 
 # ---- the observation itself ----
