@@ -1,7 +1,8 @@
 """Game state as plain data: zones of card ids, per-card placement, marks, counters, RNG.
 
-Every physical card is an integer id (`uid`) into the static card table; it is always in
-exactly one zone (the box is a zone), and only `move` changes where it is.
+Every physical card is an integer id (`uid`) into the game's card table (`game.rules`,
+dealt at random for each game); it is always in exactly one zone (the box is a zone), and
+only `move` changes where it is.
 
 Every change goes through a method here, which stamps what it changed (a zone, a counter,
 a marker, the scores) with a fresh number from one clock: a value worked out from the state
