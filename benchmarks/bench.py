@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from silvics import bundled, games
-from silvics.interpreter.agents import RandomAgent, decide, play_on
+from silvics.interpreter.agents import decide, make_agent, play_on
 from silvics.interpreter.game import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -174,7 +174,7 @@ def bench_four_forests(args) -> dict:
 
 def play_random(ir, players: int, seed: int) -> Game:
     game = Game(ir, players, seed)
-    play_on(game, [RandomAgent(seed, seat) for seat in range(players)])
+    play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
     return game
 
 
@@ -218,7 +218,7 @@ def paused_games(ir, players: int, seeds, fractions=(0.25, 0.5, 0.75)) -> list[G
 def _decisions(ir, players: int, seed: int):
     """The game paused before each decision, in turn (the same game each time for a seed)."""
     game = Game(ir, players, seed)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     while not game.over:
         yield game
         decide(game, agents)

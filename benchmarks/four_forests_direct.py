@@ -23,7 +23,7 @@ import yaml
 
 from silvics import bundled
 from silvics import games as catalogue
-from silvics.interpreter.agents import RandomAgent, decide
+from silvics.interpreter.agents import decide, make_agent
 from silvics.interpreter.game import Game
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -306,7 +306,7 @@ def tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
 def engine_game(ir, players: int, seed: int, modules=()) -> Result:
     """One engine game between random agents, counting its decisions."""
     game = Game(ir, players, seed, modules)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     decisions = 0
     while not game.over:
         decisions += 1

@@ -2,12 +2,14 @@
 from the game: `choose(observation) -> index`. Search agents play on worlds the observation
 samples, which deal again the cards the seat cannot see.
 
-Agents draw their own randomness from a generator seeded from the game seed and their
-seat, so a game is the same for the same seed and agents; the game's own randomness
-(shuffles, flips) stays in the game state.
+Agents draw their own randomness from a generator of their own, so a game is the same for
+the same seed and agents; the game's own randomness (shuffles, flips) stays in the game
+state. An agent is never given the game's seed, from which it could build the game again
+and read the deal: `make_agent` gives it a seed made from the game's one way (agent_seed).
 """
 from __future__ import annotations
 
+import hashlib
 import random
 
 
@@ -111,3 +113,18 @@ class ScriptExhausted(Exception):
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "montecarlo": MonteCarloAgent}
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in the game of `game_seed`: 64 bits of SHA-256 of both.
+    One way, not secret: game seeds are small numbers, and an agent that tried them one by
+    one until one made its own seed would find the game's; that is cheating by definition,
+    as reading a private name is."""
+    digest = hashlib.sha256(f"silvics agent/{game_seed}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def make_agent(name: str, game_seed: int, seat: int):
+    """The agent `name` (a key of AGENTS) for `seat` in the game of `game_seed`: how every
+    command and test makes one."""
+    return AGENTS[name](agent_seed(game_seed, seat), seat)

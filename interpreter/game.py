@@ -10,7 +10,8 @@ closures the rules compile to follow the protocol in runtime.py.
 """
 from __future__ import annotations
 
-import copy
+import hashlib
+import struct
 from collections import deque
 
 from .ir import GameIR, Node, SetupError
@@ -28,8 +29,10 @@ __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
 
 class Rules:
     """The static half of a game: the card table and compiled procedures, shared by copies.
-    `modules` are switched on (layered on `ir`) and `options` chosen (name -> value; the others
-    take their defaults); SetupError when the game does not allow them."""
+    Compiled once for many games, its card table lists the cards in the rules' order; each
+    game takes a table of its own from it (`dealt`, in the secret_order of its uids).
+    `modules` are switched on (layered on `ir`) and `options` chosen (name -> value; the
+    others take their defaults); SetupError when the game does not allow them."""
 
     def __init__(self, ir: GameIR, modules=(), options=None):
         load_all()
@@ -66,8 +69,11 @@ class Rules:
 
     def dealt(self, order: list[int]) -> "Rules":
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
-        shows here (a guessed world: views.shuffled_unseen). Everything else is shared."""
-        rules = copy.copy(self)
+        shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
+        Everything else is shared."""
+        rules = Rules.__new__(Rules)
+        for name, value in self.__dict__.items():     # set one by one: a copy.copy's attributes are
+            setattr(rules, name, value)                # slower to read, and rules read game.rules often
         rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
             [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading, self.on_face))
         return rules
@@ -99,6 +105,17 @@ class Rules:
 
 
 _COMPILED: dict = {}     # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures
+
+
+def secret_order(count: int, seed) -> list[int]:
+    """Which card of the rules (an index into `Rules.defs`) each of a new game's `count` uids
+    is: a permutation drawn at random for each game, so a uid says nothing of its card to
+    whoever lacks the game's own table. Its generator is seeded from the game's seed but is not
+    the game's: the game draws the same numbers as it would without it. The box lays the cards
+    out in the rules' order (State.new), so a game deals the same cards whatever their uids."""
+    stream = hashlib.shake_256(f"{seed}/uids".encode()).digest(8 * count)
+    keys = struct.unpack(f"<{count}Q", stream)        # a random number per uid
+    return sorted(range(count), key=keys.__getitem__)
 
 
 def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
@@ -146,20 +163,24 @@ class Game:
         every card waits in the box and nothing runs yet. SetupError (a ValueError) for modules
         or options the game does not allow."""
         rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules, options)
-        if _state is None and not rules.ir.min_players <= players <= rules.ir.max_players:
-            raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
-        self.rules = rules
-        self.state = _state or State.new(players, len(rules.defs), seed)
-        if _state is None:
-            self.state.watch = [None] * len(rules.interrupts)
+        fresh = _state is None
+        if fresh:
+            if not rules.ir.min_players <= players <= rules.ir.max_players:
+                raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
+            order = secret_order(len(rules.defs), seed)
+            rules = rules.dealt(order)
+            _state = State.new(players, sorted(range(len(order)), key=order.__getitem__), seed)
+            _state.watch = [None] * len(rules.interrupts)
             for counter in rules.ir.counters:
                 seats = range(players) if counter.per == "player" else (None,)
-                self.state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
+                _state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
+        self.rules = rules      # this game's card table (secret_order), shared by its copies
+        self.state = _state
         self.on_step = None     # test hook: called after every action
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
         self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
-        if _state is None and start:
+        if fresh and start:
             self._prime_interrupts()
             self.state.stack.append(Frame(_run_main(rules.main), {}))
             self.advance()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .agents import AGENTS, play_on
+from .agents import make_agent, play_on
 from .game import Game
 
 
@@ -74,7 +74,7 @@ def _one_by_one(ir, players, games, seed, names, setup, progress):
 
 def play_and_record(ir, players: int, seed: int, names, modules=(), options=None) -> GameResult:
     """One game between the named agents (one per seat), reduced to what a Summary needs."""
-    game = play(ir, players, seed, [AGENTS[name](seed, seat) for seat, name in enumerate(names)], modules, options)
+    game = play(ir, players, seed, [make_agent(name, seed, seat) for seat, name in enumerate(names)], modules, options)
     scores = game.state.scores
     winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]

@@ -1,7 +1,8 @@
 """Game state as plain data: zones of card ids, per-card placement, marks, counters, RNG.
 
-Every physical card is an integer id (`uid`) into the static card table; it is always in
-exactly one zone (the box is a zone), and only `move` changes where it is.
+Every physical card is an integer id (`uid`) into the game's card table (`game.rules`,
+dealt at random for each game); it is always in exactly one zone (the box is a zone), and
+only `move` changes where it is.
 
 Every change goes through a method here, which stamps what it changed (a zone, a counter,
 a marker, the scores) with a fresh number from one clock: a value worked out from the state
@@ -136,8 +137,10 @@ class State:
     clock: int = 0                 # the stamp of the last change: states with the same clock are the same
 
     @classmethod
-    def new(cls, players: int, ncards: int, seed: int) -> "State":
-        return cls(players=players, zones={BOX: list(range(ncards))}, location=[BOX] * ncards,
+    def new(cls, players: int, box: list[int], seed: int) -> "State":
+        """Every card in the box, in the order `box` lists their uids, face down."""
+        ncards = len(box)
+        return cls(players=players, zones={BOX: box}, location=[BOX] * ncards,
                    side=[0] * ncards, facedown=[True] * ncards, placer=[-1] * ncards,
                    marks=[None] * ncards, markers={"first": 0}, counters={}, scores=[0] * players,
                    score_items=[], rng=random.Random(seed))

@@ -91,14 +91,19 @@ def shuffled_unseen(game, seat: int, rng) -> list[int]:
     """A deal consistent with what `seat` sees, for Rules.dealt: every card the seat cannot see
     shows the card of an unseen card of its kind (card backs tell kinds apart), at random. The
     cards themselves stay where they are, with their face, side, placer and marks, and so does
-    every name bound to them: only what is printed on the unseen ones changes."""
-    order = list(range(len(game.state.location)))
+    every name bound to them: only what is printed on the unseen ones changes.
+
+    The deal is made from what the seat knows, the printed cards it does not see (listed by id),
+    and `rng` alone: a deal made by reshuffling the real one, which `rng`'s owner can replay,
+    would tell it the real one."""
+    defs = game.rules.defs
+    order = list(range(len(defs)))
     by_kind: dict[str, list[int]] = {}
     for uid in order:
         if not visible(game, seat, uid):
-            by_kind.setdefault(game.rules.defs[uid].kind, []).append(uid)
+            by_kind.setdefault(defs[uid].kind, []).append(uid)
     for unseen in by_kind.values():
-        shown = unseen[:]
+        shown = sorted(unseen, key=lambda uid: defs[uid].id)     # copies of a card are alike
         rng.shuffle(shown)
         for uid, other in zip(unseen, shown):
             order[uid] = other

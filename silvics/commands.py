@@ -14,7 +14,7 @@ from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
-from silvics.position import PositionError
+from silvics.position import PositionError, lying
 from silvics.progress import ProgressBar
 
 
@@ -296,8 +296,8 @@ def itemised(game) -> str:
     per player, and in total."""
     state, lines = game.state, []
     int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
-    marked = [f"{game.card_id(uid)} {name} {marks[name]}" for uid, marks in enumerate(state.marks)
-              if marks for name in int_marks if name in marks]
+    marked = [f"{game.card_id(uid)} {name} {marks[name]}" for uid in lying(game)
+              if (marks := state.marks[uid]) for name in int_marks if name in marks]
     if marked:
         lines.append("Marks: " + ", ".join(marked))
     for seat in range(state.players):

@@ -110,12 +110,24 @@ def take_from_box(game, card_id: str) -> int:
 
 
 def find_card(game, card_id: str) -> int:
-    """The first copy of a card that is out of the box (or in it, if none is)."""
-    copies = [uid for uid, card in enumerate(game.rules.defs) if card.id == card_id]
-    if not copies:
-        known = {card.id for card in game.rules.ir.cards}
-        raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
-    return next((uid for uid in copies if game.state.location[uid] != BOX), copies[0])
+    """The first copy of a card out of the box, as the cards lie (the zones in the order they
+    were first filled, each bottom first: a position's cards in the order it lists them), or
+    else the first in the box."""
+    for uid in lying(game):
+        if game.card_id(uid) == card_id:
+            return uid
+    known = {card.id for card in game.rules.ir.cards}
+    raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+
+
+def lying(game):
+    """Every card as the cards lie: the zones in the order they were first filled, each bottom
+    first, and the box last. (A card's uid says nothing of it: each game deals them at random.)"""
+    zones = game.state.zones
+    for key, pile in zones.items():
+        if key != BOX:
+            yield from pile
+    yield from zones[BOX]
 
 
 def counter_from_label(game, label: str) -> str:

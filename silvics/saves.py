@@ -28,7 +28,7 @@ from silvics import bundled, games
 from silvics.errors import UsageError
 from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
-from silvics.interpreter.agents import AGENTS
+from silvics.interpreter.agents import AGENTS, agent_seed
 from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.views import visible
 
@@ -44,7 +44,7 @@ class SaveError(UsageError):
 @dataclass
 class Seat:
     agent: str                     # a name in AGENTS, or PERSON
-    seed: int | None = None        # a bot's: it was made as AGENTS[agent](seed, seat)
+    seed: int | None = None        # a bot's agent_seed: it was made as AGENTS[agent](seed, seat)
     generator: str | None = None   # a bot's: its random generator's state when saved (base64)
 
 
@@ -272,7 +272,8 @@ class Session:
             path: Path | None = None, terminal=None) -> "Session":
         """A new game: `names` holds each seat's agent (PERSON for a person), `spec` where the
         rules come from, `terminal` the people's (read, write), by default the console."""
-        seats = [Seat(PERSON) if name == PERSON else Seat(name, seed) for name in names]
+        seats = [Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
+                 for number, name in enumerate(names)]
         save = Save(source(spec), rules.id, rules.name, fingerprint(rules, modules), players, seed, list(modules),
                     dict(options), seats)
         return cls(rules, save, path, _started(rules, save), terminal)

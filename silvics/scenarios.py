@@ -13,7 +13,7 @@ from silvics import games
 from silvics.compiler.diagnostics import CompileError, Diagnostic
 from silvics.compiler.validate import validate
 from silvics.compiler.yamlload import YamlError, load
-from silvics.interpreter.agents import RandomAgent, ScriptedAgent, ScriptExhausted, decide
+from silvics.interpreter.agents import ScriptedAgent, ScriptExhausted, decide, make_agent
 from silvics.interpreter.game import Game, GameError
 from silvics.position import PositionError, counter_from_label, find_card, place, seat_of_label, zone_from_label
 
@@ -99,7 +99,7 @@ def _play(game: Game, data: dict) -> str | None:
     if unknown:
         return f"choices for seat {unknown[0]}, but the game has {seats} seats"
     scripted = [ScriptedAgent(choices.get(str(seat + 1), [])) for seat in range(seats)]
-    fallback = [RandomAgent(data.get("seed", 0), seat) for seat in range(seats)] \
+    fallback = [make_agent("random", data.get("seed", 0), seat) for seat in range(seats)] \
         if data.get("others") == "random" else None
     procedures = data.get("run", ["scoring"] if "position" in data else [None])
     try:

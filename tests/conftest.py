@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from silvics import games
-from silvics.interpreter.agents import RandomAgent, play_on
+from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
     faults = []
     if check_every_step:
         game.on_step = lambda g: faults.extend(g.state.conservation_errors())
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     for name in ("setup", "play", "scoring"):   # what Game(start=True) runs, with the hook set first
         game.start_procedure(name)
         play_on(game, agents)

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from silvics import games
-from silvics.interpreter.agents import AGENTS, RandomAgent, decide, play_on
-from silvics.interpreter.game import Game, Rules
+from silvics import games, saves
+from silvics.interpreter import game as game_module
+from silvics.interpreter import simulate
+from silvics.interpreter.agents import AGENTS, decide, make_agent, play_on
+from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.observation import Observation, StaleObservation
 from silvics.interpreter.runtime import Choice, Frame
 from silvics.interpreter.state import State
@@ -44,7 +46,7 @@ def right_guesses(agent_name: str, games_played: int = 40) -> tuple[int, int]:
     ir, right, asked = games.load(str(GUESS)), 0, 0
     for seed in range(games_played):
         game = Game(ir, 1, seed)
-        agent = Peeker(game) if agent_name == "peeker" else AGENTS[agent_name](seed, 0)
+        agent = Peeker(game) if agent_name == "peeker" else make_agent(agent_name, seed, 0)
         play_on(game, [agent])
         right += game.state.scores[0]
         asked += sum(1 for entry in game.state.log if entry[0] == "choice")
@@ -68,9 +70,128 @@ def test_no_agent_guesses_a_hidden_card_better_than_chance(agent):
     assert right <= honest_bound(asked), f"{agent} guessed right {right} times in {asked}: it sees the hidden card"
 
 
+class Rebuilder:
+    """Cheats on purpose: builds the game again from the seed it is given, makes the same
+    choices in it, and reads the secret card there: right every time, if it is given the game's seed."""
+    name = "rebuilder"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng, self.again = random.Random(seed), Game(games.load(str(GUESS)), 1, seed)
+
+    def choose(self, observation) -> int:
+        again = self.again
+        index = observation.labels.index(again.attribute(again.state.stack[-1].env["secret"], "colour"))
+        again.apply(index)
+        return index
+
+
+DRIVERS = {   # a game of Guess played by the named agent, as each command makes its agents
+    "simulate": lambda ir, seed, name: simulate.play_and_record(ir, 1, seed, [name]).scores[0],
+    "play (a saved game)": lambda ir, seed, name: saves.Session.new(ir, str(GUESS), 1, seed, (), {}, [name])
+    .play().state.scores[0],
+}
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_an_agent_cannot_build_the_game_again_from_its_seed(driver, monkeypatch):
+    # Agents were made with the game's seed: this cheat guessed right 400 times in 400.
+    monkeypatch.setitem(AGENTS, Rebuilder.name, Rebuilder)
+    ir = games.load(str(GUESS))
+    right = sum(DRIVERS[driver](ir, seed, Rebuilder.name) for seed in range(40))
+    assert right <= honest_bound(400), f"right {right} times in 400: the agent knows the game's seed"
+
+
+class Replayer:
+    """Cheats on purpose: samples a world with a generator it copied first, deals that world
+    again from the copy to learn which card each unseen card was given the printed card of,
+    and so reads what the secret card really is, if a world's deal is the real one reshuffled."""
+    name = "replayer"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, observation) -> int:
+        copied = random.Random()
+        copied.setstate(self.rng.getstate())
+        world = observation.sample(self.rng)
+        secret = world.state.stack[-1].env["secret"]
+        order = shuffled_unseen(world, observation.seat, copied)
+        shows = world.rules.defs[order.index(secret)]      # real card `secret` is what this one shows
+        return observation.labels.index(shows.sides[0].attributes["colour"])
+
+
+def test_a_world_is_dealt_from_what_its_seat_knows_and_nothing_of_the_real_deal():
+    # Worlds once dealt the real cards of the unseen places among them, in an order an agent
+    # can replay from its own generator: this cheat guessed right 400 times in 400.
+    ir, right, asked = games.load(str(GUESS)), 0, 0
+    for seed in range(40):
+        game = Game(ir, 1, seed)
+        play_on(game, [Replayer(seed, 0)])
+        right, asked = right + game.state.scores[0], asked + 10
+    assert right <= honest_bound(asked), f"right {right} times in {asked}: a world tells the real deal"
+
+
 def test_the_bound_catches_an_agent_that_peeks():
     right, asked = right_guesses("peeker")
     assert right == asked > honest_bound(asked)
+
+
+# ---- what a card's uid says ----
+
+def canonical_table(ir) -> list:
+    """The game's cards in the order the rules print them, copies expanded: any compile of the
+    game gives this table, the same in every game."""
+    return [card for card in ir.cards for _ in range(card.copies)]
+
+
+CHEATS = {   # a table of the cards, made from a sampled world: uid -> CardDef
+    "the IR's cards": lambda world: canonical_table(world.rules.ir),
+    "the rules compiled again": lambda world: compiled_rules(world.rules.ir, world.rules.modules,
+                                                             world.rules.options).defs,
+}
+
+
+class UidReader:
+    """Cheats on purpose: takes the uid the secret card is bound to in a sampled world (worlds
+    keep every card where it is) and looks it up in a table of the game's cards it makes itself."""
+
+    def __init__(self, table, seed: int):
+        self.table, self.rng = table, random.Random(seed)
+
+    def choose(self, observation) -> int:
+        world = observation.sample(self.rng)
+        card = self.table(world)[world.state.stack[-1].env["secret"]]
+        return observation.labels.index(card.sides[0].attributes["colour"])
+
+
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_a_cards_uid_does_not_say_which_card_it_is(cheat):
+    # Before each game dealt uids at random, uid n was the n-th card of the IR in every game:
+    # this cheat guessed right 1000 times in 1000. One deal of uids serves a whole game, so its
+    # guesses within a game stand or fall together: the games are the trials.
+    ir, right_games = games.load(str(GUESS)), 0
+    for seed in range(100):
+        game = Game(ir, 1, seed)
+        play_on(game, [UidReader(CHEATS[cheat], seed)])
+        right_games += game.state.scores[0] / 10
+    assert right_games <= honest_bound(100), f"right in {right_games} games of 100: a uid names its card"
+
+
+def test_each_game_deals_its_uids_at_random_and_the_same_cards_as_before(four_forests, monkeypatch):
+    played = {seed: Game(four_forests, 3, seed) for seed in (1, 2)}
+    assert [card.id for card in played[1].rules.defs] != [card.id for card in played[2].rules.defs]
+    assert sorted(map(id, played[1].rules.defs)) == sorted(map(id, canonical_table(four_forests)))
+    monkeypatch.setattr(game_module, "secret_order", lambda count, seed: list(range(count)))   # uid n: card n
+    for seed, game in played.items():
+        before = Game(four_forests, 3, seed)
+        assert before.rules.defs == canonical_table(four_forests)
+        assert zones_by_id(game) == zones_by_id(before) and game.log == before.log
+        assert game.pending.labels == before.pending.labels
+
+
+def zones_by_id(game) -> dict:
+    """Every zone's cards by id, bottom first."""
+    return {key: [game.card_id(uid) for uid in pile] for key, pile in game.state.zones.items()}
 
 
 # ---- positions of the bundled games ----
@@ -78,7 +199,7 @@ def test_the_bound_catches_an_agent_that_peeks():
 def paused(game_id: str, players: int, seed: int, until, modules=()) -> Game:
     """A game between random agents, paused at the first decision where `until(game)` holds."""
     game = Game(games.load(game_id), players, seed, modules)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     while not until(game):
         assert not game.over, "the game ended before the position looked for"
         decide(game, agents)
@@ -176,7 +297,7 @@ def seen(observation: Observation) -> dict:
                                                        ("reforest", 2, ("terrain", "events"))])
 def test_an_observation_says_the_same_whatever_the_cards_its_seat_cannot_see(game_id, players, modules):
     game = Game(games.load(game_id), players, 5, modules)
-    agents = [RandomAgent(5, seat) for seat in range(players)]
+    agents = [make_agent("random", 5, seat) for seat in range(players)]
     decision = 0
     while not game.over:
         if decision % 12 == 0:
@@ -220,7 +341,7 @@ def test_every_change_of_place_or_face_is_logged_on_a_line_that_names_the_card()
         game.on_step = check
         for name in ("setup", "play", "scoring"):
             game.start_procedure(name)
-            play_on(game, [RandomAgent(3, seat) for seat in range(players)])
+            play_on(game, [make_agent("random", 3, seat) for seat in range(players)])
 
 
 # ---- the observation itself ----

@@ -13,7 +13,7 @@ from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.lower import Decls, Lowerer, LowerError, Scope
 from silvics.compiler.parse import Source
-from silvics.interpreter.agents import RandomAgent, play_on
+from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game, GameError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +155,7 @@ def _steps(depth: int = 2):
 
 def _run_to_the_end(ir, players: int, seed: int):
     game = Game(ir, players, seed)
-    play_on(game, [RandomAgent(seed, seat) for seat in range(players)])
+    play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
 
 
 RUN_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

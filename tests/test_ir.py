@@ -33,9 +33,9 @@ def test_saved_ir_runs_without_lark_or_jsonschema(four_forests, tmp_path):
         "sys.modules['lark'] = None; sys.modules['jsonschema'] = None; sys.modules['yaml'] = None\n"
         "from silvics.interpreter.ir import loads\n"
         "from silvics.interpreter.game import Game\n"
-        "from silvics.interpreter.agents import RandomAgent, play_on\n"
+        "from silvics.interpreter.agents import make_agent, play_on\n"
         f"game = Game(loads(open({str(saved)!r}).read()), 3, 7)\n"
-        "play_on(game, [RandomAgent(7, s) for s in range(3)])\n"
+        "play_on(game, [make_agent('random', 7, s) for s in range(3)])\n"
         "print(game.state.scores)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

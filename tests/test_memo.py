@@ -10,7 +10,7 @@ import pytest
 from silvics import games
 from silvics.compiler.build import compile_game
 from silvics.interpreter import game as engine
-from silvics.interpreter.agents import RandomAgent, ScriptedAgent, play_on
+from silvics.interpreter.agents import ScriptedAgent, make_agent, play_on
 from silvics.interpreter.game import Game
 
 RULES = """
@@ -107,7 +107,7 @@ def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
 
 def _log(ir, players, seed, modules=()):
     game = Game(ir, players, seed, modules)
-    play_on(game, [RandomAgent(seed, seat) for seat in range(players)])
+    play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
     return "\n".join(game.log)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from silvics import games
-from silvics.interpreter.agents import RandomAgent, decide
+from silvics.interpreter.agents import decide, make_agent
 from silvics.interpreter.game import Game
 
 FOLDER = Path(__file__).parent / "playthroughs"
@@ -61,7 +61,7 @@ class Looker:
 def playthrough(game_id: str, players: int, seed: int, modules=()) -> str:
     """A random game, every seat's observation at every decision, and each seat's log at the end."""
     game = Game(games.load(game_id), players, seed, modules)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
     lookers = [Looker(seat) for seat in range(players)]
     out = [f"# {game_id}, {players} players, seed {seed}, random agents"
            + (f", modules {', '.join(modules)}" if modules else "") + "; regenerate: python tests/test_playthroughs.py"]

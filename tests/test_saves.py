@@ -261,7 +261,7 @@ ATTACKS = {   # name -> (the file's text, or a function of the good save giving 
     "rules hash changed": (lambda good: spoilt(good, rules="0" * 64), "the rules of Four Forests have changed"),
     "deeply nested": ("[" * 100_000 + "]" * 100_000, "is not a silvics save: not JSON"),
     "huge number": ('{"format": "silvics save", "version": 1' + "1" * 5000 + "}", "is not a silvics save: not JSON"),
-    "NaN": (lambda good: spoilt(good).replace('"seed": 1', '"seed": NaN'), "seed must be a whole number"),
+    "NaN": (lambda good: spoilt(good).replace('"seed": 1,', '"seed": NaN,', 1), "seed must be a whole number"),
 }
 
 
