@@ -83,10 +83,10 @@ def agree(ir, conditions):
     compared = 0
     for condition in conditions:
         expression, test = rules.build(condition), on_face(condition)
-        for uid in range(len(rules.defs)):
-            for side in range(len(rules.defs[uid].sides)):
+        for uid in range(len(game.rules.defs)):
+            for side in range(len(game.rules.defs[uid].sides)):
                 game.state.side[uid] = side
-                assert test(rules.faces[uid][side]) == expression(game, {"it": uid}), (condition, uid, side)
+                assert test(game.rules.faces[uid][side]) == expression(game, {"it": uid}), (condition, uid, side)
                 compared += 1
     return compared
 
@@ -112,7 +112,7 @@ def test_the_bundled_games_conditions_on_the_face_agree(game_id):
 def test_cards_moved_together_end_as_moved_one_by_one():
     rng = random.Random(7)
     for _ in range(300):
-        together, one_by_one = State.new(1, 40, 0), State.new(1, 40, 0)
+        together, one_by_one = State.new(1, list(range(40)), 0), State.new(1, list(range(40)), 0)
         for _ in range(6):
             origin = rng.choice(list(together.zones))
             pile = together.zones[origin]
