@@ -9,7 +9,7 @@ declarations; the interpreter builds closures through the same handlers.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 # Parameter types the compiler checks. "cards" accepts a zone or any collection of cards;
@@ -88,6 +88,7 @@ class Primitive:
     english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT: the card in view)
     roles: dict = field(default_factory=dict)   # role -> part, for readers that look at IR shape
     prompt: str = ""             # a choice's question, filled with what is written (flow steps and choose)
+    face: Callable | None = None  # an expression as a test of a card's printed face (see face_form)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -134,6 +135,17 @@ def primitive(name: str, kind: str, *, template: str, example: str, params=(), r
                                    spelled, form, tuple(binds), tuple(reads), tuple(english), dict(roles or {}),
                                    prompt)
         return handler
+    return register
+
+
+def face_form(name: str):
+    """Declare the decorated function as primitive `name`'s face form: `form(node)` gives the
+    expression as a function of a card's printed face (the dict of its face-up side), or None
+    when its parts read anything else. Conditions asked of every card (`where`) run as such
+    tests when they can; a primitive without a face form is simply worked out in full."""
+    def register(form: Callable) -> Callable:
+        REGISTRY[name] = replace(REGISTRY[name], face=form)
+        return form
     return register
 
 

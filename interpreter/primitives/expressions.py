@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from functools import lru_cache, partial
 
-from ..registry import IT, Binds, Param, free_names, has_role, primitive, role
+from ..registry import IT, REGISTRY, Binds, Param, face_form, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey, bounded
 from ..state import SCORES, Zone, parse_key, space_key, zone_key
 
@@ -693,8 +693,8 @@ _NO_FACE: dict = {}        # the face of no card: every attribute nothing
 
 def on_face(node):
     """The expression as a function of the face of `it`, or None when it reads anything else."""
-    form = _ON_FACE.get(getattr(node, "op", None))
-    return form(node) if form else None
+    primitive = REGISTRY.get(getattr(node, "op", None))
+    return primitive.face(node) if primitive is not None and primitive.face is not None else None
 
 
 def _face_test(cond, build):
@@ -714,11 +714,13 @@ def _parts_on_face(node, *names):
     return None if None in parts else parts
 
 
+@face_form("const")
 def _const_on_face(node):
     value = node.args["value"]
     return lambda face: value
 
 
+@face_form("attr")
 def _attr_on_face(node):
     name = node.args["name"]
     if role(node.args["of"], "bound name") != "it" or name in ("face", "effects"):   # state, not print
@@ -726,6 +728,7 @@ def _attr_on_face(node):
     return lambda face: face.get(name)
 
 
+@face_form("compare")
 def _compare_on_face(node):
     parts = _parts_on_face(node, "left", "right")
     if parts is None:
@@ -741,6 +744,7 @@ def _compare_on_face(node):
     return ordered
 
 
+@face_form("member")
 def _member_on_face(node):
     parts = _parts_on_face(node, "item", "items")
     if parts is None:
@@ -749,6 +753,7 @@ def _member_on_face(node):
     return lambda face: item(face) in items(face)
 
 
+@face_form("has")
 def _has_on_face(node):
     parts = _parts_on_face(node, "items", "item")
     if parts is None:
@@ -771,6 +776,7 @@ def _joined_on_face(every: bool, node):
     return lambda face: fn(item(face) for item in items)
 
 
+@face_form("list")
 def _list_on_face(node):
     items = [on_face(item) for item in node.args["items"]]
     if None in items:
@@ -781,16 +787,19 @@ def _list_on_face(node):
     return lambda face: [item(face) for item in items]
 
 
+@face_form("negate")
 def _negate_on_face(node):
     item = on_face(node.args["item"])
     return None if item is None else lambda face: not item(face)
 
 
+@face_form("count")
 def _count_on_face(node):
     coll = on_face(node.args["coll"])
     return None if coll is None else lambda face: len(pile_of(None, coll(face)))
 
 
+@face_form("arith")
 def _arith_on_face(node):
     parts = _parts_on_face(node, "left", "right")
     if parts is None:
@@ -803,7 +812,5 @@ def _arith_on_face(node):
     return compute
 
 
-_ON_FACE = {"const": _const_on_face, "attr": _attr_on_face, "compare": _compare_on_face,
-            "member": _member_on_face, "has": _has_on_face, "all_of": partial(_joined_on_face, True),
-            "any_of": partial(_joined_on_face, False), "negate": _negate_on_face, "count": _count_on_face,
-            "arith": _arith_on_face, "list": _list_on_face}
+face_form("all_of")(partial(_joined_on_face, True))
+face_form("any_of")(partial(_joined_on_face, False))
