@@ -178,19 +178,23 @@ def _scalar(reader, value, depth):
     return value
 
 
+def _parts(reader, places, depth):
+    """Each (key, shape, element) decoded one level deeper, as (key, value); a problem is placed
+    at its key."""
+    reader.deeper(depth)
+    for key, shape, element in places:
+        try:
+            yield key, shape(reader, element, depth + 1)
+        except IRError as error:
+            raise error.inside(key)
+
+
 def _list(item):
     @_described({"type": "array", "items": item.schema})
     def items(reader, value, depth):
         if type(value) is not list:
             raise _wrong("a list", value)
-        reader.deeper(depth)
-        decoded = []
-        for index, element in enumerate(value):
-            try:
-                decoded.append(item(reader, element, depth + 1))
-            except IRError as error:
-                raise error.inside(index)
-        return tuple(decoded)
+        return tuple(v for _, v in _parts(reader, ((i, item, e) for i, e in enumerate(value)), depth))
     return items
 
 
@@ -200,14 +204,7 @@ def _map(item):
     def table(reader, value, depth):
         if type(value) is not dict:
             raise _wrong("an object", value)
-        reader.deeper(depth)
-        decoded = {}
-        for key, element in value.items():
-            try:
-                decoded[key] = item(reader, element, depth + 1)
-            except IRError as error:
-                raise error.inside(key)
-        return decoded
+        return dict(_parts(reader, ((k, item, e) for k, e in value.items()), depth))
     return table
 
 
@@ -218,14 +215,8 @@ def _fixed(*shapes):
     def fixed(reader, value, depth):
         if type(value) is not list or len(value) != len(shapes):
             raise _wrong(f"a list of {len(shapes)}", value)
-        reader.deeper(depth)
-        decoded = []
-        for index, (shape, element) in enumerate(zip(shapes, value)):
-            try:
-                decoded.append(shape(reader, element, depth + 1))
-            except IRError as error:
-                raise error.inside(index)
-        return tuple(decoded)
+        places = ((index, shape, element) for index, (shape, element) in enumerate(zip(shapes, value)))
+        return tuple(v for _, v in _parts(reader, places, depth))
     return fixed
 
 

@@ -234,7 +234,7 @@ ATTACKS = {   # name -> (the file's text, or a function of the good save giving 
     "choice true": (lambda good: spoilt(good, choices=[True]), "choices[0] must be a whole number"),
     "choice fraction": (lambda good: spoilt(good, choices=[1.5]), "choices[0] must be a whole number"),
     "too many choices": (lambda good: spoilt(good, choices=good["choices"] + [0]),
-                         f"the game is over after {{n}} decisions, but the save has {{n1}}"),
+                         "the game is over after {n} decisions, but the save has {n1}"),
     "unknown agent": (lambda good: spoilt(good, seats=seats(good, agent="clever")),
                       "seat 1 is played by 'clever', which is not one of random, greedy, montecarlo, human"),
     "agent not a string": (lambda good: spoilt(good, seats=seats(good, agent=7)), "seats[0].agent must be a string"),

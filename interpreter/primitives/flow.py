@@ -9,7 +9,6 @@ a frame asks for itself comes back as `frame.take_answer()`; see runtime.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple
 
 from ..registry import Binds, Param, primitive, role
