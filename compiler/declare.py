@@ -74,7 +74,7 @@ class _Declaring:
         decls.sides = tuple(dict.fromkeys(s for k in kinds.values() for s in k.sides if len(k.sides) > 1))
         decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(kinds) | {row for z in decls.zones.values() for row in z.rows}
-        decls.words |= {"up", "down"}            # the values of every card's face
+        decls.words |= {"up", "down", "front"}   # the values of every card's face; a one-sided card's side
         decls.words |= {value for option in decls.options.values() for value in option.values}
         decls.words |= {card["id"] for doc in card_docs for i, card in enumerate(doc.data["cards"])
                         if i not in doc.skipped}

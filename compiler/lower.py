@@ -17,7 +17,8 @@ from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
-ELEMENT = {"spaces": "space", "players": "player"}  # what `it` or a loop variable is, by collection
+ELEMENT = {"spaces": "space", "players": "player", "list": "value", "numbers": "int"}  # what `it` or a loop
+#                                                     variable is, by collection (cards: a card)
 BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word", "effects": "list"}
 ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect", "number": "int",
               "numbers": "numbers"}
@@ -48,6 +49,7 @@ class Decls:
     def categories(self) -> dict:
         """Word lists a primitive's parameter may draw from (see Param.words)."""
         return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",),
+                "attributes": tuple(name for name, a in self.attributes.items() if a.type in ("int", "enum", "set")),
                 "events": tuple(sorted({a.on for a in self.attributes.values() if a.on})),
                 "modules": self.modules, "options": tuple(self.options)}
 
@@ -260,6 +262,8 @@ class Lowerer:
             return self.node("attr", token, source, of=card, name=name), BUILTIN_ATTRS[name]
         if name == "space" and name not in decls.attributes:
             return self.node("space_of", token, source, card=card), "space"
+        if name == "holder" and name not in decls.attributes:
+            return self.node("holder", token, source, card=card), "card"
         if name in decls.attributes:
             declared = decls.attributes[name]
             kind = ATTR_TYPES[declared.type]
@@ -292,6 +296,8 @@ class Lowerer:
             if name in ("row", "column"):
                 found = (self.node("space_part", token, source, space=node, part=name),
                          REGISTRY["space_part"].result({"part": name}))
+        elif kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card":
+            found = self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
         elif kind == "player" and name == "score" and "score" not in self.decls.counters:
             found = self.node("points", token, source, of=node), "int"
         elif kind == "player":
@@ -338,12 +344,12 @@ class Lowerer:
         return node, REGISTRY["if_else"].result({"then": then_kind})
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
-        """Something to filter or loop over: cards, the spaces of a grid, or the players."""
+        """Something to filter or loop over: cards, the spaces of a grid, the players, or a list."""
         node, kind = self.expr(tree, source, scope)
         if kind in ELEMENT:
             return node, kind
         if not _fits(kind, "cards"):
-            self.fail(tree, source, "E0402", f"expected cards or spaces, got {_A.get(kind, kind)}")
+            self.fail(tree, source, "E0402", f"expected cards, spaces or a list, got {_A.get(kind, kind)}")
         return node, kind
 
     def expr_where(self, tree, source, scope):

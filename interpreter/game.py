@@ -21,6 +21,8 @@ from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import EVERYTHING, SCORES, Said, State, parse_key, written, zone_key
 
+MAX_NESTING = 16      # cards held by cards held by cards …: deeper than any table (and than a cycle)
+
 STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
 
@@ -269,6 +271,13 @@ class Game:
         env = parent.env if parent.run is None else dict(parent.env)
         self.state.stack.append(Frame(run, env, 0, data, UNANSWERED, parent.source, parent.heading, parent.held))
 
+    def end_now(self):
+        """Stop every running step and go on to scoring (the `end game` statement)."""
+        state = self.state
+        state.stack.clear()
+        self.note("end", [], "game")
+        state.stack.append(Frame(_run_main(self.rules.procedures["scoring"]), {}))
+
     def pop(self):
         self.state.stack.pop()
 
@@ -368,6 +377,23 @@ class Game:
         owner = (name or self.card_id)(parts.owner) if zone and zone.per == "card" else parts.owner + 1
         return f"{parts.place}@{owner}"
 
+    def holder_of(self, key: str) -> int | None:
+        """The card an attached zone (`per: card`) belongs to; None for any other zone."""
+        parts = parse_key(key)
+        zone = self.rules.zones.get(parts.name)
+        return parts.owner if zone is not None and zone.per == "card" else None
+
+    def seat_of_zone(self, key: str) -> int | None:
+        """The seat a zone belongs to: its owner's, or, for an attached zone, the seat of the zone
+        its card lies in (a card in a slot of a card in seat 2's tableau is seat 2's); None when shared."""
+        for _ in range(MAX_NESTING):
+            parts = parse_key(key)
+            zone = self.rules.zones.get(parts.name)
+            if zone is None or zone.per != "card":
+                return parts.owner if zone is not None and zone.per == "player" else None
+            key = self.state.location[parts.owner]
+        return None
+
     # ---- the card table ----
     def sides(self, uid: int):
         return self.rules.defs[uid].sides
@@ -408,12 +434,10 @@ class Game:
         """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
         found = []
         for name, within in self.rules.listeners.get(event, ()):
-            per_player = self.rules.zones[within].per == "player"
             for key, pile in self.state.zones.items():
-                parts = parse_key(key)
-                if pile and parts.name == within:
-                    found += [(uid, name, parts.owner if per_player else None) for uid in pile
-                              if self.printed(uid, name) is not None]
+                if pile and parse_key(key).name == within:
+                    owner = self.seat_of_zone(key)
+                    found += [(uid, name, owner) for uid in pile if self.printed(uid, name) is not None]
         return found
 
     def printed(self, uid: int, name: str):

@@ -71,7 +71,11 @@ def _pile(game, key: str, pile: list):
 
 
 def _card(game, key: str, entry: dict):
-    uid = take_from_box(game, entry["card"])
+    if isinstance(entry["card"], dict):           # a card described by what it shows
+        uid, side = take_showing(game, entry["card"], entry.get("side"))
+        entry = {**entry, "card": game.card_id(uid), "side": side}
+    else:
+        uid = take_from_box(game, entry["card"])
     placer = _seat(game, entry["by"]) if "by" in entry else -1
     game.state.move(uid, key, facedown=entry.get("face", "up") == "down", placer=placer)
     if "side" in entry:
@@ -107,6 +111,26 @@ def take_from_box(game, card_id: str) -> int:
     if card_id in known:
         raise PositionError(f"every copy of '{card_id}' is already placed")
     raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+
+
+def take_showing(game, printed: dict, side: str | None) -> tuple[int, str]:
+    """The first card in the box with a side (`side`, if given) that shows these printed
+    attributes, and that side: a position may name a half of a split card by what it shows
+    (`{species: chaffinch, symbol: beech}`) instead of by the card that carries it."""
+    def shows(face: dict) -> bool:
+        return all(_same(face.get(name), value) for name, value in printed.items())
+    for uid in game.state.zones[BOX]:
+        for face in game.rules.faces[uid]:
+            if (side is None or face["side"] == side) and shows(face):
+                return uid, face["side"]
+    wanted = ", ".join(f"{name}: {value}" for name, value in printed.items())
+    raise PositionError(f"no card left in the box shows {wanted}" + (f" on its side {side}" if side else ""))
+
+
+def _same(shown, wanted) -> bool:
+    if isinstance(shown, (list, tuple)) and isinstance(wanted, list):     # a set attribute: any order
+        return sorted(map(str, shown)) == sorted(map(str, wanted))
+    return shown == wanted
 
 
 def find_card(game, card_id: str) -> int:

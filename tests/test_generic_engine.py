@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_WORDS = re.compile(
     r"nurser|visitor|elevation|canopy|understory|succession|half.sun|old.growth|parasit|terrain|creature|"
     r"prestige|cultivat|pollinat|harvest|clearing|winter|sapling|dweller|automa|domino|meadow|mushroom|stump|"
-    r"brook|salal|linden|reforest|four.forests|forest.shuffle|renature|\bvotes?\b|prune|forest", re.I)
+    r"brook|salal|linden|reforest|four.forests|forest.shuffle|renature|\bvotes?\b|prune|forest|species|butterfl|\bcaves?\b", re.I)
 
 
 def test_engine_source_names_no_game():

@@ -232,3 +232,54 @@ def test_inspect_lets_only_the_looker_see_cards_until_they_move(tmp_path):
 def test_the_new_forms_say_what_is_wrong_where(tmp_path, step, message):
     errors = lab_errors(tmp_path, f"- {step}", "- {id: a}")
     assert message in errors and "game.yaml:" in errors
+
+
+# ---- cards split in halves, cards that hold cards, lists as collections, ending the game ----
+
+def test_printed_reads_a_side_that_is_not_face_up_and_an_unknown_attribute_is_an_error(tmp_path):
+    ir = lab(tmp_path, """
+        - add sum(printed(c, front, size) for c in pile) + count(sides(top(pile))) to total
+    """, """
+        - {id: a, size: 2}
+        - {id: b, size: 5}
+    """)
+    assert played(ir).state.counters["total"] == 8          # 2 + 5, and the one side `front`
+    assert "'name' cannot be 'sizes'" in lab_errors(tmp_path, "- add printed(top(pile), front, sizes) to total",
+                                                    "- {id: a}")
+
+
+def test_a_list_is_filtered_looped_over_and_summed_like_cards(tmp_path):
+    ir = lab(tmp_path, """
+        - add sum(n * 10 for n in [1, 2, 3] where it >= 2) to total
+        - for: n in [4, 5]
+          do: [add n to total]
+        - add count(distinct(c.size for c in pile)) to total
+    """, """
+        - {id: a, size: 1}
+        - {id: b, size: 1}
+        - {id: c, size: 2}
+    """)
+    assert played(ir).state.counters["total"] == 50 + 9 + 2
+
+
+def test_only_an_attached_zone_is_read_from_many_cards_at_once(tmp_path):
+    assert "only a card, a player or a space has parts, but this is cards" in lab_errors(
+        tmp_path, "- add count(pile.size) to total", "- {id: a}")
+
+
+def test_end_game_stops_every_running_step_and_goes_to_scoring(tmp_path):
+    ir = lab(tmp_path, """
+        - for: c in pile
+          do:
+            - move c to bag
+            - if: count(bag) = 2
+              then: [end game]
+        - add 100 to total
+    """, """
+        - {id: a}
+        - {id: b}
+        - {id: c}
+    """)
+    game = played(ir, players=2)
+    assert zone(game, "bag/0") == ["a", "b"] and zone(game, "bag/1") == [] and game.state.counters["total"] == 0
+    assert game.over and game.log[-1] == "end game"

@@ -23,8 +23,8 @@ def _as_then(kinds):
 
 
 def _as_collection(kinds):
-    """what `coll` is: cards, spaces or players"""
-    return kinds["coll"] if kinds["coll"] in ("spaces", "players") else "cards"
+    """what `coll` is: cards, spaces, players or a list"""
+    return kinds["coll"] if kinds["coll"] in ("spaces", "players", "list", "numbers") else "cards"
 
 
 def _row_or_column(kinds):
@@ -630,16 +630,94 @@ def _end(zone, index: int):
            params=[Param("card", "card")])
 def space_of(node, build):
     """The space of a grid a card lies in (nothing when it is not in a grid)."""
-    card = build(node.args["card"])
+    return _by_location(build(node.args["card"]), lambda game, key: key if parse_key(key).space else None)
 
-    def space(game, env):
+
+def _by_location(card, read):
+    """An expression of where a card lies: `read(game, key)` of its zone's key (nothing for no card)."""
+    def value(game, env):
         uid = card(game, env)
         key = game.state.location[uid] if uid is not None else None
         if key is None:
             return None
         game.depends_on(key)
-        return key if parse_key(key).space else None
-    return space
+        return read(game, key)
+    return value
+
+
+# ---- cards with several sides, and cards that hold other cards ----
+
+@primitive("sides", "expression", template="the sides of {card}", example="sides(card)", returns="list",
+           spelled="sides", form="call", params=[Param("card", "card", arg=True)])
+def sides(node, build):
+    """The names of a card's sides, in the order its kind declares them (`front` for a one-sided
+    card; an empty list for no card): what a card split in halves may be played as."""
+    card = build(node.args["card"])
+
+    def names(game, env):
+        uid = card(game, env)
+        return [] if uid is None else [face["side"] for face in game.rules.faces[uid]]
+    return names
+
+
+@primitive("printed", "expression", template="the {name} printed on the {side} side of {card}",
+           example="printed(card, half, cost)", returns="value", spelled="printed", form="call",
+           params=[Param("card", "card", arg=True), Param("side", "value", arg=True, doc="a side's name"),
+                   Param("name", "word", arg=True, words="attributes", doc="an int, enum or set attribute")])
+def printed(node, build):
+    """An attribute as printed on one side of a card, whichever side is face up (nothing for no
+    card, a side it does not have, or an attribute that side lacks): a half of a split card
+    read in hand, before it is played."""
+    card, side, name = build(node.args["card"]), build(node.args["side"]), node.args["name"]
+
+    def value(game, env):
+        uid, wanted = card(game, env), side(game, env)
+        if uid is None:
+            return None
+        face = next((face for face in game.rules.faces[uid] if face["side"] == wanted), _NO_FACE)
+        return face.get(name)
+    return value
+
+
+@primitive("holder", "expression", template="the card holding {card}", example="card.holder", returns="card",
+           form="path", params=[Param("card", "card")])
+def holder(node, build):
+    """The card a card lies in an attached zone of (`per: card`: a slot, a tuck), nothing
+    when it lies anywhere else."""
+    return _by_location(build(node.args["card"]), lambda game, key: game.holder_of(key))
+
+
+@primitive("attached", "expression", template="the cards in the {name} of {cards}", example="tableau.slots",
+           returns="cards", form="path", params=[Param("cards", "cards"), Param("name", "word", doc="a per-card zone")])
+def attached(node, build):
+    """Every card in one attached zone (`per: card`) of each of some cards, card by card, each
+    zone bottom up: all the cards held by a tableau's cards."""
+    holders, name = build(node.args["cards"]), node.args["name"]
+
+    def every(game, env):
+        return [uid for owner in pile_of(game, holders(game, env)) for uid in game.pile(zone_key(name, owner))]
+    return every
+
+
+@primitive("distinct", "expression", template="the different values of {expr} for each {var} in {coll}",
+           example="distinct(c.suit for c in tableau)", returns="list", spelled="distinct", form="comprehension",
+           params=[Param("fn", "word", derived="spelling"), Param("expr", "value"), Param("var", "binding"),
+                   Param("coll", "cards")],
+           binds=[Binds("expr", var="var", element_of="coll")])
+def distinct(node, build):
+    """The different values of an expression over a collection, in the order first met (nothing
+    left out): `count(distinct(…))` is how many different kinds of card there are."""
+    expr, name, coll = build(node.args["expr"]), node.args["var"], build(node.args["coll"])
+
+    def values(game, env):
+        inner, found = dict(env), []
+        for item in pile_of(game, coll(game, env)):
+            inner[name] = item
+            value = expr(game, inner)
+            if value is not None and value not in found:      # few values, maybe unhashable (sets)
+                found.append(value)
+        return found
+    return values
 
 
 @primitive("nth", "expression", template="item {n} of {items}", example="nth([30, 50, 70, 90], count(players))",

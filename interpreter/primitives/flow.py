@@ -279,6 +279,14 @@ class _Reactions:
         return _Reactions(self.subject, list(self.reactors))
 
 
+@primitive("end", "flow", template="the game ends at once", example="end game", spelled="end", form="statement",
+           params=[Param("what", "word", words=("game",))])
+def end(node, build):
+    """End the game at once, wherever the rules are (a turn, a card's effect, an interrupt):
+    every step still running stops, and the game goes on to its `scoring` procedure."""
+    return lambda game, frame: game.end_now()
+
+
 @primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
            acting=True, spelled="may", form="step", prompt="you may: {body}",
            params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")])
