@@ -117,10 +117,12 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules, fence) -> tuple[
     modules = [(Document(p, "module", diagnostics), own_fence) for p in _module_files(game, diagnostics)]
     added = [(Document(Path(p), "module", diagnostics), fence or own_fence) for p in extra_modules]
     card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
-    owned = {m: [c for c in (Document(p, "cards", diagnostics) for p in card_files(m, f, diagnostics)) if c.data]
+    opened: dict = {}          # a card file two modules list is read once: its cards are in while either is on
+    owned = {m: [c for c in (opened.get(p) or opened.setdefault(p, Document(p, "cards", diagnostics))
+                             for p in card_files(m, f, diagnostics)) if c.data]
              for m, f in modules + added if m.data}     # each module's own cards
     modules = list(owned)
-    _check_players(game, diagnostics)
+    _check_players([game, *modules], diagnostics)
     _check_module_names(modules, diagnostics)
     check_company(modules, diagnostics)
     result = _lowered_within_depth(game, owned, [c for c in card_docs if c.data], diagnostics)
@@ -262,7 +264,7 @@ def _lowered(game: Document, owned: dict, card_docs, diagnostics) -> GameIR:
     procedures, each after its callers, with what they bind (a module's steps before and after
     a procedure with that procedure's); assemble."""
     load_all()
-    modules, module_cards = list(owned), [doc for docs in owned.values() for doc in docs]
+    modules, module_cards = list(owned), list(dict.fromkeys(doc for docs in owned.values() for doc in docs))
     declared = declare(game, modules, card_docs + module_cards, diagnostics)
     steps, calls = Steps(Lowerer(declared.decls)), []
     cards = lower_cards(card_docs + module_cards, declared, steps, diagnostics, calls)
@@ -292,11 +294,13 @@ def _assembled(game: Document, declared, cards, interrupts, procedures, modules)
                   options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options))
 
 
-def _check_players(game: Document, diagnostics):
-    players = game.data["players"]
-    if players["min"] > players["max"]:
-        diagnostics.append(game.error(("players", "min"), "E0501",
-                                      f"players: min {players['min']} is more than max {players['max']}"))
+def _check_players(documents, diagnostics):
+    """The game's player range, and each module's that says one, runs from min up to max."""
+    for document in documents:
+        players = (document.data or {}).get("players")
+        if players and players["min"] > players["max"]:
+            diagnostics.append(document.error(("players", "min"), "E0501",
+                                              f"players: min {players['min']} is more than max {players['max']}"))
 
 
 def _interrupts(game: Document, steps: Steps, diagnostics, calls) -> tuple:

@@ -118,7 +118,8 @@ def assembled(module, lowered: dict, cards: tuple, options: dict) -> Module:
     return Module(data["name"], " ".join(data.get("description", "").split()), lowered["procedures"],
                   lowered["before"], lowered["after"], cards,
                   tuple(_companies(module, "requires")), tuple(_companies(module, "excludes")),
-                  tuple(options[name] for name in data.get("options", {}) if name in options))
+                  tuple(options[name] for name in data.get("options", {}) if name in options),
+                  (data["players"]["min"], data["players"]["max"]) if "players" in data else ())
 
 
 def module_changes(ir: GameIR, name: str) -> str:

@@ -114,6 +114,7 @@ class Module:
     requires: tuple[Company, ...] = ()
     excludes: tuple[Company, ...] = ()
     options: tuple[OptionDecl, ...] = ()
+    players: tuple[int, ...] = ()                 # (min, max) while it is on, instead of the game's
 
 
 class SetupError(ValueError):
@@ -143,7 +144,8 @@ class GameIR:
         their cards join the game's; a module's procedures replace the game's of the same name
         (the last module wins); each module's steps before and after a procedure wrap whichever
         body is in force, in module order. The modules layered on keep their procedures only
-        (the rest is the game's now), so layering them again changes nothing. SetupError for a
+        (the rest is the game's now), so layering them again changes nothing. A module that says
+        how many players it is for sets the game's range (the last such module wins). SetupError for a
         module the game lacks, or a combination the modules' `requires` and `excludes` forbid."""
         layered = [self.modules[name] for name in self.checked_modules(names)]
         procedures = dict(self.procedures)
@@ -153,8 +155,25 @@ class GameIR:
                                       [m.after[name] for m in layered if name in m.after])
                       for name, body in procedures.items()}
         merged = {m.name: replace(m, before={}, after={}, cards=()) for m in layered}    # now the game's own
-        return replace(self, procedures=procedures, cards=self.cards + tuple(c for m in layered for c in m.cards),
+        cards = {c.id: c for c in (*self.cards, *(c for m in layered for c in m.cards))}   # a shared card file: once
+        low, high = self.player_range(names)
+        return replace(self, procedures=procedures, cards=tuple(cards.values()), min_players=low, max_players=high,
                        modules={**self.modules, **merged})
+
+    def player_range(self, modules=()) -> tuple[int, int]:
+        """(min, max) players with these modules on: the last on that says how many, else the game's."""
+        layered = [self.modules[name] for name in self.checked_modules(modules)]
+        return next((m.players for m in reversed(layered) if m.players), (self.min_players, self.max_players))
+
+    def checked_players(self, players: int, modules=()) -> int:
+        """The number of players, when the game with these modules on is for that many; else
+        SetupError, naming the modules that make the game for other numbers."""
+        low, high = self.player_range(modules)
+        if not low <= players <= high:
+            others = [f"{m.players[0]} to {m.players[1]} with module {m.name!r}" for m in self.modules.values()
+                      if m.players and m.name not in modules]
+            raise SetupError(f"{self.name} is for {low} to {high} players" + (f" ({'; '.join(others)})" if others else ""))
+        return players
 
     def checked_modules(self, names) -> tuple[str, ...]:
         """The names, once each, when they make a combination the game allows; else SetupError."""

@@ -457,7 +457,7 @@ FIELDS = {
     "Module": {"name": _text, "description": _text, "procedures": _map(_step), "before": _map(_PARTS["block"]),
                "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
                "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
-               "options": _list(_record("OptionDecl"))},
+               "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS))},
     "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "zones": _list(_record("ZoneDecl")),
                "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
                "marks": _list(_record("AttrDecl")),
@@ -733,6 +733,8 @@ def _check_module(game: GameIR, module: Module, name: str):
     its name is its key."""
     if module.name != name:
         raise IRError(f"a module kept under {name!r} is named {module.name!r}").at("modules", name, "name")
+    if module.players and (len(module.players) != 2 or module.players[0] > module.players[1]):
+        raise IRError("players must be [min, max], min at most max").at("modules", name, "players")
     for section in ("requires", "excludes"):
         for index, company in enumerate(getattr(module, section)):
             for other in (company.module, *company.when):

@@ -113,11 +113,9 @@ def _agent_names(agents: str, players: int, humans=()) -> list[str]:
 
 def _setup(args):
     ir = games.load(args.game, use_cache=not args.no_cache)
-    players = ir.max_players if args.players is None else args.players     # 0 is out of range, not "the default"
-    if not ir.min_players <= players <= ir.max_players:
-        raise UsageError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players")
     ir.settings(ir.checked_modules(args.module), _options(args))       # SetupError (misuse) before any game
-    return ir, players
+    players = ir.player_range(args.module)[1] if args.players is None else args.players   # 0 is out of range
+    return ir, ir.checked_players(players, args.module)
 
 
 def _options(args) -> dict:

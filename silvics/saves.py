@@ -216,9 +216,6 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
         raise SaveError(f"{path} is a save of a game that cannot be found: {error}") from None
     if rules.id != save.id:
         raise SaveError(f"{path} is a save of {save.name} ({save.id}), not of {rules.name} ({rules.id})")
-    if not rules.min_players <= save.players <= rules.max_players:
-        raise SaveError(f"{path} is not usable: {rules.name} is for {rules.min_players} to "
-                        f"{rules.max_players} players, not {save.players}")
     unknown = [name for name in save.modules if name not in rules.modules]
     if unknown:
         raise SaveError(f"{path} is not usable: unknown module {unknown[0]!r}; {rules.name} has: "
@@ -227,6 +224,9 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
         rules.settings(rules.checked_modules(save.modules), save.options)
     except SetupError as error:
         raise SaveError(f"{path} is not usable: {error}") from None
+    low, high = rules.player_range(save.modules)
+    if not low <= save.players <= high:
+        raise SaveError(f"{path} is not usable: {rules.name} is for {low} to {high} players, not {save.players}")
     if fingerprint(rules, save.modules) != save.rules:
         raise SaveError(f"{path}: the rules of {rules.name} have changed since this game was saved; "
                         "it can be resumed or replayed only with the rules it was played with")

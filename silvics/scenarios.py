@@ -48,9 +48,9 @@ def read(path: Path) -> dict:
 def build(data: dict, base: Path, use_cache: bool = True) -> Game:
     """The game a scenario starts from: a position laid out, or a fresh game from its seed."""
     ir = games.load(data["game"], base, use_cache)
-    if not ir.min_players <= data["players"] <= ir.max_players:
-        raise PositionError(f"{ir.name} is for {ir.min_players} to {ir.max_players} players, "
-                            f"not {data['players']}")
+    low, high = ir.player_range(data.get("modules", ()))
+    if not low <= data["players"] <= high:
+        raise PositionError(f"{ir.name} is for {low} to {high} players, not {data['players']}")
     start = "position" not in data and "run" not in data
     game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), options=data.get("options"),
                 start=start)

@@ -420,3 +420,38 @@ def test_a_change_to_a_modules_card_file_is_seen_by_the_cache(copy, tmp_path, mo
     assert cache.fetch(copy / "game.yaml") is not None
     edit(copy / "cards" / "orchard.yaml", "value: 3", "value: 4")
     assert cache.fetch(copy / "game.yaml") is None
+
+
+def test_two_modules_may_list_one_card_file_whose_cards_are_in_while_either_is_on(copy):
+    # Forest Shuffle's two Around the Globe modes bring the same new and rare cards: each lists
+    # them, so each works alone, and neither needs a third module to own them.
+    for mode in ("rare-dealt", "rare-shuffled"):
+        edit(copy / "modules" / f"{mode}.yaml", "requires: [rare]", "cards: [../cards/rare.yaml]")
+    game = compile_game(copy)
+    rare = {card.id for card in game.modules["rare"].cards}
+    assert rare and rare == {card.id for card in game.modules["rare-dealt"].cards}
+    for on in (["rare-dealt"], ["rare-shuffled"], ["rare", "rare-dealt"]):
+        ids = [card.id for card in game.with_modules(on).cards]
+        assert rare <= set(ids) and len(ids) == len(set(ids)), on
+    assert not rare & {card.id for card in game.with_modules([]).cards}
+
+
+def test_a_module_may_say_how_many_players_the_game_is_for_while_it_is_on(copy):
+    # Forest Shuffle is for 2 to 5 players, and for 1 with its solo module: the count is checked
+    # with the modules on, and the message names the module that allows another count.
+    edit(copy / "game.yaml", "players: {min: 1, max: 3}", "players: {min: 2, max: 3}")
+    edit(copy / "modules" / "alone.yaml", "name: alone\n", "name: alone\nplayers: {min: 1, max: 1}\n")
+    assert run("play", copy, "--players", "1") == (
+        2, "", "silvics: error: Harvest (test game) is for 2 to 3 players (1 to 1 with module 'alone')\n")
+    status, out, _ = run("play", copy, "--players", "1", "--module", "alone", "--quiet")
+    assert status == 0 and "Final scores" in out
+    status, _, err = run("play", copy, "--players", "2", "--module", "alone")
+    assert status == 2 and "is for 1 to 1 players" in err
+    status, out, _ = run("play", copy, "--module", "alone", "--quiet")       # the default: the module's most
+    assert status == 0 and "P2" not in out
+    assert compile_game(copy).player_range(["alone"]) == (1, 1)
+
+
+def test_a_module_whose_players_run_backwards_is_an_error(copy):
+    edit(copy / "modules" / "alone.yaml", "name: alone\n", "name: alone\nplayers: {min: 2, max: 1}\n")
+    only(diagnostics(copy), "E0501", "players: min 2 is more than max 1")
