@@ -13,7 +13,7 @@ from ..interpreter.registry import IT, REGISTRY, has_role, load_all, role
 # How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
          ">=": "is at least", "+": "plus", "-": "minus", "*": "times", "/": "divided by", "all": "all"}
-FLAGS = {True: " simultaneously", False: ""}
+FLAGS = {"simultaneously": " simultaneously"}     # a flag that is set reads as these words
 _HOLE = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # [ … ] in a template: shown only when its parts are given
 
@@ -49,7 +49,7 @@ def _part(primitive, name: str, value, parent: str) -> str:
     if kind == "symbol":
         return WORDS.get(str(value), str(value))
     if kind == "flag":
-        return FLAGS[bool(value)]
+        return FLAGS.get(name, f" {name}") if value else ""
     if kind == "binding" and isinstance(value, str):      # a definition's parameter is held as "definition:parameter"
         return value.rpartition(":")[2]
     return _grouped(value, parent)

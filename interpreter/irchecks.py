@@ -709,14 +709,15 @@ def _check_game(game: GameIR):
     if missing:
         raise IRError(f"the rules need a procedure {missing[0]!r}").inside("procedures")
     every = [(("cards",), game.cards)] + [(("modules", name, "cards"), m.cards) for name, m in game.modules.items()]
-    if sum(card.copies for _, cards in every for card in cards) > MAX_CARDS:
-        raise IRError(f"more than {MAX_CARDS} cards in all, with every module's").inside("cards")
-    seen = set()
+    seen: dict = {}      # id -> its card; modules listing one card file carry the same card
     for where, cards in every:
+        here = set()
         for index, card in enumerate(cards):
-            if card.id in seen:
+            if card.id in here or seen.setdefault(card.id, card) != card:
                 raise IRError(f"card {card.id!r} is defined twice").at(*where, index, "id")
-            seen.add(card.id)
+            here.add(card.id)
+    if sum(card.copies for card in seen.values()) > MAX_CARDS:
+        raise IRError(f"more than {MAX_CARDS} cards in all, with every module's").inside("cards")
     declared = set()
     for where, options in [(("options",), game.options)] + [(("modules", n, "options"), m.options)
                                                             for n, m in game.modules.items()]:

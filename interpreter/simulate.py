@@ -127,11 +127,16 @@ def _start_worker(ir_text, players, names, setup):
 
     from .ir import loads
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle: it stops the pool
-    _WORKER.update(ir=loads(ir_text), players=players, names=names, setup=setup)
+    try:
+        _WORKER.update(ir=loads(ir_text), players=players, names=names, setup=setup)
+    except Exception as error:      # a pool whose starter raises restarts its workers for ever: raise it in a job
+        _WORKER.update(failed=error)
 
 
 def _play_chunk(job) -> tuple[int, list[GameResult]]:
     start, count = job
     w = _WORKER
+    if "failed" in w:
+        raise w["failed"]
     return start, [play_and_record(w["ir"], w["players"], seed, w["names"], *w["setup"])
                    for seed in range(start, start + count)]

@@ -283,3 +283,14 @@ def test_end_game_stops_every_running_step_and_goes_to_scoring(tmp_path):
     game = played(ir, players=2)
     assert zone(game, "bag/0") == ["a", "b"] and zone(game, "bag/1") == [] and game.state.counters["total"] == 0
     assert game.over and game.log[-1] == "end game"
+
+
+def test_each_player_in_reverse_goes_from_the_last_player_counter_clockwise(tmp_path):
+    ir = lab(tmp_path, """
+        - add 1 to total
+    """, "- {id: a}")
+    (tmp_path / "game.yaml").write_text((tmp_path / "game.yaml").read_text().replace(
+        "    - each player:\n", "    - each player:\n        - move top(pile) to bag\n      reverse: true\n"
+        "    - each player:\n"))
+    game = played(compile_game(tmp_path), players=2)
+    assert zone(game, "bag/1") == ["a"] and zone(game, "bag/0") == []     # seat 2 first: it takes the one card

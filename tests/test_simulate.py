@@ -66,3 +66,14 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only():
     assert pipe.getvalue() == ""
     assert "4/4 games [########################]" in terminal.getvalue() and "games/s" in terminal.getvalue()
     assert "s left" in terminal.getvalue() and terminal.getvalue().endswith("\r\033[K")
+
+
+def test_a_worker_that_cannot_load_the_game_fails_the_simulation_instead_of_hanging(four_forests, monkeypatch):
+    # A pool restarts a worker whose starter raised, for ever: the failure must reach the caller.
+    import pytest
+
+    from silvics.interpreter import ir
+
+    monkeypatch.setattr(ir, "loads", lambda text: (_ for _ in ()).throw(ir.IRError("spoilt in the worker")))
+    with pytest.raises(ir.IRError, match="spoilt in the worker"):
+        simulate(four_forests, 2, 8, seed=1, workers=2)

@@ -117,18 +117,24 @@ def _next_value(name):
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
            example="each player: [choose card from hand, move card to tableau face up]",
            spelled="each player", form="step", binds=[Binds("body", name="you", type="player")],
+           english=(({"reverse": True}, "each player{simultaneously}, from the last player counter-clockwise: ({body})"),),
            params=[Param("body", "block", key="each player"),
                    Param("simultaneously", "flag", required=False, key="simultaneously",
-                         doc="every seat chooses before any action takes effect")])
+                         doc="every seat chooses before any action takes effect"),
+                   Param("reverse", "flag", required=False, key="reverse",
+                         doc="in reverse playing order: from the last player, counter-clockwise")])
 def each_player(node, build):
-    """Each seat in turn from the first player clockwise (`you` is that seat); simultaneously, every
-    seat makes its choices against the same state and the actions then take effect in seat order."""
-    simultaneous = bool(node.args.get("simultaneously"))
+    """Each seat in turn from the first player clockwise (`you` is that seat), or, in reverse, from
+    the last player counter-clockwise; simultaneously, every seat makes its choices against the same
+    state and the actions then take effect in seat order."""
+    simultaneous, reverse = bool(node.args.get("simultaneously")), bool(node.args.get("reverse"))
     run = _looping(node.args["body"], build, _next_value("you"))
 
     def enter(game, frame):
         n, first = game.state.players, game.state.markers["first"]
         order = [(first + i) % n for i in range(n)]
+        if reverse:
+            order.reverse()
         game.push(run, frame, _Passes(_around(frame), order, [] if simultaneous else None))
         if simultaneous:
             game.state.stack[-1].held = len(game.state.stack) - 1     # its actions wait in its own queue
@@ -311,6 +317,31 @@ def may(node, build):
         game.pop()
         if answer == "yes":
             body(game, frame)
+    return lambda game, frame: game.push(run, frame)
+
+
+@primitive("may_repeat", "flow", template="as many times as you like[, while {while}]: ({body})",
+           example="may repeat: [choose card from hand, move card to discard]", acting=True, spelled="may repeat",
+           form="step", prompt="you may, again: {body}",
+           params=[Param("body", "block", key="may repeat"),
+                   Param("while", "bool", key="while", required=False, doc="offered only while this holds"),
+                   Param("prompt", "text", derived="compiler")])
+def may_repeat(node, build):
+    """"Any number of times": before each pass the acting seat is asked yes or no, and `no` ends
+    it; with `while`, it also ends (without asking) once the condition fails. Play any number of
+    cards from hand, put any number into a pile."""
+    body, prompt = build(node.args["body"]), node.args.get("prompt") or "may repeat"
+    guard = build(node.args["while"]) if node.args.get("while") is not None else None
+
+    def run(game, frame):
+        answer = frame.take_answer()
+        if answer is UNANSWERED:
+            if guard is not None and not guard(game, frame.env):
+                return game.pop()
+            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no")))
+        if answer == "no":
+            return game.pop()
+        body(game, frame)          # on top of this frame: when the pass is over, it asks again
     return lambda game, frame: game.push(run, frame)
 
 
