@@ -286,7 +286,7 @@ def test_end_game_stops_every_running_step_and_goes_to_scoring(tmp_path):
 
 
 def test_each_player_in_reverse_goes_from_the_last_player_counter_clockwise(tmp_path):
-    ir = lab(tmp_path, """
+    lab(tmp_path, """
         - add 1 to total
     """, "- {id: a}")
     (tmp_path / "game.yaml").write_text((tmp_path / "game.yaml").read_text().replace(
