@@ -302,8 +302,9 @@ def itemised(game) -> str:
         lines.append(f"P{seat + 1}")
         headings: dict[str, dict[int, list]] = {}
         for owner, uid, points, source, heading in state.score_items:
-            if owner == seat:
-                headings.setdefault(heading, {}).setdefault(uid, []).append((points, source))
+            if owner == seat:          # points a card scores with no card named are that card's own
+                row = uid if uid >= 0 else source
+                headings.setdefault(heading, {}).setdefault(row, []).append((points, source))
         for heading, per_card in headings.items():
             indent = "  "
             if heading:
@@ -314,13 +315,20 @@ def itemised(game) -> str:
                 total = sum(points for points, _ in items)
                 if heading and uid < 0 and not total:
                     continue                               # the heading's own line already says 0
-                reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source >= 0 else f"{points:+d}"
+                reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source not in (-1, uid) else f"{points:+d}"
                                     for points, source in items if points)
-                label = game.card_id(uid) if uid >= 0 else "(other)"
+                label = _card_label(game, uid) if uid >= 0 else "(other)"
                 lines.append(f"{indent}{label:<{30 - len(indent)}}{total:>5}   {reasons}".rstrip())
         lines.append(f"  {'total':<28}{state.scores[seat]:>5}")
     lines.append(f"Total over all players: {sum(state.scores)}")
     return "\n".join(lines)
+
+
+def _card_label(game, uid: int) -> str:
+    """A card as a score sheet names it: its id, or for a card of several sides (a half of a split
+    card in play) the name of the side face up, which is what scores."""
+    sides = game.sides(uid)
+    return sides[game.state.side[uid]].name if len(sides) > 1 else game.card_id(uid)
 
 
 def show(args) -> int:

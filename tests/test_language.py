@@ -294,3 +294,16 @@ def test_each_player_in_reverse_goes_from_the_last_player_counter_clockwise(tmp_
         "    - each player:\n"))
     game = played(compile_game(tmp_path), players=2)
     assert zone(game, "bag/1") == ["a"] and zone(game, "bag/0") == []     # seat 2 first: it takes the one card
+
+
+def test_a_score_without_per_in_a_printed_effect_reads_the_effects_own_card_as_it(tmp_path):
+    # `score 5 if it.size > 1 else 0` printed on a card scores by that card: `it` must stay the
+    # card (a score without `per` names no other card to stand for it).
+    ir = lab(tmp_path, """
+        - for: c in pile
+          do: [run c.on_take]
+    """, """
+        - {id: small, size: 1, on_take: "score 10 * it.size"}
+        - {id: large, size: 3, on_take: "score 10 * it.size"}
+    """)
+    assert played(ir).state.scores == [40]

@@ -233,14 +233,15 @@ def score(node, build):
         env = frame.env
         seat, by = env["you"], source(game, env) if source else frame.source
         listed = heading or frame.heading
-        earners = cards(game, per(game, env)) if per else [-1]
-        inner = dict(env)
-        items = []
-        for uid in earners:
-            inner["it"] = uid
-            items.append((seat, uid, amount(game, inner) or 0, by, listed))     # nothing scores nothing
+        if per is None:              # once, with `it` as it is (a printed effect's own card)
+            items = [(seat, -1, amount(game, env) or 0, by, listed)]          # nothing scores nothing
+        else:
+            inner, items = dict(env), []
+            for uid in cards(game, per(game, env)):
+                inner["it"] = uid
+                items.append((seat, uid, amount(game, inner) or 0, by, listed))
         gained = game.state.add_points(items)
-        game.note("score", earners if per else (), Scored(seat, gained, by))
+        game.note("score", [item[1] for item in items] if per else (), Scored(seat, gained, by))
     return act
 
 
