@@ -169,7 +169,7 @@ def test_a_pack_cannot_put_its_own_copy_of_the_game_under_it(pack):
 def test_a_pack_extending_an_unknown_game_is_told_the_bundled_ones(pack):
     (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("four-forests", "five-forests"))
     status, output = check(pack)
-    assert status == 1 and "error[E0401]: no game 'five-forests' to extend: a pack extends one of four-forests, reforest" in output, output
+    assert status == 1 and "error[E0401]: no game 'five-forests' to extend: a pack extends one of forest-shuffle, four-forests, reforest" in output, output
 
 
 @pytest.fixture
