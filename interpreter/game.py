@@ -15,7 +15,6 @@ import struct
 from collections import deque
 
 from .ir import GameIR, Node, SetupError
-from .memo import Remembered, same as same_value
 from .observation import Observation
 from .primitives.expressions import on_face
 from .registry import REGISTRY, has_role, load_all, role
@@ -59,7 +58,6 @@ class Rules:
                            for side in card.sides] for card in ir.cards}
         self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
         self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
-        self.watched = [_condition(cond) for cond, _, _ in self.interrupts]   # as remembered work
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
         for kind in ir.kinds:
@@ -181,7 +179,6 @@ class Game:
         self.on_step = None     # test hook: called after every action
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
-        self.used: list | None = None                # and the remembered values it has used
         self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
         if fresh and start:
             self._prime_interrupts()
@@ -305,10 +302,10 @@ class Game:
         """After every action: an interrupt whose condition has turned true runs its body at once
         (the interrupted flow resumes after it). Priming only records each condition."""
         watch = self.state.watch
-        for index, (_, body, span) in enumerate(self.rules.interrupts):
+        for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(self.remembered(("interrupt", index), self.rules.watched[index], None))
+            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
@@ -331,63 +328,34 @@ class Game:
         if self.reads is not None:
             self.reads.add(key)
 
-    def remembered(self, key, work, env):
-        """`work(game, env, key)`, remembered under `key` until something it read changes, and
-        on while what it used is worked out again to the same values (see memo.py). Reads nest:
-        whatever a remembered value read, the value using it read too."""
+    def remembered(self, key, work, *args):
+        """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
+        Reads nest: whatever a remembered value read, the value using it read too."""
+        state = self.state
         try:
             entry = self.memo.get(key)
         except TypeError:
             raise UnhashableKey(key) from None
-        if entry is None or (entry.good != self.state.clock and not self._still_good(entry)):
-            entry = self._work_out(key, work, env)
-        if self.reads is not None:
-            self.used.append(entry)
-        return entry.value
-
-    def _work_out(self, key, work, env) -> Remembered:
-        state = self.state
-        outer = self.reads, self.used
-        self.reads, self.used = {EVERYTHING}, []
+        if entry is not None:
+            # [value, keys read, their stamps, the clock when last found good]: a state whose clock
+            # is that one has changed nothing since, so the stamps need no second look
+            if entry[3] == state.clock or tuple(map(state.stamps.get, entry[1])) == entry[2]:
+                entry[3] = state.clock
+                if self.reads is not None:
+                    self.reads.update(entry[1])
+                return entry[0]
+        outer, self.reads = self.reads, {EVERYTHING}
         try:
-            value = work(self, env, key)
-            entry = Remembered(key, work, value, self.reads, self.used, state.stamps, state.clock)
+            value = work(*args)
         finally:
-            self.reads, self.used = outer
+            read, self.reads = self.reads, outer
+        if outer is not None:
+            outer |= read
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
-        self.memo[key] = entry
-        return entry
-
-    def _still_good(self, entry: Remembered) -> bool:
-        """Whether a remembered value holds as the state now stands: nothing it read has changed
-        (the common case, one comparison), or what it read itself has not and every value it
-        used is, brought up to date, the same (each found good or worked out again)."""
-        state = self.state
-        stamps = state.stamps
-        if tuple(map(stamps.get, entry.keys)) != entry.stamps:
-            if not entry.used or tuple(map(stamps.get, entry.own)) != entry.own_stamps:
-                return False
-            now = []
-            outer, self.reads = self.reads, None       # bringing values up to date is no one's reading
-            try:
-                for used in entry.used:                # in order: the first that differs ends the check
-                    fresh = self._up_to_date(used)
-                    if not same_value(fresh.value, used.value):
-                        return False
-                    now.append(fresh)
-            finally:
-                self.reads = outer
-            entry.rely_on(now, stamps)
-        entry.good = state.clock
-        return True
-
-    def _up_to_date(self, entry: Remembered) -> Remembered:
-        """The value remembered under `entry.key` as the state now stands."""
-        current = self.memo.get(entry.key)
-        if current is not None and (current.good == self.state.clock or self._still_good(current)):
-            return current
-        return self._work_out(entry.key, entry.work, None)
+        keys = tuple(read)
+        self.memo[key] = [value, keys, tuple(map(state.stamps.get, keys)), state.clock]
+        return value
 
     def note(self, what: str, uids, detail: str):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
@@ -474,11 +442,6 @@ def _single_if(value) -> bool:
     if steps is None or len(steps) != 1:
         return False
     return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
-
-
-def _condition(cond):
-    """An interrupt's condition as remembered work: it reads no bindings."""
-    return lambda game, env, key: cond(game, {})
 
 
 def _never(*_):

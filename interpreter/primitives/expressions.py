@@ -167,12 +167,10 @@ def let_in(node, build):
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
     keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
-    given, around = slice(1, 1 + len(names)), slice(1 + len(names), None)
+    given = slice(1, 1 + len(names))
 
-    def evaluate(game, env, key):
-        if env is None:                        # worked out again from its key alone (Game.remembered)
-            env = {name: v for name, v in zip(reads, key[around]) if v is not _UNBOUND}
-        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
+    def evaluate(game, env, passed):
+        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
         try:                                   # spell, and a definition never uses itself)
             value = body(game, env)
         finally:
@@ -183,13 +181,10 @@ def let_in(node, build):
     def value(game, env):
         key = keyed(game, env)
         try:
-            return game.remembered(key, evaluate, env)
+            return game.remembered(key, evaluate, game, env, key[given])
         except UnhashableKey:                  # a collection was passed: work it out afresh
-            return evaluate(game, env, key)
+            return evaluate(game, env, key[given])
     return value
-
-
-_UNBOUND = object()     # in a key: a name the surroundings do not bind (told apart from one bound to nothing)
 
 
 def _key_of(token: str, values, reads: tuple, build):
@@ -200,17 +195,17 @@ def _key_of(token: str, values, reads: tuple, build):
         read, = reads
         if len(passed) == 1:
             first, = passed
-            return lambda game, env: (token, env[first], env.get(read, _UNBOUND))
+            return lambda game, env: (token, env[first], env.get(read))
         if len(passed) == 2:
             first, second = passed
-            return lambda game, env: (token, env[first], env[second], env.get(read, _UNBOUND))
+            return lambda game, env: (token, env[first], env[second], env.get(read))
     if not values and len(reads) <= 2:
         first, second = (*reads, None)[:2]
         if second is None:
-            return lambda game, env: (token, env.get(first, _UNBOUND))
-        return lambda game, env: (token, env.get(first, _UNBOUND), env.get(second, _UNBOUND))
+            return lambda game, env: (token, env.get(first))
+        return lambda game, env: (token, env.get(first), env.get(second))
     compiled = [build(v) for v in values]
-    return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n, _UNBOUND) for n in reads])
+    return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n) for n in reads])
 
 
 @primitive("if_else", "expression", template="{then} if {cond}, otherwise {other}", example="2 if value > 3 else 0",
@@ -733,6 +728,15 @@ def _attr_on_face(node):
     return lambda face: face.get(name)
 
 
+def _printed_and_literal(node, printed: str, literal: str):
+    """(attribute name, value) when the part `printed` is a printed attribute of `it` and the part
+    `literal` a literal (`kind = plant`, `icons has leaf`): tested with one closure, not three."""
+    attribute, constant = node.args[printed], node.args[literal]
+    if on_face(attribute) is None or not has_role(attribute, "attribute") or not has_role(constant, "literal"):
+        return None
+    return role(attribute, "attribute"), role(constant, "literal")
+
+
 @face_form("compare")
 def _compare_on_face(node):
     parts = _parts_on_face(node, "left", "right")
@@ -740,6 +744,17 @@ def _compare_on_face(node):
         return None
     (left, right), op = parts, node.args["op"]
     fn = _COMPARE[op]
+    simple = _printed_and_literal(node, "left", "right")
+    if simple is not None and op in ("=", "!="):
+        (name, value), equal = simple, op == "="
+        return lambda face: (face.get(name) == value) is equal
+    if simple is not None and simple[1] is not None:
+        name, value = simple
+
+        def printed(face):
+            a = face.get(name)
+            return a is not None and fn(a, value)
+        return printed
     if op in ("=", "!="):
         return lambda face: fn(left(face), right(face))
 
@@ -764,6 +779,10 @@ def _has_on_face(node):
     if parts is None:
         return None
     items, item = parts
+    simple = _printed_and_literal(node, "items", "item")
+    if simple is not None:
+        name, value = simple
+        return lambda face: value in (face.get(name) or ())
     return lambda face: item(face) in (items(face) or ())
 
 
