@@ -169,8 +169,8 @@ def let_in(node, build):
     keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
     given = slice(1, 1 + len(names))
 
-    def evaluate(game, env, passed):
-        env.update(zip(names, passed))         # bound in place, then unbound: no copy (names no text can
+    def evaluate(game, env, key):
+        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
         try:                                   # spell, and a definition never uses itself)
             value = body(game, env)
         finally:
@@ -181,9 +181,9 @@ def let_in(node, build):
     def value(game, env):
         key = keyed(game, env)
         try:
-            return game.remembered(key, evaluate, game, env, key[given])
+            return game.remembered(key, evaluate, game, env, key)
         except UnhashableKey:                  # a collection was passed: work it out afresh
-            return evaluate(game, env, key[given])
+            return evaluate(game, env, key)
     return value
 
 
