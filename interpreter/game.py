@@ -223,13 +223,24 @@ class Game:
             top = state.stack[-1]
             state.steps += 1
             if state.steps > STEP_BUDGET:
-                where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
-                raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})")
+                self._out_of_steps()
             try:
                 top.run(self, top)
             except FAULTS as error:
                 where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
                 raise GameError(f"rule failed near {where}: {reason(error)}") from error
+
+    def tick(self):
+        """One more flow step taken without going back to `advance` (a loop's next pass), counted
+        against the step budget all the same."""
+        state = self.state
+        state.steps += 1
+        if state.steps > STEP_BUDGET:
+            self._out_of_steps()
+
+    def _out_of_steps(self):
+        where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
+        raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})")
 
     def provisional_scores(self) -> list[int]:
         """Scores if the game were scored now (on a copy; the game itself is untouched)."""

@@ -806,6 +806,15 @@ def _attr_on_face(node):
     return lambda face: face.get(name)
 
 
+def _printed_and_literal(node, printed: str, literal: str):
+    """(attribute name, value) when the part `printed` is a printed attribute of `it` and the part
+    `literal` a literal (`kind = plant`, `icons has leaf`): tested with one closure, not three."""
+    attribute, constant = node.args[printed], node.args[literal]
+    if on_face(attribute) is None or not has_role(attribute, "attribute") or not has_role(constant, "literal"):
+        return None
+    return role(attribute, "attribute"), role(constant, "literal")
+
+
 @face_form("compare")
 def _compare_on_face(node):
     parts = _parts_on_face(node, "left", "right")
@@ -813,6 +822,17 @@ def _compare_on_face(node):
         return None
     (left, right), op = parts, node.args["op"]
     fn = _COMPARE[op]
+    simple = _printed_and_literal(node, "left", "right")
+    if simple is not None and op in ("=", "!="):
+        (name, value), equal = simple, op == "="
+        return lambda face: (face.get(name) == value) is equal
+    if simple is not None and simple[1] is not None:
+        name, value = simple
+
+        def printed(face):
+            a = face.get(name)
+            return a is not None and fn(a, value)
+        return printed
     if op in ("=", "!="):
         return lambda face: fn(left(face), right(face))
 
@@ -837,6 +857,10 @@ def _has_on_face(node):
     if parts is None:
         return None
     items, item = parts
+    simple = _printed_and_literal(node, "items", "item")
+    if simple is not None:
+        name, value = simple
+        return lambda face: value in (face.get(name) or ())
     return lambda face: item(face) in (items(face) or ())
 
 

@@ -38,24 +38,27 @@ def _runner(steps, begin=None):
     a nested flow or asks a question (back to Game.advance). A block's frame pops when its steps
     are done. A loop's frame runs its body's steps itself, pass after pass (they need no frame of
     their own): `begin(game, frame)` starts the next pass, binding its names in a fresh
-    `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass ends back in
-    Game.advance, so a loop that never ends meets the step budget."""
+    `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass after the
+    first is a step of its own (Game.tick), so a loop that never ends meets the step budget."""
     last = len(steps)
 
     def run(game, frame):
-        if begin is not None and (frame.i == 0 or frame.i == last):    # not begun, or a pass is over
-            if not begin(game, frame):
-                return
-            frame.i = 0
         state = game.state
         stack = state.stack
-        while frame.i < last:
-            frame.i += 1
-            steps[frame.i - 1](game, frame)
-            if stack[-1] is not frame or state.pending is not None:
+        while True:
+            if begin is not None and (frame.i == 0 or frame.i == last):    # not begun, or a pass is over
+                if not begin(game, frame):
+                    return
+                frame.i = 0
+            while frame.i < last:
+                frame.i += 1
+                steps[frame.i - 1](game, frame)
+                if stack[-1] is not frame or state.pending is not None:
+                    return
+            if begin is None:
+                stack.pop()
                 return
-        if begin is None:
-            stack.pop()
+            game.tick()
     return run
 
 
