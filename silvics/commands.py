@@ -313,8 +313,8 @@ def itemised(game) -> str:
                 indent = "    "
             for uid, items in per_card.items():
                 total = sum(points for points, _ in items)
-                if heading and uid < 0 and not total:
-                    continue                               # the heading's own line already says 0
+                if heading and uid < 0 and (not total or len(per_card) == 1):
+                    continue                               # the heading's own line already says it all
                 reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source not in (-1, uid) else f"{points:+d}"
                                     for points, source in items if points)
                 label = _card_label(game, uid) if uid >= 0 else "(other)"
