@@ -129,6 +129,19 @@ def test_score_itemises_a_reforest_region_by_heading(capsys):
     assert ["total", "2"] in rows and "Total over all players: 36" in out
 
 
+def test_score_lists_every_card_of_a_forest_with_halves_named_by_species(capsys):
+    """docs/forest-shuffle.md's example: two Beeches (0 without four), a Chaffinch on a Beech (5),
+    Moss (0 below 10 trees), one hare (1), a sapling; 2 in the cave. P2's lone Linden is the most
+    Lindens of any forest: 3. Cards that score nothing are listed with 0."""
+    status, out, _ = run(capsys, "score", "forest-shuffle", str(POSITION.parent / "forest-shuffle-end.yaml"))
+    assert status == 0
+    rows = [line.split() for line in out.splitlines()]
+    for row in (["cards", "6"], ["Chaffinch", "5", "+5"], ["Moss", "0"], ["European", "Hare", "1", "+1"],
+                ["cave", "2"], ["total", "8"], ["linden", "3", "+3"], ["total", "3"]):
+        assert row in rows, row
+    assert rows.count(["beech", "0"]) == 2 and "Total over all players: 11" in out
+
+
 def test_show_renders_a_card_in_english(capsys):
     status, out, _ = run(capsys, "show", "four-forests", "dragons")
     assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
