@@ -120,5 +120,8 @@ class _Declaring:
         if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):
             self.diagnostics.append(self.game.error(path, "E0201", f"'{name}' reacts to an event: it must be "
                                                     "an effect, and say within which zone its card reacts"))
+        if spec.get("by") and not spec.get("on"):
+            self.diagnostics.append(self.game.error(path + ("by",), "E0201", f"'{name}' says whose events it "
+                                                    "answers, but reacts to none", "add on: EVENT and within: ZONE"))
         return AttrDecl(name, spec["type"], tuple(spec.get("values", ())), spec.get("on", ""), spec.get("within", ""),
-                        tuple(spec.get("sees", {}).items()))
+                        tuple(spec.get("sees", {}).items()), "owner" if spec.get("by") == "owner" else "")

@@ -61,11 +61,12 @@ class Rules:
         self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
         self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
-        self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within)]
+        self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within, owner's only)]
         for kind in ir.kinds:
             for attribute in kind.attributes:
                 if attribute.on:
-                    self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within))
+                    self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within,
+                                                                        attribute.by == "owner"))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 
@@ -441,13 +442,16 @@ class Game:
         more than that face (see primitives.expressions.on_face)."""
         return self.rules.on_face[uid][self.state.side[uid]].get(name, _never)
 
-    def reactors(self, event: str) -> list[tuple]:
-        """(card, effect attribute, owner seat or None) for every card able to react to the event now."""
+    def reactors(self, event: str, actor: int | None = None) -> list[tuple]:
+        """(card, effect attribute, owner seat or None) for every card able to react now to the event
+        caused by `actor` (an effect answering its owner only is left out when the actor is another)."""
         found = []
-        for name, within in self.rules.listeners.get(event, ()):
+        for name, within, owner_only in self.rules.listeners.get(event, ()):
             for key, pile in self.state.zones.items():
                 if pile and parse_key(key).name == within:
                     owner = self.seat_of_zone(key)
+                    if owner_only and owner != actor:
+                        continue
                     found += [(uid, name, owner) for uid in pile if self.printed(uid, name) is not None]
         return found
 

@@ -60,6 +60,7 @@ class AttrDecl:
     on: str = ""        # an effect that reacts: the event it answers ("trigger EVENT on CARD")
     within: str = ""    # … while its card lies in this zone
     sees: tuple = ()    # a number: (name, type) bindings its expression reads besides it and you
+    by: str = ""        # a reacting effect: "owner" when it answers only its card's owner's events
 
 
 @dataclass(frozen=True, slots=True)

@@ -447,7 +447,7 @@ FIELDS = {
                  "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS)},
     "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number},
     "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
-                 "within": _text, "sees": _list(_fixed(_text, _text))},
+                 "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner")},
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
     "CardDef": {"id": _text, "kind": _text, "copies": _whole(1, MAX_COPIES), "sides": _list(_record("SideDef")),
@@ -713,7 +713,8 @@ def _check_game(game: GameIR):
     for where, cards in every:
         here = set()
         for index, card in enumerate(cards):
-            if card.id in here or seen.setdefault(card.id, card) != card:
+            known = seen.setdefault(card.id, card)
+            if card.id in here or (known is not card and known != card):
                 raise IRError(f"card {card.id!r} is defined twice").at(*where, index, "id")
             here.add(card.id)
     if sum(card.copies for card in seen.values()) > MAX_CARDS:

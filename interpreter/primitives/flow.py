@@ -260,7 +260,8 @@ def trigger(node, build):
     """Announce an event about a card: every other card whose printed effect answers that event
     (an effect attribute declared with `on: EVENT, within: ZONE`) and that lies in its zone
     carries it out, one after another, with `it` the reacting card, `subject` the event's card and
-    `you` the reacting card's owner (the acting player for a shared zone)."""
+    `you` the reacting card's owner (the acting player for a shared zone); an effect declared
+    `by: owner` answers only the events its owner causes (the acting player)."""
     event, subject = node.args["event"], build(node.args["on"])
 
     def run(game, frame):
@@ -275,7 +276,8 @@ def trigger(node, build):
 
     def enter(game, frame):
         about = subject(game, frame.env)
-        game.push(run, frame, _Reactions(about, [r for r in game.reactors(event) if r[0] != about]))
+        reactors = game.reactors(event, frame.env.get("you"))
+        game.push(run, frame, _Reactions(about, [r for r in reactors if r[0] != about]))
     return enter
 
 
