@@ -35,7 +35,7 @@ class _Declaring:
                                       tuple(z.get("grid", {}).get("rows", ())), z.get("grid", {}).get("columns", 0))
                        for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
-        decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0))
+        decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0), tuple(c.get("names", ())))
                           for name, c in data.get("counters", {}).items()}
         for kind, spec in data["kinds"].items():
             self.kind(kind, spec)

@@ -50,6 +50,7 @@ class CounterDecl:
     name: str
     per: str            # "shared" or "player"
     start: int = 0
+    names: tuple = ()   # words for the values 0, 1, 2 … where it is shown to people
 
 
 @dataclass(frozen=True, slots=True)

@@ -445,7 +445,7 @@ def _record(cls: str):
 FIELDS = {
     "ZoneDecl": {"name": _text, "per": _word("shared", "player", "card"),
                  "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS)},
-    "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number},
+    "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number, "names": _list(_text)},
     "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
                  "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner")},
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},

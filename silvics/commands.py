@@ -14,6 +14,7 @@ from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
+from silvics.interpreter.state import parse_key
 from silvics.position import PositionError, lying
 from silvics.progress import ProgressBar
 
@@ -176,6 +177,13 @@ def _print_game(ir, save, game, quiet: bool):
         print(f"Waiting for P{game.pending.seat + 1}: {game.pending.prompt}")
 
 
+def _counter_value(game, key: str, value: int):
+    """A counter's value as people read it: the word its declaration gives that value, if any."""
+    declared = {counter.name: counter for counter in game.rules.ir.counters}
+    names = declared[parse_key(key).name].names
+    return names[value] if 0 <= value < len(names) else value
+
+
 def _scores_table(game) -> str:
     scores = game.state.scores
     best = max(scores)
@@ -183,7 +191,8 @@ def _scores_table(game) -> str:
     for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
         winner = "  winner" if scores[seat] == best and len(scores) > 1 and game.over else ""
         lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
-    counters = [f"{game.zone_label(key)} {value}" for key, value in sorted(game.state.counters.items())]
+    counters = [f"{game.zone_label(key)} {_counter_value(game, key, value)}"
+                for key, value in sorted(game.state.counters.items())]
     if counters:
         lines.append("Counters: " + ", ".join(counters))
     return "\n".join(lines)

@@ -142,6 +142,15 @@ def test_score_lists_every_card_of_a_forest_with_halves_named_by_species(capsys)
     assert rows.count(["beech", "0"]) == 2 and "Total over all players: 11" in out
 
 
+def test_play_shows_a_counter_by_the_word_its_rules_name_for_its_value(capsys):
+    # Forest Shuffle's solo result: stars 0..3 are none, bronze, silver, gold; won is no or yes.
+    status, out, _ = run(capsys, "play", "forest-shuffle", "--players", "1", "--module", "alone-in-the-forest",
+                         "--quiet", "--seed", "4")
+    counters = dict(item.rsplit(" ", 1) for item in out.split("Counters: ")[1].strip().split(", "))
+    assert status == 0 and counters["stars"] in ("none", "bronze", "silver", "gold") and counters["won"] in ("no", "yes")
+    assert counters["turns"].isdigit()                              # a counter without names: its number
+
+
 def test_show_renders_a_card_in_english(capsys):
     status, out, _ = run(capsys, "show", "four-forests", "dragons")
     assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
