@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 4
+IR_VERSION = 5
 
 
 @dataclass(frozen=True, slots=True)
