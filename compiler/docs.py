@@ -118,6 +118,8 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         lines += balance_section(balance)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
+        if not cards:                  # a kind only modules bring: listed under each module
+            continue
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
         lines += _fenced("text", [describe_card(card, kind) for card in cards])
     return "\n".join(lines)
