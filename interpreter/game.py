@@ -62,11 +62,10 @@ class Rules:
         self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within, owner's only)]
-        for kind in ir.kinds:
-            for attribute in kind.attributes:
-                if attribute.on:
-                    self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within,
-                                                                        attribute.by == "owner"))
+        for attribute in self.attributes.values():     # once each, however many kinds declare it
+            if attribute.on:
+                self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within,
+                                                                    attribute.by == "owner"))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
 

@@ -146,3 +146,23 @@ def test_adjacent_of_a_card_lowers_to_its_neighbours(tmp_path):
     rules = folder / "game.yaml"
     rules.write_text(rules.read_text() + "        - score sum(count(adjacent(top(s))) for s in region)\n")
     assert '"op":"neighbours"' in dumps(compile_game(folder))
+
+
+def test_a_reaction_two_kinds_declare_is_carried_out_once(tmp_path):
+    # Market's cheese answers "bought"; a second kind declaring the same reacting attribute (as
+    # Forest Shuffle's two kinds of split card do) must not make it answer twice.
+    from silvics.scenarios import run_file
+
+    folder = tmp_path / "market"
+    shutil.copytree(FIXTURES / "market", folder)
+    rules = folder / "game.yaml"
+    rules.write_text(rules.read_text().replace("counters:", """  crate:
+    attributes:
+      price: {type: int}
+      when_bought: {type: effect, optional: true, on: bought, within: stall}
+counters:""", 1))
+    scenario = tmp_path / "reaction.yaml"
+    scenario.write_text((Path(__file__).parent / "scenarios" / "market" / "reaction-pays-the-reacting-cards-owner.yaml")
+                        .read_text().replace("../../fixtures/games/market", str(folder)))
+    result = run_file(scenario)
+    assert result.passed, result.failures            # coins@2: 1, not 2
