@@ -21,7 +21,8 @@ def play(capsys, *argv) -> tuple[int, str, str]:
 @pytest.mark.parametrize("expansions", [[], ["alpine"], ["alpine", "woodland-edge"]])
 def test_alone_in_the_forest_plays_with_the_base_game_alpine_or_both(capsys, expansions):
     modules = [arg for module in expansions + ["alone-in-the-forest"] for arg in ("--module", module)]
-    status, out, err = play(capsys, "--players", "1", *modules, "--set", "challenge=bat-forest", "--set", "tier=bronze")
+    status, out, err = play(capsys, "--players", "1", *modules,
+                            "--set", "challenge=bat-forest", "--set", "tier=bronze")
     assert (status, err) == (0, "")
     assert "Final scores:\n  P1 " in out and "winters 1" in out
 
