@@ -172,9 +172,11 @@ class GameIR:
         SetupError, naming the modules that make the game for other numbers."""
         low, high = self.player_range(modules)
         if not low <= players <= high:
+            setting = next((m.name for m in reversed([self.modules[n] for n in modules]) if m.players), None)
             others = [f"{m.players[0]} to {m.players[1]} with module {m.name!r}" for m in self.modules.values()
                       if m.players and m.name not in modules]
-            raise SetupError(f"{self.name} is for {low} to {high} players" + (f" ({'; '.join(others)})" if others else ""))
+            raise SetupError(f"{self.name}{f' with module {setting!r}' if setting else ''} is for {low} to {high} "
+                             "players" + (f" ({'; '.join(others)})" if others else ""))
         return players
 
     def checked_modules(self, names) -> tuple[str, ...]:

@@ -446,7 +446,7 @@ def test_a_module_may_say_how_many_players_the_game_is_for_while_it_is_on(copy):
     status, out, _ = run("play", copy, "--players", "1", "--module", "alone", "--quiet")
     assert status == 0 and "Final scores" in out
     status, _, err = run("play", copy, "--players", "2", "--module", "alone")
-    assert status == 2 and "is for 1 to 1 players" in err
+    assert status == 2 and "Harvest (test game) with module 'alone' is for 1 to 1 players" in err
     status, out, _ = run("play", copy, "--module", "alone", "--quiet")       # the default: the module's most
     assert status == 0 and "P2" not in out
     assert compile_game(copy).player_range(["alone"]) == (1, 1)
