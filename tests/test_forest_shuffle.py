@@ -2,21 +2,11 @@
 Every other base-game rule is a scenario in tests/scenarios/forest-shuffle/ (rule-*.yaml)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
 import pytest
 
-from silvics.cli import main
-
-
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([str(a) for a in argv])
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return status, out.getvalue(), err.getvalue()
+from conftest import run_cli as run
 
 
 @pytest.mark.parametrize("players", [1, 6])
