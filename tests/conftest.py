@@ -1,11 +1,14 @@
 """Shared fixtures, and every scenario file under tests/scenarios as a test of its own."""
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
 
 from silvics import games
+from silvics.cli import main
 from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game
 
@@ -40,6 +43,16 @@ def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
     assert not faults, faults[:5]
     assert not game.state.conservation_errors()
     return game
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    """The silvics command run in this process: its exit status, output and error output
+    (never a traceback)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([str(a) for a in argv])
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return status, out.getvalue(), err.getvalue()
 
 
 def pytest_collect_file(parent, file_path):

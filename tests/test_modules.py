@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli as run
 from silvics import cache, games
 from silvics.cli import main
 from silvics.compiler.build import compile_game
@@ -29,14 +30,6 @@ players: 2
     - basket: [melon]
     - basket: [pumpkin]
 """
-
-
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([str(a) for a in argv])
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
