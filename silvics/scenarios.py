@@ -92,7 +92,8 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
 
 def _play(game: Game, data: dict) -> str | None:
     """Run the scenario's procedures with its scripted choices; returns an error message or None.
-    A choice nobody is scripted to answer stops the run there (expect.choice can check it)."""
+    A choice nobody is scripted to answer stops the run there: a failure, unless expect.choice pins it
+    (else a scenario whose rules ask a question they should not would pass unseen)."""
     seats = game.state.players
     choices = {str(seat): answers for seat, answers in data.get("choices", {}).items()}   # 1: and "1": alike
     unknown = sorted(set(choices) - {str(seat + 1) for seat in range(seats)})
@@ -108,7 +109,11 @@ def _play(game: Game, data: dict) -> str | None:
                 procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
                 game.start_procedure(procedure, seat_of_label(game, seat) if seat else None)
             if not _answer(game, scripted, fallback):
-                return None
+                if "choice" in data.get("expect", {}):
+                    return None                       # stopping at that question is the point
+                pending = game.pending
+                return (f"the run stopped at a question no scripted choice answers: P{pending.seat + 1} "
+                        f"{pending.prompt} ({', '.join(pending.labels)}); script it, or pin it with expect.choice")
     except PositionError as error:
         return f"run: {name}: {error}"
     except (GameError, ValueError, KeyError) as error:

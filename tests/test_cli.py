@@ -189,3 +189,18 @@ def test_simulate_needs_at_least_one_game_and_worker(capsys, option):
     argv = {"--games": ["--games", "0"], "--workers": ["--games", "2", "--workers", "0"]}[option]
     status, _, err = run(capsys, "simulate", "four-forests", *argv)
     assert status == 2 and f"{option} must be at least 1" in err
+
+
+def test_a_scenario_whose_run_stops_at_an_unscripted_question_fails_unless_it_pins_it(tmp_path):
+    from silvics.scenarios import run_file
+
+    market = Path(__file__).parent / "fixtures" / "games" / "market"
+    base = (f"game: {market}\nplayers: 2\nposition:\n  zones:\n    row: [silk, apple]\nrun: [buy@1]\n")
+    stopped = tmp_path / "stopped.yaml"
+    stopped.write_text(base)
+    assert run_file(stopped).failures == [
+        "the run stopped at a question no scripted choice answers: P1 buy: choose card (silk, apple); "
+        "script it, or pin it with expect.choice"]
+    pinned = tmp_path / "pinned.yaml"
+    pinned.write_text(base + "expect:\n  choice: {seat: 1, options: [silk, apple]}\n")
+    assert run_file(pinned).passed
