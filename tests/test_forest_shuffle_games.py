@@ -300,12 +300,40 @@ def pool():
 
 
 CONFIGURATIONS = configurations(forest_shuffle())
+NAMES = [f"{players}p-{'+'.join(modules) or 'base'}" for players, modules in CONFIGURATIONS]
 
 
-@pytest.mark.parametrize("players,modules", CONFIGURATIONS,
-                         ids=[f"{p}p-{'+'.join(m) or 'base'}" for p, m in CONFIGURATIONS])
+@pytest.mark.parametrize("players,modules", CONFIGURATIONS, ids=NAMES)
 def test_random_forest_shuffle_games_are_legal(players, modules, pool):
     found = played_in_parallel(players, modules, games_for(forest_shuffle(), modules), pool)
+    assert not found, found[:5]
+
+
+def played_at_the_command_line(configurations: list) -> list[str]:
+    """`silvics play forest-shuffle --players N --module M … [--set NAME=VALUE …]`, one game per
+    configuration (in a worker process); what went wrong, if anything."""
+    import contextlib
+    import io
+
+    from silvics.cli import main
+
+    ir, found = forest_shuffle(), []
+    for seed, (players, modules) in configurations:
+        argv = ["play", "forest-shuffle", "--players", str(players), "--seed", str(seed)]
+        argv += [word for name in modules for word in ("--module", name)]
+        argv += [word for item in settings(ir, modules, seed).items() for word in ("--set", "=".join(item))]
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(argv)
+        if status != 0 or "Final scores:" not in out.getvalue() or "Traceback" in out.getvalue() + err.getvalue():
+            found.append(f"{' '.join(argv)}: status {status}, {err.getvalue()[-300:]}")
+    return found
+
+
+def test_every_configuration_plays_to_the_end_at_the_command_line(pool):
+    numbered = list(enumerate(CONFIGURATIONS))
+    found = [fault for faults in pool.map(played_at_the_command_line, [numbered[0::2], numbered[1::2]])
+             for fault in faults]
     assert not found, found[:5]
 
 
