@@ -84,7 +84,7 @@ class Referee:
     """Watches one game, action by action (see the module docstring); `faults` lists what it found."""
 
     def __init__(self, game):
-        self.game, self.state, self.faults = game, game.state, []
+        self.state, self.faults = game.state, []
         self.faces, self.defs = game.rules.faces, game.rules.defs
         self.where = list(self.state.location)        # where the log says each card is
         self.read = len(self.state.log)               # log lines already read
@@ -195,19 +195,23 @@ class Referee:
         nettle = any(self.face(uid)["species"] == "stinging-nettle" for uid in cards)
         for side, faces in by_slot.items():
             if len(faces) > 1 and not shared(faces, nettle):
-                self.fault(f"{self.defs[tree].id}'s {side} holds {[f['name'] for f in faces]}")
+                self.fault(f"the {side} slot of {self.defs[tree].id} holds {[f['name'] for f in faces]}")
 
     # ---- at the end of a turn ----
     def end_of_turn(self):
-        state, zones = self.state, self.state.zones
-        for seat in range(state.players):
-            if len(zones.get(f"hand/{seat}", ())) > HAND_LIMIT:
-                self.fault(f"P{seat + 1} ends a turn with {len(zones[f'hand/{seat}'])} cards in hand")
+        zones = self.state.zones
+        self.check_hands("a turn")
         if len(zones.get("clearing", ())) >= CLEARING_LIMIT:
             self.fault(f"a turn ends with {len(zones['clearing'])} cards in the clearing")
         if self.paid:
             self.fault(f"{self.paid} cards were paid for no card")
         self.all_logged()
+
+    def check_hands(self, end: str):
+        for seat in range(self.state.players):
+            held = len(self.state.zones.get(f"hand/{seat}", ()))
+            if held > HAND_LIMIT:
+                self.fault(f"P{seat + 1} ends {end} with {held} cards in hand")
 
     def all_logged(self):
         state = self.state
@@ -229,9 +233,7 @@ class Referee:
     def end_of_game(self):
         self.all_logged()
         self.sweep()
-        for seat in range(self.state.players):
-            if len(self.state.zones.get(f"hand/{seat}", ())) > HAND_LIMIT:
-                self.fault(f"P{seat + 1} ends the game with more than {HAND_LIMIT} cards in hand")
+        self.check_hands("the game")
 
 
 def shared(faces: list[dict], nettle: bool) -> bool:
