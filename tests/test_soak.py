@@ -1,11 +1,14 @@
 """Long soak: 20,000 random Four Forests games and 3,000 Reforest games per player count and
-module mix, every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py"""
+module mix, and 3,000 Forest Shuffle games per configuration the game allows (114, about two
+hours on two cores), every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py
+(one game: -k reforest, -k forest_shuffle)."""
 import itertools
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from conftest import play_random
+from test_forest_shuffle_games import CONFIGURATIONS, NAMES, played_in_parallel
 
 pytestmark = [pytest.mark.slow]
 
@@ -25,4 +28,12 @@ def test_reforest_soak(players, modules):
     with ProcessPoolExecutor(2) as pool:
         halves = pool.map(faults_in_games, [players] * 2, [modules] * 2, [range(0, 3000, 2), range(1, 3000, 2)])
         found = [fault for faults in halves for fault in faults]
+    assert not found, found[:5]
+
+
+@pytest.mark.parametrize("players,modules", CONFIGURATIONS, ids=NAMES)
+def test_forest_shuffle_soak(players, modules):
+    """3,000 games per configuration, refereed after every action (test_forest_shuffle_games)."""
+    with ProcessPoolExecutor(2) as pool:
+        found = played_in_parallel(players, modules, 3000, pool)
     assert not found, found[:5]
