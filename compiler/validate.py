@@ -83,7 +83,7 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
     where = ".".join(str(p) for p in path) or "the file"
     message, hint = error.message, ""
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)   # keys: any YAML scalar
         known = list(error.schema.get("properties", {}))
         path = path + (extra[0],) if extra else path
         message = f"'{extra[0] if extra else '?'}' is not allowed in {where}"

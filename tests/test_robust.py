@@ -2,6 +2,7 @@
 one-line error (status 1) or a one-line misuse message (status 2), each naming what is wrong.
 The games are tiny ones written here, each with one fault put in."""
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -288,3 +289,13 @@ def test_a_chain_of_reactions_is_named_by_the_step_budget(capsys, tmp_path, smal
     status, _, err = run(capsys, "play", tmp_path, "--quiet")
     assert status == 1 and "step budget" in err
     assert "cards.yaml:3:" in err and "cards.yaml:4:" in err and "game.yaml:15:" not in err
+
+
+def test_unknown_keys_of_several_types_in_one_mapping_are_a_diagnostic(capsys, tmp_path):
+    # Found by tests/test_fuzz.py: `1:` and `zz:` beside each other in a card file could not be
+    # sorted to name the first, and the comparison reached the designer as a traceback.
+    cards = tmp_path / "bad.yaml"
+    cards.write_text("kind: plant\n1: x\nzz: y\ncards: []\n")
+    rules = Path(__file__).resolve().parent.parent / "rules" / "four-forests"
+    status, out, err = run(capsys, "check", rules, cards)
+    assert status == 1 and "bad.yaml:2:1: error[E0201]: '1' is not allowed in the file" in out + err
