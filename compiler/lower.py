@@ -568,6 +568,11 @@ class Lowerer:
         kind = param.type
         scope = self.inner(primitive, param.name, scope, {}, given)
         if kind == "word":
+            labels = next((p for p in primitive.params if p.derived == param.name and p.type == "list"), None)
+            if labels and tree.data == "call":            # as area(a, c): the heading's name, then values
+                name, *parts = [child for child in tree.children if child is not None]
+                return {param.name: self.word(param, Tree("name", [name]), source),
+                        labels.name: tuple(self.expr(part, source, scope)[0] for part in parts)}
             return {param.name: self.word(param, tree, source)}
         if kind == "list" and param.per_card:
             items = tree.children if tree.data == "list" else [tree]

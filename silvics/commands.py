@@ -287,7 +287,8 @@ def score(args) -> int:
         raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
                          else f"no such file: {args.file}")
     document = scenarios.read(path)
-    overrides = {"game": args.game, "options": {**document.data.get("options", {}), **_options(args)}}
+    named = Path(args.game)                    # a game folder named on the command line: from here, not the file
+    overrides = {"game": str(named.resolve()) if named.exists() else args.game, "options": {**document.data.get("options", {}), **_options(args)}}
     game = scenarios.build(document, path.parent, use_cache=not args.no_cache, overrides=overrides)
     try:
         game.run_procedure("scoring")

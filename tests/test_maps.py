@@ -13,7 +13,7 @@ from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game
 from silvics.scenarios import build, read
 
-from conftest import play_random
+from conftest import play_random, run_cli
 
 POND = Path(__file__).parent / "fixtures" / "games" / "pond"
 
@@ -136,3 +136,21 @@ def test_a_position_sets_space_attributes_by_their_declared_type(tmp_path):
     from silvics.position import PositionError
     with pytest.raises(PositionError, match="plant cannot be 'rose'; it is one of: none, reed, lily"):
         built_from(tmp_path, '  spaces:\n    "board:r3.3": {plant: rose}\n')
+
+
+def test_score_lists_points_under_labelled_headings(tmp_path, monkeypatch):
+    position = tmp_path / "end.yaml"
+    position.write_text(f"""game: {POND}
+players: 2
+position:
+  counters: {{hue@1: 1, hue@2: 2}}
+  zones:
+    "board:r2.2": [red-rock]
+    "board:r2.5": [blue-pebble]
+    "board:r4.6": [red-pebble]
+""")
+    monkeypatch.chdir(POND.parent)                      # the game named from here, the file elsewhere
+    status, out, err = run_cli("score", "pond", str(position))
+    assert status == 0, err
+    assert out.split("\n")[:5] == ["P1", "  pool 1                          2", "  pool 2                          3",
+                                   "  total                           5", "P2"]

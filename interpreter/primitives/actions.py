@@ -224,7 +224,9 @@ def rank(node, build):
                    Param("per", "cards", prep="per", required=False),
                    Param("by", "card", prep="by", required=False, doc="the card that awards the points"),
                    Param("as", "word", prep="as", required=False,
-                         doc="the heading the points are listed under when a score is itemised")])
+                         doc="the heading the points are listed under when a score is itemised"),
+                   Param("label", "list", required=False, derived="as",
+                         doc="values written after the heading's name, `as area(a, c)`: listed under 'area 3 white'")])
 def score(node, build):
     """Add points to the acting player's score, itemised by card when `per` names the cards that earn
     them, and by heading when `as` names one."""
@@ -232,11 +234,14 @@ def score(node, build):
     per = build(node.args["per"]) if node.args.get("per") else None
     source = build(node.args["by"]) if node.args.get("by") else None
     heading = node.args.get("as") or ""
+    labels = [build(label) for label in node.args.get("label", ())]
 
     def act(game, frame):
         env = frame.env
         seat, by = env["you"], source(game, env) if source else frame.source
         listed = heading or frame.heading
+        if labels:
+            listed = " ".join([listed, *(str(label(game, env)) for label in labels)])
         if per is None:              # once, with `it` as it is (a printed effect's own card)
             items = [(seat, -1, amount(game, env) or 0, by, listed)]          # nothing scores nothing
         else:
