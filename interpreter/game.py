@@ -107,11 +107,22 @@ class Rules:
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
         shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
         Everything else is shared."""
+        rules = self._shared()
+        rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
+            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading, self.on_face))
+        return rules
+
+    def with_options(self, options) -> "Rules":
+        """The same rules with other setup options chosen: closures read the options as they run
+        (`option(NAME)`), so everything else is shared. SetupError as for Rules()."""
+        rules = self._shared()
+        rules.options = self.ir.settings(self.modules, options or {})
+        return rules
+
+    def _shared(self) -> "Rules":
         rules = Rules.__new__(Rules)
         for name, value in self.__dict__.items():     # set one by one: a copy.copy's attributes are
             setattr(rules, name, value)                # slower to read, and rules read game.rules often
-        rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
-            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading, self.on_face))
         return rules
 
     def build(self, node: Node):
@@ -159,7 +170,9 @@ def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
     if key not in _COMPILED or _COMPILED[key][0] is not ir:
         if len(_COMPILED) > 32:
             _COMPILED.clear()
-        _COMPILED[key] = (ir, Rules(ir, modules, options))
+        sibling = next((rules for (same, on, _), (built, rules) in _COMPILED.items()
+                        if same == id(ir) and on == key[1] and built is ir), None)   # other options: share it
+        _COMPILED[key] = (ir, sibling.with_options(options) if sibling else Rules(ir, modules, options))
     return _COMPILED[key][1]
 
 
