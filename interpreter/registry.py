@@ -84,7 +84,8 @@ class Primitive:
     spelled: tuple = ()          # the words that write it (see `form`)
     form: str = ""               # "statement", "call", "step" (a YAML mapping key) or a grammar rule's name
     binds: tuple = ()            # Binds
-    reads: tuple = ()            # names read from the surroundings besides its parts' ("@name": the name in that part)
+    reads: tuple | Callable = ()  # names read from the surroundings besides its parts' ("@name": the name in that
+                                  # part), or a function of the parts giving them (the acting player, when no owner is named)
     english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT: the card in view)
     roles: dict = field(default_factory=dict)   # role -> part, for readers that look at IR shape
     prompt: str = ""             # a choice's question, filled with what is written (flow steps and choose)
@@ -132,7 +133,8 @@ def primitive(name: str, kind: str, *, template: str, example: str, params=(), r
             assert param.type in TYPES, (name, param)
         doc = " ".join((handler.__doc__ or "").split())
         REGISTRY[name] = Primitive(name, kind, tuple(params), template, doc, example, handler, returns, acting,
-                                   spelled, form, tuple(binds), tuple(reads), tuple(english), dict(roles or {}),
+                                   spelled, form, tuple(binds), reads if callable(reads) else tuple(reads),
+                                   tuple(english), dict(roles or {}),
                                    prompt)
         return handler
     return register
@@ -221,7 +223,8 @@ def free_names(node, _known: dict | None = None) -> frozenset:
     if id(node) in known:
         return known[id(node)][1]
     primitive, args = REGISTRY[node.op], node.args
-    names = {args[r[1:]] if r.startswith("@") else r for r in primitive.reads}
+    reads = primitive.reads(args) if callable(primitive.reads) else primitive.reads
+    names = {args[r[1:]] if r.startswith("@") else r for r in reads}
     for part, value in args.items():
         names |= free_names(value, known) - _bound_names(primitive, part, args)
     known[id(node)] = (node, frozenset(names))       # the node is kept so its id is not reused meanwhile

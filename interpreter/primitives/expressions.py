@@ -46,6 +46,11 @@ _PER = Param("per", "word", derived="compiler", words=("shared", "player", "card
 _OWNED = (({"of": None, "per": "shared"}, "{name}"), ({"of": None}, "your {name}"))   # read without an owner
 
 
+def _owner_read(args) -> tuple:
+    """A zone or counter of each player named without its owner is the acting player's."""
+    return ("you",) if args.get("per") == "player" and args.get("of") is None else ()
+
+
 def cards(game, value) -> list[int]:
     """A collection of card ids from a zone key, a list, or a single card (a new list)."""
     return [value] if isinstance(value, int) else list(pile_of(game, value))
@@ -80,7 +85,7 @@ def var(node, build):
 @primitive("zone", "expression", template="the {name} of {of}", example="hand", returns="cards", form="name",
            params=[Param("name", "word"), _PER, Param("of", "value", required=False,
                                                       doc="the owning seat or card; defaults to you or it")],
-           english=_OWNED, roles={"pile": "name"})
+           english=_OWNED, roles={"pile": "name"}, reads=_owner_read)
 def zone(node, build):
     """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
     return owned_key(node, build)
@@ -101,7 +106,7 @@ def owned_key(node, build):
 
 @primitive("counter", "expression", template="the {name} of {of}", example="coins", returns="int", form="name",
            params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")],
-           english=_OWNED, roles={"settable": "name"})
+           english=_OWNED, roles={"settable": "name"}, reads=_owner_read)
 def counter(node, build):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
     key = owned_key(node, build)
@@ -135,7 +140,8 @@ def attr(node, build):
 @primitive("computed", "expression", template="the {name} of {of}[ for {given}]", example="p.discount(card, space)",
            returns="int", form="method", params=[Param("of", "card"), Param("name", "word"),
                                   Param("given", "list", required=False, doc="values for the names it sees, in order"),
-                                  Param("sees", "list", required=False, doc="those names, as its attribute declares")])
+                                  Param("sees", "list", required=False, doc="those names, as its attribute declares")],
+           reads=("you",))                         # the card's own expression may read its reader
 def computed(node, build):
     """A number printed on a card, as a whole number or an expression worked out when read, with
     `it` the card and the names its attribute sees (0 for no card, or a card without it)."""
@@ -163,7 +169,7 @@ def let_in(node, build):
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
     names, body = node.args["names"], build(node.args["body"])
-    reads = tuple(sorted((free_names(node.args["body"]) - set(names)) | {"you"}))
+    reads = tuple(sorted(free_names(node.args["body"]) - set(names)))
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
     keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
@@ -200,6 +206,9 @@ def _key_of(token: str, values, reads: tuple, build):
             first, second = passed
             return lambda game, env: (token, env[first], env[second], env.get(read))
     if not values and len(reads) <= 2:
+        if not reads:
+            key = (token,)
+            return lambda game, env: key
         first, second = (*reads, None)[:2]
         if second is None:
             return lambda game, env: (token, env.get(first))
@@ -241,7 +250,8 @@ def meets(node, build):
 
 
 @primitive("player", "expression", template="{rel}", example="left", returns="player", form="name",
-           params=[Param("rel", "word", doc="you, left, right or a player marker such as first")])
+           params=[Param("rel", "word", doc="you, left, right or a player marker such as first")],
+           reads=lambda args: ("you",) if args["rel"] in ("you", "left", "right") else ())
 def player(node, build):
     """A seat relative to the acting player (left is the next seat clockwise) or a marker's holder."""
     rel = node.args["rel"]
@@ -526,7 +536,8 @@ def arith(node, build):
 # ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
 
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces", form="name",
-           params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")])
+           params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")],
+           reads=_owner_read)
 def spaces(node, build):
     """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
     owner, name = owned_key(node, build), node.args["name"]
