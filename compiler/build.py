@@ -7,91 +7,26 @@ all of its diagnostics; the run stops with a CompileError listing them all.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span
+from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span, ZoneDecl
 from ..interpreter.registry import load_all, spelled
+from .boards import read_map
 from .budget import check_budget
 from .cards import lower_cards
 from .declare import declare
-from .diagnostics import CompileError, Diagnostic, suggestion_budget
-from .files import Fence, Refused, game_root, list_files, read_bounded
-from .lower import Lowerer, Scope
+from .diagnostics import CompileError, Diagnostic, did_you_mean, suggestion_budget
+from .document import Document, display
+from .files import Fence, game_root, list_files
+from .lower import LowerError, Lowerer, Scope
 from .modules import SECTIONS, assembled, card_files, check_company, check_extended, module_changes, sections
-from .parse import Source
 from .procedures import lower_procedures
 from .steps import At, Steps
-from .validate import validate
-from .yamlload import YamlError, load
 
 
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
-
-
-class Document:
-    """One loaded, schema-checked YAML file."""
-
-    def __init__(self, path: Path, kind: str, diagnostics: list):
-        self.path, self.data, self.located, self.text, self.skipped = path, None, None, "", set()
-        file = _display(path)
-        try:
-            self.text = read_bounded(path)
-            self.data, self.located = load(self.text, file)
-        except OSError as error:
-            diagnostics.append(Diagnostic(file, 1, 1, "E0101", f"cannot read file: {error.strerror}"))
-            return
-        except Refused as refusal:
-            diagnostics.append(Diagnostic(file, 1, 1, "E0101", refusal.message, refusal.hint))
-            return
-        except UnicodeDecodeError:
-            diagnostics.append(Diagnostic(file, 1, 1, "E0101", "file is not UTF-8 text"))
-            return
-        except YamlError as error:
-            diagnostics.extend(error.diagnostics)
-            return
-        problems = validate(self.data, self.located, kind)
-        diagnostics.extend(problems)
-        self.skipped = set()      # card indices a schema error ruled out (the rest are still checked)
-        cards = problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list)
-        indices = self._card_indices(problems) if cards else None
-        if indices is not None:
-            self.skipped = set(indices)
-        elif problems:
-            self.data = None
-
-    def _card_indices(self, problems) -> list[int] | None:
-        """The card each diagnostic falls inside (by the line each card starts on), or None if
-        one falls before every card. A binary search each: a file of many bad cards stays linear."""
-        starts = [self.located.at(("cards", i))[0] for i in range(len(self.data["cards"]))]
-        indices = [bisect_right(starts, diagnostic.line) - 1 for diagnostic in problems]
-        return None if min(indices) < 0 else indices
-
-    def effect(self, path: tuple, text: str) -> tuple[str, Source]:
-        """An effect string and where it sits. A block scalar (| or >) is parsed from its raw lines,
-        dedented, so positions map back to the file even where > folds the lines together."""
-        node = self.located.scalars.get(path)
-        if node is None:
-            return text, Source(self.located.file, *self.located.at(path))
-        line, col = node.start_mark.line + 1, node.start_mark.column + 1
-        if node.style in ("|", ">"):
-            end = node.end_mark.line + (1 if node.end_mark.column else 0)   # the mark may sit on the next key
-            raw = self.text.splitlines()[node.start_mark.line + 1:end]
-            indent = min((len(r) - len(r.lstrip(" ")) for r in raw if r.strip()), default=0)
-            return "\n".join(r[indent:] for r in raw), Source(self.located.file, line + 1, indent + 1, single_line=False)
-        return text, Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
-
-    def error(self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False) -> Diagnostic:
-        return self.located.error(path, code, message, hint, at_key=at_key)
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path.resolve())
 
 
 def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
@@ -189,7 +124,7 @@ def _check_inside(top_file: Path, fence: Fence):
     game's root). Said at the folder, as a diagnostic at the file would show a line of wherever
     the link points."""
     if not top_file.resolve().is_relative_to(fence.root):
-        folder = _display(top_file.absolute().parent)
+        folder = display(top_file.absolute().parent)
         raise CompileError([Diagnostic(folder, 1, 1, "E0101", f"{top_file.name} links to a file outside "
                                        f"{fence.place}", fence.hint)])
 
@@ -278,11 +213,41 @@ def _lowered(game: Document, owned: dict, card_docs, diagnostics) -> GameIR:
     parts = iter(lowered)                          # each module's sections, in order
     built = [assembled(m, {section: next(parts) for section in SECTIONS}, tuple(c for c in cards if c.id in own[m]),
                        declared.decls.options) for m in modules]
+    built = [replace(module, maps=_maps(doc, declared, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
-    return _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures, built)
+    tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
+    return _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures, built,
+                      tiebreak)
 
 
-def _assembled(game: Document, declared, cards, interrupts, procedures, modules) -> GameIR:
+def _maps(module: Document, declared, diagnostics) -> dict:
+    """The maps a module lays on the game's grids instead of theirs."""
+    found = {}
+    for zone, entry in module.data.get("maps", {}).items():
+        path = ("maps", zone)
+        if not declared.decls.zones.get(zone, ZoneDecl("", "card", "")).rows:
+            grids = [z.name for z in declared.decls.zones.values() if z.rows and z.per != "card"]
+            diagnostics.append(module.error(path, "E0401", f"'{zone}' is not a grid zone of the game",
+                                            did_you_mean(zone, grids) or f"grids: {', '.join(grids) or 'none'}",
+                                            at_key=True))
+            continue
+        found[zone] = read_map(entry, module, path, declared.spaces, diagnostics)
+    return found
+
+
+def _tiebreak(game: Document, lowerer: Lowerer, diagnostics) -> tuple:
+    """The numbers that order players tied on points, each worked out for a player (as you)."""
+    lowered = []
+    for index, text in enumerate(game.data.get("tiebreak", [])):
+        try:
+            lowered.append(lowerer.typed_text(*game.effect(("tiebreak", index), str(text)),
+                                              Scope({"you": "player"}), "int"))
+        except LowerError as error:
+            diagnostics.append(error.diagnostic)
+    return tuple(lowered)
+
+
+def _assembled(game: Document, declared, cards, interrupts, procedures, modules, tiebreak) -> GameIR:
     data, decls = game.data, declared.decls
     return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                   max_players=data["players"]["max"], zones=tuple(decls.zones.values()),
@@ -291,7 +256,8 @@ def _assembled(game: Document, declared, cards, interrupts, procedures, modules)
                   counters=tuple(decls.counters.values()), interrupts=interrupts,
                   definitions=tuple((name, params, " ".join(str(text).split()))
                                     for name, (text, _, params) in decls.defines.items()),
-                  options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options))
+                  options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options),
+                  spaces=tuple(decls.space_attributes.values()), tiebreak=tiebreak)
 
 
 def _check_players(documents, diagnostics):

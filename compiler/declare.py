@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, OptionDecl, ZoneDecl
+from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, OptionDecl, SpaceDef, ZoneDecl
+from .boards import SpaceAttribute, read_map
 from .diagnostics import did_you_mean
 from .lower import Decls
+
+_STAND_IN = (SpaceDef("r1", 1),)
 
 DEFINITION = re.compile(r"(?P<name>[a-z_][a-z0-9_-]*)\s*(?:\((?P<params>\s*[a-z_][a-z0-9_]*\s*(?:,\s*[a-z_][a-z0-9_]*\s*)*)\))?", re.I)
 
@@ -18,6 +21,7 @@ class Declared:
     kinds: dict = field(default_factory=dict)         # name -> KindDecl
     optional: set = field(default_factory=set)        # attributes a card may leave out
     defaults: dict = field(default_factory=dict)      # (kind, attribute) -> the value a card may leave out
+    spaces: dict = field(default_factory=dict)        # name -> SpaceAttribute: what a map's spaces carry
 
 
 def declare(game, modules, card_docs, diagnostics) -> Declared:
@@ -31,9 +35,9 @@ class _Declaring:
 
     def run(self, modules, card_docs) -> Declared:
         data, decls = self.game.data, self.found.decls
-        decls.zones = {name: ZoneDecl(name, z.get("per", "shared"), z["visibility"],
-                                      tuple(z.get("grid", {}).get("rows", ())), z.get("grid", {}).get("columns", 0))
-                       for name, z in data["zones"].items()}
+        self.found.spaces = {name: self.space_attribute(name, spec) for name, spec in data.get("spaces", {}).items()}
+        decls.space_attributes = {name: s.attribute for name, s in self.found.spaces.items()}
+        decls.zones = {name: self.zone(name, z) for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
         decls.counters = {name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0), tuple(c.get("names", ())))
                           for name, c in data.get("counters", {}).items()}
@@ -47,6 +51,31 @@ class _Declaring:
         self.check_within()
         self.words(card_docs)
         return self.found
+
+    def zone(self, name: str, spec: dict) -> ZoneDecl:
+        grid = spec.get("grid", {})
+        zone = ZoneDecl(name, spec.get("per", "shared"), spec["visibility"], tuple(grid.get("rows", ())),
+                        grid.get("columns", 0))
+        if "map" not in grid:
+            if grid and not ("rows" in grid and "columns" in grid):
+                self.diagnostics.append(self.game.error(("zones", name, "grid"), "E0201",
+                                                        "a grid needs rows and columns, or a map",
+                                                        "e.g. grid: {rows: [high, low], columns: 3}"))
+            return zone
+        if "rows" in grid or "columns" in grid:
+            self.diagnostics.append(self.game.error(("zones", name, "grid", "map"), "E0201", "a grid laid out by a "
+                                                    "map takes its rows and columns from it", "remove rows and columns",
+                                                    at_key=True))
+        spaces = read_map(grid["map"], self.game, ("zones", name, "grid", "map"), self.found.spaces, self.diagnostics)
+        return zone.mapped(spaces) if spaces else zone.mapped(_STAND_IN)    # (a map said wrong: still a grid)
+
+    def space_attribute(self, name: str, spec: dict) -> SpaceAttribute:
+        path = ("spaces", name)
+        if spec["type"] not in ("int", "enum", "set"):
+            self.diagnostics.append(self.game.error(path + ("type",), "E0402", f"a space's '{name}' cannot be "
+                                                    f"{spec['type']}", "spaces carry int, enum or set attributes"))
+        attribute = self.attribute(name, spec, path, kind="$space")
+        return SpaceAttribute(attribute, bool(spec.get("optional")), spec.get("default"))
 
     def kind(self, kind: str, spec: dict):
         decls = self.found.decls
@@ -72,7 +101,8 @@ class _Declaring:
         """Plain words a rule may use: enum values, sides, kinds, rows, faces and card ids."""
         decls, kinds = self.found.decls, self.found.kinds
         decls.sides = tuple(dict.fromkeys(s for k in kinds.values() for s in k.sides if len(k.sides) > 1))
-        decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values()] for v in a.values}
+        decls.words = {v for a in [*decls.attributes.values(), *decls.marks.values(),
+                                   *decls.space_attributes.values()] for v in a.values}
         decls.words |= set(decls.sides) | set(kinds) | {row for z in decls.zones.values() for row in z.rows}
         decls.words |= {"up", "down", "front"}   # the values of every card's face; a one-sided card's side
         decls.words |= {value for option in decls.options.values() for value in option.values}

@@ -44,6 +44,7 @@ class Decls:
     sides: tuple = ()
     modules: tuple = ()                              # module names
     options: dict = field(default_factory=dict)      # name -> OptionDecl (the game's and its modules')
+    space_attributes: dict = field(default_factory=dict)   # name -> AttrDecl: what every space of a grid carries
 
     @property
     def categories(self) -> dict:
@@ -51,7 +52,8 @@ class Decls:
         return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",),
                 "attributes": tuple(name for name, a in self.attributes.items() if a.type in ("int", "enum", "set")),
                 "events": tuple(sorted({a.on for a in self.attributes.values() if a.on})),
-                "modules": self.modules, "options": tuple(self.options)}
+                "modules": self.modules, "options": tuple(self.options),
+                "space attributes": tuple(self.space_attributes)}
 
     def known(self) -> set:
         return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)
@@ -183,7 +185,9 @@ class Lowerer:
         if name in decls.defines:
             return self.define(name, token, source, scope)
         if "it" in scope.names:
-            found = self.field(self.node("var", token, source, name="it"), name, token, source, scope)
+            it = self.node("var", token, source, name="it")
+            found = (self.space_field(it, name, token, source) if scope.names["it"] == "space"
+                     else self.field(it, name, token, source, scope))
             if found:
                 return found
         zone = decls.zones.get(name)
@@ -292,10 +296,7 @@ class Lowerer:
         if kind == "card":
             found = self.field(node, name, token, source, scope)
         elif kind == "space":
-            found = None
-            if name in ("row", "column"):
-                found = (self.node("space_part", token, source, space=node, part=name),
-                         REGISTRY["space_part"].result({"part": name}))
+            found = self.space_field(node, name, token, source)
         elif kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card":
             found = self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
         elif kind == "player" and name == "score" and "score" not in self.decls.counters:
@@ -310,11 +311,24 @@ class Lowerer:
             self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
         if found is None and kind == "space":
             self.fail(token, source, "E0401", f"a space has no '{name}'",
-                      f"a space has a row and a column; for its top card's {name}, write top(it).{name}")
+                      did_you_mean(name, self.decls.space_attributes) or
+                      f"a space has a row, a column and the attributes the rules declare under spaces: "
+                      f"({', '.join(self.decls.space_attributes) or 'none'}); for its top card's {name}, "
+                      f"write top(it).{name}")
         if found is None:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
+
+    def space_field(self, space: Node, name: str, token, source):
+        """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""
+        declared = self.decls.space_attributes.get(name)
+        if declared is not None:
+            return self.node("space_attr", token, source, space=space, name=name), ATTR_TYPES[declared.type]
+        if name in ("row", "column"):
+            return (self.node("space_part", token, source, space=space, part=name),
+                    REGISTRY["space_part"].result({"part": name}))
+        return None
 
     def expr_method(self, tree, source, scope):
         """`p.discount(card, space)`: a number printed on a card, worked out with the names it sees."""
@@ -382,6 +396,9 @@ class Lowerer:
         if str(op) == "+" and lkind in ("cards", "card"):      # hand + stored: one collection of both
             rnode = self.typed(right, source, scope, "cards")[0]
             return self.node("union", tree, source, items=(lnode, rnode)), "cards"
+        if str(op) == "+" and lkind in ("spaces", "space"):    # adjacent(a) + adjacent(b): the spaces of both
+            rnode = self.typed(right, source, scope, "spaces")[0]
+            return self.node("joined_spaces", tree, source, items=(lnode, rnode)), "spaces"
         self.check(left, lkind, "int", source)
         return self.node("arith", tree, source, op=str(op), left=lnode,
                          right=self.typed(right, source, scope, "int")[0]), "int"
@@ -558,9 +575,10 @@ class Lowerer:
         node, got = self.expr(tree, source, scope)
         if kind == "target":
             if not has_role(node, "settable"):
-                self.fail(tree, source, "E0402", "expected a counter or a card's mark, e.g. card.stance",
-                          f"counters: {', '.join(self.decls.counters) or 'none'}; "
-                          f"marks: {', '.join(self.decls.marks) or 'none'}")
+                self.fail(tree, source, "E0402", "expected a counter, a card's mark or a space's attribute, "
+                          "e.g. card.stance", f"counters: {', '.join(self.decls.counters) or 'none'}; "
+                          f"marks: {', '.join(self.decls.marks) or 'none'}"
+                          + (f"; spaces: {', '.join(self.decls.space_attributes)}" if self.decls.space_attributes else ""))
             return {param.name: node}
         if kind == "effect":
             if not has_role(node, "attribute") or got != "effect":
@@ -600,7 +618,7 @@ _A = {"numbers": "a list", "collection": "cards or a list", "places": "spaces or
 ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"cards", "spaces", "value", "numbers"},
            "bool": {"cond", "value", "effect"}, "int": {"value"}, "card": {"value"},
            "collection": {"cards", "list", "numbers", "space", "spaces", "players"}, "pile": {"space", "cards"},
-           "places": {"space", "spaces"}}
+           "places": {"space", "spaces"}, "spaces": {"space"}}
 
 
 def _fits(got: str, want: str) -> bool:

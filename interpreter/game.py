@@ -19,7 +19,7 @@ from .observation import Observation
 from .primitives.expressions import on_face
 from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
-from .state import EVERYTHING, SCORES, Said, State, parse_key, written, zone_key
+from .state import EVERYTHING, SCORES, Said, State, parse_key, space_key, written, zone_key
 
 MAX_NESTING = 16      # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
@@ -68,6 +68,39 @@ class Rules:
                                                                     attribute.by == "owner"))
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
+        self.tiebreak = [self.build(node) for node in ir.tiebreak]
+        self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours, its print
+
+    # ---- the spaces of grids (every row × column, or those a map lays) ----
+    def grid_spaces(self, name: str, seat) -> tuple:
+        found = self._grids.get((name, seat))
+        if found is None:
+            zone = self.zones[name]
+            places = ([(s.row, s.column) for s in zone.map] if zone.map else
+                      [(row, column) for row in zone.rows for column in range(1, zone.columns + 1)])
+            found = self._grids[name, seat] = tuple(space_key(name, row, column, seat) for row, column in places)
+        return found
+
+    def bordering(self, key: str) -> tuple:
+        """The spaces sharing a border with a space: same row next column, same column next row."""
+        found = self._grids.get(key)
+        if found is None:
+            name, row, column, seat = parse_key(key)
+            rows, there = self.zones[name].rows, set(self.grid_spaces(name, seat))
+            index = rows.index(row)
+            places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
+            found = self._grids[key] = tuple(
+                near for r, c in places if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there)
+        return found
+
+    def printed_space(self, key: str) -> dict:
+        """The attributes a space's map prints on it."""
+        found = self._grids.get(("printed", key))
+        if found is None:
+            parts = parse_key(key)
+            printed = {(s.row, s.column): s.attributes for s in self.zones[parts.name].map}
+            found = self._grids["printed", key] = printed.get((parts.row, parts.column), {})
+        return found
 
     def dealt(self, order: list[int]) -> "Rules":
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
@@ -195,6 +228,17 @@ class Game:
     @property
     def over(self) -> bool:
         return not self.state.stack and self.state.pending is None
+
+    def standings(self) -> list[tuple]:
+        """Each seat's points, then the rules' tiebreak numbers for it (nothing counts 0): tuples
+        that order the players, the highest first."""
+        return [(score, *((number(self, {"you": seat}) or 0) for number in self.rules.tiebreak))
+                for seat, score in enumerate(self.state.scores)]
+
+    def winners(self) -> list[int]:
+        """The seats with the best standing: the most points, ties broken by the rules' tiebreak."""
+        standings = self.standings()
+        return [seat for seat, standing in enumerate(standings) if standing == max(standings)]
 
     def apply(self, index: int):
         state = self.state
@@ -426,6 +470,14 @@ class Game:
             printed = self.rules.defs[uid].sides[self.state.side[uid]].attributes
             return tuple(n for n in printed if self.rules.attributes[n].type in ("effect", "number"))
         return None
+
+    def space_value(self, key: str, name: str):
+        """A space's attribute, noted as read: as the rules last set it, else as its map prints it."""
+        self.depends_on(key)
+        changed = self.state.spaced.get(key)
+        if changed is not None and name in changed:
+            return changed[name]
+        return self.rules.printed_space(key).get(name)
 
     def marks_of(self, uid: int) -> dict:
         """The marks set on a card since it last moved, noted as read."""

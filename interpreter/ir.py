@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 5
+IR_VERSION = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +36,26 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
+class SpaceDef:
+    """One space of a map: where it is, and the attributes its legend prints on it."""
+    row: str
+    column: int
+    attributes: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ZoneDecl:
     name: str
     per: str            # "shared", "player" or "card"
     visibility: str     # "public", "owner" or "hidden"
     rows: tuple = ()    # a grid: named rows of `columns` spaces, each space a pile of its own
     columns: int = 0
+    map: tuple = ()     # a grid read from a map: only these SpaceDefs exist (every row × column otherwise)
+
+    def mapped(self, spaces: tuple) -> "ZoneDecl":
+        """This grid laid out as a map: its rows r1, r2 … and columns as far as the spaces reach."""
+        rows = tuple(f"r{n}" for n in range(1, max((int(s.row[1:]) for s in spaces), default=0) + 1))
+        return replace(self, rows=rows, columns=max((s.column for s in spaces), default=0), map=spaces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +131,7 @@ class Module:
     excludes: tuple[Company, ...] = ()
     options: tuple[OptionDecl, ...] = ()
     players: tuple[int, ...] = ()                 # (min, max) while it is on, instead of the game's
+    maps: dict = field(default_factory=dict)      # grid zone name -> the SpaceDefs of the map it lays instead
 
 
 class SetupError(ValueError):
@@ -139,6 +154,8 @@ class GameIR:
     interrupts: tuple[Node, ...] = ()     # "interrupt" nodes, watched after every action
     definitions: tuple = ()               # (name, parameters, text) of each `define:`, for the reference pages
     options: tuple[OptionDecl, ...] = ()  # the game's setup options (a module may declare more)
+    spaces: tuple[AttrDecl, ...] = ()     # the attributes every space of a grid carries (a map's legend prints them)
+    tiebreak: tuple[Node, ...] = ()       # numbers per player (as you) that order players tied on points
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":
@@ -159,8 +176,11 @@ class GameIR:
         merged = {m.name: replace(m, before={}, after={}, cards=()) for m in layered}    # now the game's own
         cards = {c.id: c for c in (*self.cards, *(c for m in layered for c in m.cards))}   # a shared card file: once
         low, high = self.player_range(names)
+        maps = {zone: spaces for m in layered for zone, spaces in m.maps.items()}       # the last module's wins
+        zones = tuple(zone.mapped(maps[zone.name]) if zone.name in maps else zone for zone in self.zones)
+        merged = {name: replace(m, maps={}) for name, m in merged.items()}
         return replace(self, procedures=procedures, cards=tuple(cards.values()), min_players=low, max_players=high,
-                       modules={**self.modules, **merged})
+                       modules={**self.modules, **merged}, zones=zones)
 
     def player_range(self, modules=()) -> tuple[int, int]:
         """(min, max) players with these modules on: the last on that says how many, else the game's."""

@@ -21,7 +21,7 @@ import re
 from dataclasses import MISSING, fields
 
 from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, GameIR, IRError, KindDecl, Module, Node,
-                 OptionDecl, SideDef, Span, ZoneDecl)
+                 OptionDecl, SideDef, Span, SpaceDef, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -416,23 +416,32 @@ _ATTRIBUTE_VALUES = {      # a card's value for an attribute, by the attribute's
 }
 
 
-@_described({"type": "object", "additionalProperties": {"anyOf": [
-    {"type": ["integer", "string"]}, {"type": "array", "items": {"type": ["integer", "string"]}},
-    {"$ref": "#/$defs/expression"}, {"$ref": "#/$defs/step"}]}})
-def _attributes(reader, value, depth):
-    if type(value) is not dict:
-        raise _wrong("an object", value)
-    reader.deeper(depth)
-    decoded = {}
-    for name, item in value.items():
-        declared = reader.attributes.get(name)
-        try:
-            if declared is None:
-                raise IRError(f"no kind declares an attribute {name!r}")
-            decoded[name] = _ATTRIBUTE_VALUES[declared.type](reader, item, depth + 1)
-        except IRError as error:
-            raise error.inside(name)
-    return decoded
+def _declared_values(table: str, missing: str, schema: dict):
+    """Decodes an object of attribute values, each of the type `reader.<table>` declares for it."""
+    @_described(schema)
+    def values(reader, value, depth):
+        if type(value) is not dict:
+            raise _wrong("an object", value)
+        reader.deeper(depth)
+        decoded, declared_in = {}, getattr(reader, table)
+        for name, item in value.items():
+            declared = declared_in.get(name)
+            try:
+                if declared is None:
+                    raise IRError(f"{missing} {name!r}")
+                decoded[name] = _ATTRIBUTE_VALUES[declared.type](reader, item, depth + 1)
+            except IRError as error:
+                raise error.inside(name)
+        return decoded
+    return values
+
+
+_attributes = _declared_values("attributes", "no kind declares an attribute", {
+    "type": "object", "additionalProperties": {"anyOf": [
+        {"type": ["integer", "string"]}, {"type": "array", "items": {"type": ["integer", "string"]}},
+        {"$ref": "#/$defs/expression"}, {"$ref": "#/$defs/step"}]}})
+_space_attributes = _declared_values("space_attributes", "spaces declare no attribute", {
+    "type": "object", "additionalProperties": {"type": ["integer", "string", "array"]}})
 
 
 def _record(cls: str):
@@ -444,7 +453,9 @@ def _record(cls: str):
 
 FIELDS = {
     "ZoneDecl": {"name": _text, "per": _word("shared", "player", "card"),
-                 "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS)},
+                 "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS),
+                 "map": _list(_record("SpaceDef"))},
+    "SpaceDef": {"row": _text, "column": _whole(1, MAX_COLUMNS), "attributes": _space_attributes},
     "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number, "names": _list(_text)},
     "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
                  "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner")},
@@ -457,19 +468,21 @@ FIELDS = {
     "Module": {"name": _text, "description": _text, "procedures": _map(_step), "before": _map(_PARTS["block"]),
                "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
                "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
-               "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS))},
-    "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "zones": _list(_record("ZoneDecl")),
+               "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS)),
+               "maps": _map(_list(_record("SpaceDef")))},
+    "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "spaces": _list(_record("AttrDecl")),
+               "zones": _list(_record("ZoneDecl")),
                "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
                "marks": _list(_record("AttrDecl")),
                # read after the declarations above, which they refer to:
                "id": _text, "name": _text, "min_players": _whole(1, MAX_PLAYERS), "max_players": _whole(1, MAX_PLAYERS),
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
-               "options": _list(_record("OptionDecl"))},
+               "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression)},
 }
-_DECLARATIONS = ("version", "zones", "counters", "kinds", "marks")
-_CLASSES = {cls.__name__: cls for cls in (ZoneDecl, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef, OptionDecl,
-                                          Company, Module, GameIR)}
+_DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
+_CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
+                                          OptionDecl, Company, Module, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}
@@ -484,6 +497,7 @@ class _Reader:
         self.deepest = 0
         self.declared: dict = {"zones": {}, "grids": {}, "counters": {}}
         self.attributes: dict = {}          # attribute name -> AttrDecl, of any kind
+        self.space_attributes: dict = {}    # attribute name -> AttrDecl, of a grid's spaces
         self.kinds: dict = {}
         self.procedures: set = set()        # the rules' and every module's
         self.words: dict = {}               # the categories a part's `words` may name
@@ -497,7 +511,9 @@ class _Reader:
     # ---- objects ----
     def game(self, data: dict) -> GameIR:
         _check_object("GameIR", data, _ALLOWED["GameIR"], REQUIRED["GameIR"])
-        decoded = self._fields("GameIR", data, _DECLARATIONS, 0)
+        decoded = self._fields("GameIR", data, _DECLARATIONS[:2], 0)
+        self.space_attributes = {a.name: a for a in decoded.get("spaces", ())}     # which the zones' maps use
+        decoded.update(self._fields("GameIR", data, _DECLARATIONS[2:], 0))
         self._declare(decoded)
         modules = _values(data.get("modules"))
         self.procedures = _keys(data.get("procedures")) | {
@@ -742,6 +758,10 @@ def _check_module(game: GameIR, module: Module, name: str):
             for other in (company.module, *company.when):
                 if other not in game.modules:
                     raise IRError(f"no module {other!r}").at("modules", name, section, index)
+    for zone, spaces in module.maps.items():
+        if not any(z.name == zone and z.per != "card" and z.rows for z in game.zones):
+            raise IRError(f"no grid zone {zone!r} to lay a map on").at("modules", name, "maps", zone)
+        _check_map(spaces, ("modules", name, "maps", zone))
     procedures = set(game.procedures).union(*(m.procedures for m in game.modules.values()))
     for section in ("before", "after"):
         for procedure in getattr(module, section):
@@ -750,9 +770,26 @@ def _check_module(game: GameIR, module: Module, name: str):
                                                                                           procedure)
 
 
+def _check_map(spaces, where: tuple):
+    """A map's spaces are each in a row r1, r2 … and named once."""
+    seen = set()
+    for index, space in enumerate(spaces):
+        if not re.fullmatch(r"r[1-9][0-9]*", space.row) or int(space.row[1:]) > MAX_COLUMNS:
+            raise IRError(f"a map's rows are r1, r2 …, not {space.row!r}").at(*where, index, "row")
+        if (space.row, space.column) in seen:
+            raise IRError(f"space {space.row}.{space.column} is on the map twice").at(*where, index)
+        seen.add((space.row, space.column))
+
+
+def _check_zone(reader: _Reader, zone: ZoneDecl):
+    _check_map(zone.map, ("map",))
+    if zone.map and zone.mapped(zone.map) != zone:
+        raise IRError("a map's rows and columns are those its spaces reach").inside("rows")
+
+
 def _check_option(reader: _Reader, option: OptionDecl):
     if option.default not in option.values:
         raise IRError(f"the default {option.default!r} is not one of the values").inside("default")
 
 
-_CHECKS = {"CardDef": _check_card, "OptionDecl": _check_option}
+_CHECKS = {"CardDef": _check_card, "OptionDecl": _check_option, "ZoneDecl": _check_zone}

@@ -76,7 +76,7 @@ def play_and_record(ir, players: int, seed: int, names, modules=(), options=None
     """One game between the named agents (one per seat), reduced to what a Summary needs."""
     game = play(ir, players, seed, [make_agent(name, seed, seat) for seat, name in enumerate(names)], modules, options)
     scores = game.state.scores
-    winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
+    winners = game.winners()
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
     length = sum(1 for entry in game.state.log if entry[0] == "choice")
     earned, awarded = {}, {}

@@ -135,6 +135,7 @@ class State:
     stamps: dict[str, int] = field(default_factory=dict)   # what changed when (see the module docstring)
     rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
     clock: int = 0                 # the stamp of the last change: states with the same clock are the same
+    spaced: dict = field(default_factory=dict)   # space key -> attributes the rules set on it (replaced, never changed in place)
 
     @classmethod
     def new(cls, players: int, box: list[int], seed: int) -> "State":
@@ -153,7 +154,7 @@ class State:
                      self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
                      dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:], self.choices[:],
                      [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
-                     True, self.clock)
+                     True, self.clock, dict(self.spaced))
 
     def random(self) -> random.Random:
         """The game's generator, to draw from (the only way rules use randomness)."""
@@ -230,6 +231,10 @@ class State:
     def mark(self, uid: int, name: str, value):
         self.marks[uid] = {**(self.marks[uid] or {}), name: value}
         self.stamp(self.location[uid])
+
+    def set_space(self, key: str, name: str, value):
+        self.spaced[key] = {**self.spaced.get(key, {}), name: value}
+        self.stamp(key)
 
     def turn(self, uid: int, facedown: bool):
         self.facedown[uid] = facedown

@@ -185,11 +185,11 @@ def _counter_value(game, key: str, value: int):
 
 
 def _scores_table(game) -> str:
-    scores = game.state.scores
-    best = max(scores)
+    scores, standings = game.state.scores, game.standings()
+    winners = game.winners() if game.over and len(scores) > 1 else []
     lines = ["", "Final scores:" if game.over else "Scores so far:"]
-    for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
-        winner = "  winner" if scores[seat] == best and len(scores) > 1 and game.over else ""
+    for seat in sorted(range(len(scores)), key=lambda s: tuple(-n for n in standings[s])):
+        winner = "  winner" if seat in winners else ""
         lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
     counters = [f"{game.zone_label(key)} {_counter_value(game, key, value)}"
                 for key, value in sorted(game.state.counters.items())]

@@ -6,9 +6,9 @@ zone, so conservation holds by construction and is checked by the tests after ev
 """
 from __future__ import annotations
 
-from ..registry import Param, has_role, primitive
+from ..registry import Binds, Param, has_role, primitive
 from ..runtime import RuleError
-from ..state import Scored
+from ..state import Scored, parse_key
 from ..views import SEEN
 from .expressions import cards, owned_key
 
@@ -128,24 +128,28 @@ def turn(node, build):
 
 
 @primitive("set", "action", template="set {target} to {value}", example="set card.stance to way",
-           params=[Param("target", "target", doc="card.mark"), Param("value", "value", prep="to")])
+           params=[Param("target", "target", doc="card.mark, space.attribute or a counter"),
+                   Param("value", "value", prep="to")])
 def set_(node, build):
-    """Set a mark on a card (cleared when the card moves) or a counter."""
+    """Set a mark on a card (cleared when the card moves), an attribute of a space, or a counter."""
     target, value = node.args["target"], build(node.args["value"])
-    if not has_role(target, "attribute"):           # a counter, not a card's mark
-        key = owned_key(target, build)
+    space = has_role(target, "space attribute")
+    if not space and not has_role(target, "attribute"):
+        key = owned_key(target, build)              # a counter
 
         def act_counter(game, frame):
             env = frame.env
             game.state.set_counter(key(game, env), value(game, env))
         return act_counter
-    of, name = build(target.args["of"]), target.args["name"]
+    where, name = build(target.args["space" if space else "of"]), target.args["name"]
+    change = (lambda game, key, v: game.state.set_space(key, name, v)) if space else \
+        (lambda game, uid, v: game.state.mark(uid, name, v))
 
     def act(game, frame):
         env = frame.env
-        uid = of(game, env)
-        if uid is not None:
-            game.state.mark(uid, name, value(game, env))
+        place = where(game, env)                    # a space's key, or a card's uid
+        if place is not None:
+            change(game, place, value(game, env))
     return act
 
 
@@ -243,6 +247,42 @@ def score(node, build):
         gained = game.state.add_points(items)
         game.note("score", [item[1] for item in items] if per else (), Scored(seat, gained, by))
     return act
+
+
+@primitive("draw", "action", template="draw {zone}, each space showing {with}", example="draw board with glyph",
+           params=[Param("zone", "spaces", doc="a grid zone"),
+                   Param("with", "value", prep="with", doc="worked out for each space, as it: a word or a number")],
+           binds=[Binds("with", name="it", type="space")])
+def draw(node, build):
+    """Log a text drawing of a grid: each space shows the value worked out for it (nothing shows
+    blank), in cells as wide as the widest; places the grid lacks are left blank. Everyone reads
+    the drawing: show only what is public."""
+    zone, shown = build(node.args["zone"]), build(node.args["with"])
+
+    def act(game, frame):
+        inner, cells = dict(frame.env), {}
+        for key in zone(game, frame.env):
+            inner["it"] = key
+            value = shown(game, inner)
+            cells[key] = "" if value is None else str(value)
+        if cells:
+            game.note("draw", [], drawing(cells))
+    return act
+
+
+def drawing(cells: dict) -> str:
+    """The text of a grid drawing: the grid's label, a line of column numbers, then a line per row."""
+    places = {parse_key(key): text for key, text in cells.items()}
+    first = next(iter(places))
+    rows = list(dict.fromkeys(place.row for place in places))
+    columns = range(1, max(place.column for place in places) + 1)
+    width, margin = max(2, *map(len, cells.values())), max(map(len, rows)) + 1
+    at = {(place.row, place.column): text for place, text in places.items()}
+    label = first.name if first.owner is None else f"{first.name}@{first.owner + 1}"
+    lines = [label, " " * margin + " ".join(f"{c:>{width}}" for c in columns)]
+    lines += [(f"{row:<{margin}}" + " ".join(f"{at.get((row, c), ''):>{width}}" for c in columns)).rstrip()
+              for row in rows]
+    return "\n".join(lines)
 
 
 @primitive("pass", "action", template="pass the {marker} player marker to the {to}", example="pass first to left",

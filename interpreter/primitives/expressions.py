@@ -9,11 +9,11 @@ choose/for/repeat. An expression reads the state through the game (`game.pile`,
 from __future__ import annotations
 
 import operator
-from functools import lru_cache, partial
+from functools import partial
 
 from ..registry import IT, REGISTRY, Binds, Param, face_form, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey, bounded
-from ..state import SCORES, Zone, parse_key, space_key, zone_key
+from ..state import SCORES, Zone, parse_key, zone_key
 
 
 # Result types that depend on the parts' types (each docstring is the reference's "Gives").
@@ -309,6 +309,19 @@ def union(node, build):
     return lambda game, env: [uid for item in items for uid in pile_of(game, item(game, env))]
 
 
+@primitive("joined_spaces", "expression", template="{items}", example="adjacent(a) + adjacent(b)", returns="spaces",
+           form="arith", params=[Param("items", "list", joiner=" and ")])
+def joined_spaces(node, build):
+    """Spaces of several lists together, each once, in the order first met (`adjacent(a) + adjacent(b)`)."""
+    items = [build(item) for item in node.args["items"]]
+
+    def every(game, env):
+        found = (item(game, env) for item in items)
+        return tuple(dict.fromkeys(key for keys in found if keys is not None
+                                   for key in ((keys,) if isinstance(keys, Zone) else keys)))
+    return every
+
+
 @primitive("contents", "expression", template="the cards in {spaces}", example="cards(adjacent(space))",
            returns="cards", spelled="cards", form="call", params=[Param("spaces", "places", arg=True)])
 def contents(node, build):
@@ -515,18 +528,12 @@ def arith(node, build):
 @primitive("spaces", "expression", template="the spaces of {name}", example="region", returns="spaces", form="name",
            params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")])
 def spaces(node, build):
-    """Every space of a grid zone, row by row in the declared order."""
-    owner = owned_key(node, build)
+    """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
+    owner, name = owned_key(node, build), node.args["name"]
 
     def every(game, env):
-        decl = game.rules.zones[node.args["name"]]
-        return _grid_spaces(decl.name, decl.rows, decl.columns, parse_key(owner(game, env)).owner)
+        return game.rules.grid_spaces(name, parse_key(owner(game, env)).owner)
     return every
-
-
-@lru_cache(maxsize=1024)
-def _grid_spaces(name: str, rows: tuple, columns: int, seat) -> tuple[Zone, ...]:
-    return tuple(space_key(name, row, column, seat) for row in rows for column in range(1, columns + 1))
 
 
 @primitive("adjacent", "expression", template="the spaces that share a border with {space}",
@@ -538,22 +545,8 @@ def adjacent(node, build):
 
     def bordering(game, env):
         key = space(game, env)
-        return _bordering(game, key) if key is not None else ()
+        return game.rules.bordering(key) if key is not None else ()
     return bordering
-
-
-def _bordering(game, key: str) -> tuple[Zone, ...]:
-    """The spaces sharing a border with a space: same row next column, same column next row."""
-    decl = game.rules.zones[parse_key(key).name]
-    return _bordering_in(key, decl.rows, decl.columns)
-
-
-@lru_cache(maxsize=4096)
-def _bordering_in(key: str, rows: tuple, columns: int) -> tuple[Zone, ...]:
-    name, row, column, seat = parse_key(key)
-    index = rows.index(row)
-    places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-    return tuple(space_key(name, rows[r], c, seat) for r, c in places if 0 <= r < len(rows) and 1 <= c <= columns)
 
 
 @primitive("neighbours", "expression", template="the cards next to {card}", example="adjacent(card)",
@@ -572,7 +565,7 @@ def neighbours(node, build):
         if not parse_key(key).space:
             return []
         same = [other for other in game.pile(key) if other != uid]
-        return same + [other for space in _bordering(game, key) for other in game.pile(space)]
+        return same + [other for space in game.rules.bordering(key) for other in game.pile(space)]
     return near
 
 
@@ -589,6 +582,19 @@ def space_part(node, build):
             return None
         parts = parse_key(key)
         return parts.row if part == "row" else parts.column
+    return value
+
+
+@primitive("space_attr", "expression", template="the {name} of {space}", example="space.colour", form="path",
+           params=[Param("space", "space"), Param("name", "word", words="space attributes")],
+           roles={"settable": "name", "space attribute": "name"})
+def space_attr(node, build):
+    """An attribute of a space: as the rules last set it, else as its map prints it (nothing when neither)."""
+    space, name = build(node.args["space"]), node.args["name"]
+
+    def value(game, env):
+        key = space(game, env)
+        return None if key is None else game.space_value(key, name)
     return value
 
 
