@@ -14,16 +14,18 @@ HOLE = " "          # no space here: ragged edges, holes
 
 @dataclass(frozen=True)
 class SpaceAttribute:
-    """An attribute the rules declare under `spaces:`, with what a legend may leave out."""
+    """An attribute the rules declare under `spaces:`, and whether a legend may leave it out
+    (when it is optional, or has a default: `attribute.default`)."""
     attribute: AttrDecl
     optional: bool = False
-    default: object = None
 
 
-def read_map(entry: str, base: Document, path: tuple, attributes: dict, diagnostics: list) -> tuple[SpaceDef, ...]:
+def read_map(entry: str, base: Document, path: tuple, fence: Fence, attributes: dict,
+             diagnostics: list) -> tuple[SpaceDef, ...]:
     """The spaces of the map file `entry` names (relative to `base`, the file naming it, and inside
-    the game's root), checked against the declared space attributes; () after a diagnostic."""
-    listing = list_files([entry], base.path.parent, Fence.of_game(base.path), "map")
+    the fence: the game's root, or a pack's folder), checked against the declared space attributes;
+    () after a diagnostic."""
+    listing = list_files([entry], base.path.parent, fence, "map")
     if listing.refused or listing.folders:
         message, hint = (listing.refused[0][1:] if listing.refused else (f"'{entry}' is a folder", "name one map file"))
         diagnostics.append(base.error(path, "E0101", message, hint))
@@ -74,9 +76,7 @@ def _printed(document, path: tuple, spec: dict, attributes: dict, diagnostics: l
             continue
         printed[name] = list(value) if declared.attribute.type == "set" else value
     for name, declared in attributes.items():
-        if name not in printed and declared.default is not None:
-            printed[name] = declared.default
-        elif name not in spec and not declared.optional:
+        if name not in spec and not declared.optional and declared.attribute.default is None:
             diagnostics.append(document.error(path, "E0402", f"the legend's '{path[-1]}' gives no '{name}'",
                                               "give it, or declare it optional: true or with a default", at_key=True))
     return printed

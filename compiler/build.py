@@ -56,11 +56,12 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules, fence) -> tuple[
     owned = {m: [c for c in (opened.get(p) or opened.setdefault(p, Document(p, "cards", diagnostics))
                              for p in card_files(m, f, diagnostics)) if c.data]
              for m, f in modules + added if m.data}     # each module's own cards
+    fences = {m: f for m, f in modules + added}    # where each module may read (its maps)
     modules = list(owned)
     _check_players([game, *modules], diagnostics)
     _check_module_names(modules, diagnostics)
     check_company(modules, diagnostics)
-    result = _lowered_within_depth(game, owned, [c for c in card_docs if c.data], diagnostics)
+    result = _lowered_within_depth(game, owned, [c for c in card_docs if c.data], fences, diagnostics)
     if not diagnostics:
         check_budget(result, diagnostics)
     if diagnostics:
@@ -182,18 +183,18 @@ def _card_files(game: Document, extra, diagnostics) -> list[Path]:
     return files
 
 
-def _lowered_within_depth(game: Document, owned: dict, card_docs, diagnostics) -> GameIR | None:
+def _lowered_within_depth(game: Document, owned: dict, card_docs, fences: dict, diagnostics) -> GameIR | None:
     """The passes recurse as deep as the rules nest; the limits on each string and file keep that
     shallow, and definitions nested in definitions are caught here, as a diagnostic."""
     try:
-        return _lowered(game, owned, card_docs, diagnostics)
+        return _lowered(game, owned, card_docs, fences, diagnostics)
     except RecursionError:
         diagnostics.append(game.error((), "E0501", "the rules nest too deeply to compile",
                                       "definitions used inside definitions nest too: flatten them"))
         return None
 
 
-def _lowered(game: Document, owned: dict, card_docs, diagnostics) -> GameIR:
+def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) -> GameIR:
     """The passes, each with one job: declare names; lower cards (the game's and its modules', in
     one pass: an id is used once in all) and interrupts (which call procedures); lower
     procedures, each after its callers, with what they bind (a module's steps before and after
@@ -213,14 +214,14 @@ def _lowered(game: Document, owned: dict, card_docs, diagnostics) -> GameIR:
     parts = iter(lowered)                          # each module's sections, in order
     built = [assembled(m, {section: next(parts) for section in SECTIONS}, tuple(c for c in cards if c.id in own[m]),
                        declared.decls.options) for m in modules]
-    built = [replace(module, maps=_maps(doc, declared, diagnostics)) for module, doc in zip(built, modules)]
+    built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
     return _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures, built,
                       tiebreak)
 
 
-def _maps(module: Document, declared, diagnostics) -> dict:
+def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:
     """The maps a module lays on the game's grids instead of theirs."""
     found = {}
     for zone, entry in module.data.get("maps", {}).items():
@@ -231,7 +232,7 @@ def _maps(module: Document, declared, diagnostics) -> dict:
                                             did_you_mean(zone, grids) or f"grids: {', '.join(grids) or 'none'}",
                                             at_key=True))
             continue
-        found[zone] = read_map(entry, module, path, declared.spaces, diagnostics)
+        found[zone] = read_map(entry, module, path, fence, declared.spaces, diagnostics)
     return found
 
 

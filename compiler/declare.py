@@ -3,11 +3,12 @@ marks, definitions, procedures, words), before anything is lowered."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, OptionDecl, SpaceDef, ZoneDecl
 from .boards import SpaceAttribute, read_map
 from .diagnostics import did_you_mean
+from .files import Fence
 from .lower import Decls
 
 _STAND_IN = (SpaceDef("r1", 1),)
@@ -66,7 +67,8 @@ class _Declaring:
             self.diagnostics.append(self.game.error(("zones", name, "grid", "map"), "E0201", "a grid laid out by a "
                                                     "map takes its rows and columns from it", "remove rows and columns",
                                                     at_key=True))
-        spaces = read_map(grid["map"], self.game, ("zones", name, "grid", "map"), self.found.spaces, self.diagnostics)
+        spaces = read_map(grid["map"], self.game, ("zones", name, "grid", "map"), Fence.of_game(self.game.path),
+                          self.found.spaces, self.diagnostics)
         return zone.mapped(spaces) if spaces else zone.mapped(_STAND_IN)    # (a map said wrong: still a grid)
 
     def space_attribute(self, name: str, spec: dict) -> SpaceAttribute:
@@ -74,8 +76,8 @@ class _Declaring:
         if spec["type"] not in ("int", "enum", "set"):
             self.diagnostics.append(self.game.error(path + ("type",), "E0402", f"a space's '{name}' cannot be "
                                                     f"{spec['type']}", "spaces carry int, enum or set attributes"))
-        attribute = self.attribute(name, spec, path, kind="$space")
-        return SpaceAttribute(attribute, bool(spec.get("optional")), spec.get("default"))
+        attribute = replace(self.attribute(name, spec, path, kind="$space"), default=spec.get("default"))
+        return SpaceAttribute(attribute, bool(spec.get("optional")))
 
     def kind(self, kind: str, spec: dict):
         decls = self.found.decls

@@ -69,6 +69,7 @@ class Rules:
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
         self.tiebreak = [self.build(node) for node in ir.tiebreak]
+        self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours, its print
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
@@ -477,7 +478,8 @@ class Game:
         changed = self.state.spaced.get(key)
         if changed is not None and name in changed:
             return changed[name]
-        return self.rules.printed_space(key).get(name)
+        printed = self.rules.printed_space(key)
+        return printed[name] if name in printed else self.rules.space_defaults.get(name)
 
     def marks_of(self, uid: int) -> dict:
         """The marks set on a card since it last moved, noted as read."""

@@ -76,6 +76,7 @@ class AttrDecl:
     within: str = ""    # … while its card lies in this zone
     sees: tuple = ()    # a number: (name, type) bindings its expression reads besides it and you
     by: str = ""        # a reacting effect: "owner" when it answers only its card's owner's events
+    default: object = None   # a space's attribute: the value of every space that neither prints nor was set one
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +182,14 @@ class GameIR:
         merged = {name: replace(m, maps={}) for name, m in merged.items()}
         return replace(self, procedures=procedures, cards=tuple(cards.values()), min_players=low, max_players=high,
                        modules={**self.modules, **merged}, zones=zones)
+
+    def with_maps(self, maps: dict) -> "GameIR":
+        """The game with these grids (zone name -> SpaceDefs) laid out by these maps, whatever
+        map a module would lay on them (a position's own small board)."""
+        zones = tuple(zone.mapped(maps[zone.name]) if zone.name in maps else zone for zone in self.zones)
+        modules = {name: replace(m, maps={z: s for z, s in m.maps.items() if z not in maps})
+                   for name, m in self.modules.items()}
+        return replace(self, zones=zones, modules=modules)
 
     def player_range(self, modules=()) -> tuple[int, int]:
         """(min, max) players with these modules on: the last on that says how many, else the game's."""

@@ -368,7 +368,7 @@ _PARTS = {
 # Parts that their handlers read otherwise than their type alone says: a list of expressions
 # (not one), names or a number as written, one of the operators the handler knows, a counter.
 _AS_WRITTEN = {
-    ("list", "items"): _expressions, ("union", "items"): _expressions, ("rank", "by"): _expressions,
+    ("list", "items"): _expressions, ("union", "items"): _expressions, ("joined_spaces", "items"): _expressions, ("rank", "by"): _expressions,
     ("computed", "given"): _expressions, ("let_in", "values"): _expressions,
     ("computed", "sees"): _list(_text), ("let_in", "names"): _list(_text), ("let_in", "variant"): _number,
     ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),
@@ -458,7 +458,8 @@ FIELDS = {
     "SpaceDef": {"row": _text, "column": _whole(1, MAX_COLUMNS), "attributes": _space_attributes},
     "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number, "names": _list(_text)},
     "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
-                 "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner")},
+                 "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner"),
+                 "default": _or_null(_literal)},
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
     "CardDef": {"id": _text, "kind": _text, "copies": _whole(1, MAX_COPIES), "sides": _list(_record("SideDef")),

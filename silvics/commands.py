@@ -56,9 +56,9 @@ def _check_one(path: Path) -> tuple[str, ...]:
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios
-        data = scenarios.read(path)
+        document = scenarios.read(path)
         try:
-            scenarios.build(data, path.parent, use_cache=False)
+            scenarios.build(document, path.parent, use_cache=False)
         except SetupError as error:            # the file's modules or options: its data, not the command line
             raise PositionError(f"{path}: cannot set up: {error}") from None
         return ("scenario",)
@@ -286,9 +286,9 @@ def score(args) -> int:
     if not path.is_file():
         raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
                          else f"no such file: {args.file}")
-    data = scenarios.read(path)
-    data = {**data, "game": args.game, "options": {**data.get("options", {}), **_options(args)}}
-    game = scenarios.build(data, path.parent, use_cache=not args.no_cache)
+    document = scenarios.read(path)
+    overrides = {"game": args.game, "options": {**document.data.get("options", {}), **_options(args)}}
+    game = scenarios.build(document, path.parent, use_cache=not args.no_cache, overrides=overrides)
     try:
         game.run_procedure("scoring")
     except GameError as error:

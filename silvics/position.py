@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from silvics.compiler.diagnostics import did_you_mean
-from silvics.interpreter.state import BOX, zone_key
+from silvics.interpreter.state import BOX, parse_key, zone_key
 
 
 class PositionError(Exception):
@@ -36,6 +36,21 @@ def place(game, position: dict):
     for seat, zones in enumerate(players):
         for name, pile in zones.items():
             _pile(game, zone_key(_zone(game, name, "player"), seat), pile)
+    for label, attributes in position.get("spaces", {}).items():
+        key = zone_from_label(game, label)
+        if not parse_key(key).space:
+            raise PositionError(f"'{label}' is not a space of a grid: write e.g. board:r1.2")
+        for name, value in attributes.items():
+            game.state.set_space(key, name, space_value(game, label, name, value))
+
+
+def space_value(game, label: str, name: str, value):
+    """A space attribute's value as the rules declare it."""
+    declared = {a.name: a for a in game.rules.ir.spaces}
+    if name not in declared:
+        hint = did_you_mean(name, declared) or f"spaces have: {', '.join(declared) or 'nothing'}"
+        raise PositionError(f"{label}: spaces have no attribute '{name}'; {hint}")
+    return _mark_value(declared[name], label, value)
 
 
 def _seat(game, number) -> int:
@@ -57,7 +72,7 @@ def _zone(game, name: str, per: str) -> str:
     base, _, space = name.partition(":")
     decl = game.rules.zones.get(base)
     if decl is not None and (decl.rows or space):
-        _space(decl, name)
+        _space(game, decl, name)
     if decl is None or decl.per != per:
         known = [z.name for z in game.rules.zones.values() if z.per == per]
         raise PositionError(f"no {per} zone '{name}'" + (f"; {did_you_mean(name, known)}" if did_you_mean(name, known) else
@@ -94,11 +109,13 @@ def _card(game, key: str, entry: dict):
 
 
 def _mark_value(decl, card_id: str, value):
-    """A mark's value as the rules declare it: a whole number, or one of its words."""
+    """A mark's value as the rules declare it: a whole number, one of its words, or a list of them."""
     if decl.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
         raise PositionError(f"{card_id}: {decl.name} must be a whole number, got {value!r}")
     if decl.type == "enum" and value not in decl.values:
         raise PositionError(f"{card_id}: {decl.name} cannot be {value!r}; it is one of: {', '.join(decl.values)}")
+    if decl.type == "set" and (not isinstance(value, list) or not set(value) <= set(decl.values)):
+        raise PositionError(f"{card_id}: {decl.name} is a list of: {', '.join(decl.values)}; got {value!r}")
     return value
 
 
@@ -167,11 +184,11 @@ def counter_from_label(game, label: str) -> str:
     return zone_key(name, seat_of_label(game, owner)) if owner else name
 
 
-def _space(decl, name: str):
+def _space(game, decl, name: str):
     """Check that `name` is one space (row.column) of the grid zone `decl`."""
     if not decl.rows:
         raise PositionError(f"'{decl.name}' is not a grid: write it without :row.column")
-    spaces = [f"{decl.name}:{row}.{column}" for row in decl.rows for column in range(1, decl.columns + 1)]
+    spaces = [parse_key(key).place for key in game.rules.grid_spaces(decl.name, None)]
     if name not in spaces:
         hint = did_you_mean(name, spaces)
         raise PositionError(f"'{name}' is not a space of {decl.name}" + (f"; {hint}" if hint else
@@ -183,7 +200,7 @@ def zone_from_label(game, label: str) -> str:
     name, _, owner = label.partition("@")
     decl = game.rules.zones.get(name.partition(":")[0])
     if decl is not None and (decl.rows or ":" in name):
-        _space(decl, name)
+        _space(game, decl, name)
     if decl is None:
         raise PositionError(f"no zone '{name}'" + (f"; {did_you_mean(name, game.rules.zones)}"
                                                    if did_you_mean(name, game.rules.zones) else ""))

@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from silvics import games
-from silvics.compiler.diagnostics import CompileError, Diagnostic
-from silvics.compiler.validate import validate
-from silvics.compiler.yamlload import YamlError, load
+from silvics.compiler.boards import SpaceAttribute, laid_out
+from silvics.compiler.diagnostics import CompileError, did_you_mean
+from silvics.compiler.document import Document
 from silvics.interpreter.agents import ScriptedAgent, ScriptExhausted, decide, make_agent
 from silvics.interpreter.game import Game, GameError
-from silvics.position import PositionError, counter_from_label, find_card, place, seat_of_label, zone_from_label
+from silvics.position import (PositionError, counter_from_label, find_card, place, seat_of_label, space_value,
+                              zone_from_label)
 
 
 @dataclass
@@ -29,28 +30,25 @@ class Outcome:
         return not self.failures
 
 
-def read(path: Path) -> dict:
+def read(path: Path) -> Document:
     """A scenario or position file, schema-checked; raises CompileError with diagnostics."""
-    try:
-        data, located = load(path.read_text(encoding="utf-8"), str(path))
-    except YamlError as error:
-        raise CompileError(error.diagnostics) from None
-    except UnicodeDecodeError:
-        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", "file is not UTF-8 text")]) from None
-    except OSError as error:
-        raise CompileError([Diagnostic(str(path), 1, 1, "E0101", f"cannot read file: {error.strerror}")]) from None
-    problems = validate(data, located, "scenario")
-    if problems:
-        raise CompileError(problems)
-    return data
+    diagnostics: list = []
+    document = Document(Path(path), "scenario", diagnostics)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    return document
 
 
-def build(data: dict, base: Path, use_cache: bool = True) -> Game:
-    """The game a scenario starts from: a position laid out, or a fresh game from its seed."""
+def build(document: Document, base: Path, use_cache: bool = True, overrides: dict | None = None) -> Game:
+    """The game a scenario starts from: a position laid out, or a fresh game from its seed.
+    `overrides` replace the file's own top-level fields (a command line's game or options)."""
+    data = {**document.data, **(overrides or {})}
     ir = games.load(data["game"], base, use_cache)
     low, high = ir.player_range(data.get("modules", ()))
     if not low <= data["players"] <= high:
         raise PositionError(f"{ir.name} is for {low} to {high} players, not {data['players']}")
+    if "maps" in data.get("position", {}):
+        ir = ir.with_maps(inline_maps(document, ir))
     start = "position" not in data and "run" not in data
     game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), options=data.get("options"),
                 start=start)
@@ -59,16 +57,33 @@ def build(data: dict, base: Path, use_cache: bool = True) -> Game:
     return game
 
 
+def inline_maps(document: Document, ir) -> dict:
+    """The small boards a position lays out (`position: {maps: {ZONE: {legend, rows}}}`), read like
+    map files: checked against the game's declared space attributes, at their line and column."""
+    grids = {zone.name for zone in ir.zones if zone.rows and zone.per != "card"}
+    attributes = {a.name: SpaceAttribute(a, optional=True) for a in ir.spaces}
+    diagnostics, maps = [], {}
+    for zone in document.data["position"]["maps"]:
+        if zone not in grids:
+            hint = did_you_mean(zone, grids) or f"its grids: {', '.join(sorted(grids)) or 'none'}"
+            raise PositionError(f"'{zone}' is not a grid of {ir.name}; {hint}")
+        maps[zone] = laid_out(document, ("position", "maps", zone), attributes, diagnostics)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    return maps
+
+
 def run_file(path, use_cache: bool = True, options=None) -> Outcome:
     """Run one scenario file; `options` (name -> value) are chosen over the file's own."""
     path = Path(path)
     outcome = Outcome(str(path), path.stem)
     try:
-        data = read(path)
+        document = read(path)
+        data = document.data
         if options:
             data = {**data, "options": {**data.get("options", {}), **options}}
         outcome.name = data.get("name", path.stem)
-        game = build(data, path.parent, use_cache)
+        game = build(document, path.parent, use_cache, {"options": data.get("options", {})} if options else None)
     except CompileError as error:
         outcome.failures.append(error.render())
         return outcome
@@ -163,6 +178,13 @@ def check(game: Game, expect: dict) -> list[str]:
                 got = (state.marks[uid] or {}).get(name)
                 if got != want:
                     failures.append(f"{card}.{name}: expected {want!r}, got {got!r}")
+        for label, want in expect.get("spaces", {}).items():
+            key = zone_from_label(game, label)
+            for name, value in want.items():
+                space_value(game, label, name, value)             # a value the rules could give it
+                got = game.space_value(key, name)
+                if got != value:
+                    failures.append(f"{label}.{name}: expected {value!r}, got {got!r}")
         for label, want in expect.get("counters", {}).items():
             got = state.counters.get(counter_from_label(game, label), 0)
             if got != want:
