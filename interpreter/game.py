@@ -70,7 +70,8 @@ class Rules:
                                                             for name in ("setup", "play", "scoring"))}))
         self.tiebreak = [self.build(node) for node in ir.tiebreak]
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
-        self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours, its print
+        self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours
+        self._printed: dict = {}                # space key -> what it shows unless set
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
     def grid_spaces(self, name: str, seat) -> tuple:
@@ -95,12 +96,13 @@ class Rules:
         return found
 
     def printed_space(self, key: str) -> dict:
-        """The attributes a space's map prints on it."""
-        found = self._grids.get(("printed", key))
+        """The attributes a space shows before the rules set any: as its map prints them, else
+        each attribute's default."""
+        found = self._printed.get(key)
         if found is None:
             parts = parse_key(key)
             printed = {(s.row, s.column): s.attributes for s in self.zones[parts.name].map}
-            found = self._grids["printed", key] = printed.get((parts.row, parts.column), {})
+            found = self._printed[key] = {**self.space_defaults, **printed.get((parts.row, parts.column), {})}
         return found
 
     def dealt(self, order: list[int]) -> "Rules":
@@ -487,12 +489,13 @@ class Game:
 
     def space_value(self, key: str, name: str):
         """A space's attribute, noted as read: as the rules last set it, else as its map prints it."""
-        self.depends_on(key)
+        if self.reads is not None:
+            self.reads.add(key)
         changed = self.state.spaced.get(key)
         if changed is not None and name in changed:
             return changed[name]
-        printed = self.rules.printed_space(key)
-        return printed[name] if name in printed else self.rules.space_defaults.get(name)
+        printed = self.rules._printed.get(key) or self.rules.printed_space(key)
+        return printed.get(name)
 
     def marks_of(self, uid: int) -> dict:
         """The marks set on a card since it last moved, noted as read."""
