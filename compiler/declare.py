@@ -50,6 +50,7 @@ class _Declaring:
         decls.modules = tuple(m.data["name"] for m in modules)
         decls.options = self.options([self.game, *modules])
         self.check_within()
+        self.check_names()
         self.words(card_docs)
         return self.found
 
@@ -89,6 +90,18 @@ class _Declaring:
             if known != attribute:
                 self.diagnostics.append(self.game.error(("kinds", kind, "attributes", attribute.name), "E0402",
                                                         f"attribute '{attribute.name}' is declared twice, differently"))
+
+    def check_names(self):
+        """An attribute or mark named like a kind would hide the kind's word wherever a card is in
+        view: `kind = plant` would read the attribute."""
+        for kind in self.found.kinds:
+            for table, path in ((self.found.decls.attributes, None), (self.found.decls.marks, ("marks", kind))):
+                if kind in table:
+                    where = path or next(("kinds", k.name, "attributes", kind) for k in self.found.kinds.values()
+                                         if any(a.name == kind for a in k.attributes))
+                    self.diagnostics.append(self.game.error(where, "E0403", f"'{kind}' names both a kind and an "
+                                                            "attribute", f"inside a condition, kind = {kind} would "
+                                                            "read the attribute: rename it", at_key=True))
 
     def check_within(self):
         zones = self.found.decls.zones
