@@ -10,6 +10,7 @@ from .document import Document
 from .files import Fence, list_files
 
 HOLE = " "          # no space here: ragged edges, holes
+MAX_SPACES = 10_000   # of one map: 30 times Renature's board; a hostile map must not cost minutes
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ def laid_out(document, at: tuple, attributes: dict, diagnostics: list) -> tuple[
         data = data[key]
     legend = {code: _printed(document, (*at, "legend", code), spec, attributes, diagnostics)
               for code, spec in data["legend"].items()}
+    drawn = sum(len(row) - row.count(HOLE) for row in data["rows"])
+    if drawn > MAX_SPACES:
+        diagnostics.append(document.error((*at, "rows"), "E0501", f"the map has {drawn:,} spaces, more than "
+                                          f"{MAX_SPACES:,}", "a board needs far fewer: draw only its spaces"))
+        return ()
     spaces = []
     for index, row in enumerate(data["rows"]):
         _, source = document.effect((*at, "rows", index), row)

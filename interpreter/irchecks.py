@@ -31,6 +31,7 @@ MAX_PLAYERS = 16
 MAX_COPIES = 1000            # of one card
 MAX_CARDS = 100_000          # copies of all cards together
 MAX_COLUMNS = 1000           # of a grid zone
+MAX_SPACES = 10_000          # of a grid zone's map (compiler/boards.py says the same)
 MAX_WHOLE = 10**9            # any other whole number in the file, either sign
 MARKERS = ("first",)         # the player markers every game has (State.new)
 REQUIRED_PROCEDURES = ("setup", "play", "scoring")
@@ -772,7 +773,9 @@ def _check_module(game: GameIR, module: Module, name: str):
 
 
 def _check_map(spaces, where: tuple):
-    """A map's spaces are each in a row r1, r2 … and named once."""
+    """A map's spaces are each in a row r1, r2 … and named once, and not too many."""
+    if len(spaces) > MAX_SPACES:
+        raise IRError(f"a map of more than {MAX_SPACES:,} spaces").at(*where)
     seen = set()
     for index, space in enumerate(spaces):
         if not re.fullmatch(r"r[1-9][0-9]*", space.row) or int(space.row[1:]) > MAX_COLUMNS:

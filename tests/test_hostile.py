@@ -446,3 +446,34 @@ def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
     assert "<a " not in html and "<code>code</code>" not in html     # no link, no code span opened
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html          # shown as text, inside the cards' block
     assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
+
+
+# ---- maps: read like every other file, and bounded ----------------------------------------------
+
+POND = FIXTURES / "games" / "pond"
+
+
+def test_a_map_outside_the_game_is_refused_unread(tmp_path):
+    shutil.copytree(POND, tmp_path / "pond")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    game = tmp_path / "pond" / "game.yaml"
+    game.write_text(game.read_text().replace("grid: {map: board.yaml}", "grid: {map: ../secret.txt}"))
+    assert_refused(*check(tmp_path / "pond"), "'../secret.txt' is outside the game's root folder", "game.yaml:")
+
+
+def test_a_map_linked_out_of_the_game_is_refused_unread(tmp_path):
+    shutil.copytree(POND, tmp_path / "pond")
+    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    (tmp_path / "pond" / "board.yaml").unlink()
+    (tmp_path / "pond" / "board.yaml").symlink_to(tmp_path / "secret.txt")
+    assert_refused(*check(tmp_path / "pond"), "'board.yaml' is outside the game's root folder", "game.yaml:")
+
+
+def test_a_map_of_a_million_spaces_is_refused_quickly(tmp_path):
+    shutil.copytree(POND, tmp_path / "pond")
+    rows = "".join(f'  - "{"~" * 1000}"\n' for _ in range(1000))
+    (tmp_path / "pond" / "board.yaml").write_text(f'legend:\n  "~": {{ground: water}}\nrows:\n{rows}')
+    started = time.perf_counter()
+    status, output = check(tmp_path / "pond")
+    assert status == 1 and "the map has 1,000,000 spaces, more than 10,000" in output, output
+    assert time.perf_counter() - started < 20

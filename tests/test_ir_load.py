@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -460,3 +461,15 @@ def test_a_file_that_loads_builds(data):
         for modules in [(), *((name,) for name in game.modules)]:
             Rules(game.with_modules(modules))
     assert loaded
+
+
+def test_a_map_too_large_or_named_twice_is_refused():
+    from silvics.compiler.build import compile_game
+    pond = json.loads(ir.dumps(compile_game(Path(__file__).parent / "fixtures" / "games" / "pond")))
+    board = pond["zones"][0]
+    board["map"] = board["map"] + [board["map"][0]]
+    with pytest.raises(ir.IRError, match=r"zones\[0\].map\[31\]: space r1.2 is on the map twice"):
+        ir.loads(json.dumps(pond))
+    board["map"] = [{"$": "SpaceDef", "row": "r1", "column": c, "attributes": {}} for c in range(1, 1001)] * 11
+    with pytest.raises(ir.IRError, match="a map of more than 10,000 spaces"):
+        ir.loads(json.dumps(pond))
