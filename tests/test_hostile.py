@@ -453,17 +453,20 @@ def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
 POND = FIXTURES / "games" / "pond"
 
 
-def test_a_map_outside_the_game_is_refused_unread(tmp_path):
+def pond_beside_a_secret(tmp_path) -> Path:
     shutil.copytree(POND, tmp_path / "pond")
     (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
-    game = tmp_path / "pond" / "game.yaml"
+    return tmp_path / "pond"
+
+
+def test_a_map_outside_the_game_is_refused_unread(tmp_path):
+    game = pond_beside_a_secret(tmp_path) / "game.yaml"
     game.write_text(game.read_text().replace("grid: {map: board.yaml}", "grid: {map: ../secret.txt}"))
     assert_refused(*check(tmp_path / "pond"), "'../secret.txt' is outside the game's root folder", "game.yaml:")
 
 
 def test_a_map_linked_out_of_the_game_is_refused_unread(tmp_path):
-    shutil.copytree(POND, tmp_path / "pond")
-    (tmp_path / "secret.txt").write_text(f"password: {SECRET}\n")
+    pond_beside_a_secret(tmp_path)
     (tmp_path / "pond" / "board.yaml").unlink()
     (tmp_path / "pond" / "board.yaml").symlink_to(tmp_path / "secret.txt")
     assert_refused(*check(tmp_path / "pond"), "'board.yaml' is outside the game's root folder", "game.yaml:")
