@@ -29,10 +29,13 @@ counters:
   total: {start: 0}
   trace: {start: 0}
   seen: {per: player}
+spaces:
+  glow: {type: int, default: 0}
 zones:
   deck: {visibility: hidden}
   pile: {visibility: public}
   bag: {per: player, visibility: public}
+  yard: {visibility: public, grid: {rows: [a], columns: 2}}
 define:
   up_in_pile: "count(pile where face = up)"
   big_in_pile: "count(pile where size > 1)"
@@ -43,7 +46,11 @@ define:
   my_score: "you.score + count(pile where size > 100)"
   chips_here: "count(bag)"
   top_size: "top(deck).size"
+  glow_now: "sum(s.glow for s in yard)"
 procedures:
+  shine:
+    - for: s in yard
+      do: [set s.glow to 1]
   setup:
     - %s
   play:
@@ -80,6 +87,7 @@ def memo_game(tmp_path, steps: str, definition: str, setup="move box to pile fac
     ("seen_now", "add 2 to seen", 0, 2),                                 # a counter of the player's
     ("my_score", "score 4", 0, 4),                                       # the scores
     ("my_turn_first", "pass first to left", 1, 0),                       # a player marker
+    ("glow_now", "shine", 0, 2),                                         # a space's attribute
 ])
 def test_a_remembered_definition_sees_every_kind_of_change(tmp_path, definition, change, before, after):
     game = memo_game(tmp_path, f"""
@@ -87,6 +95,16 @@ def test_a_remembered_definition_sees_every_kind_of_change(tmp_path, definition,
           then: [record, {change}, record]     # remembered just before the change, read again after it
     """, definition)
     assert game.state.counters["trace"] == 10 * before + after
+
+
+def test_a_definition_reading_a_zone_of_each_player_is_remembered_for_each(tmp_path):
+    # count(bag) reads the acting player's bag though no name in it says so: each seat its own value
+    game = memo_game(tmp_path, """
+        - if: you = first
+          then: [move top(pile) to bag]
+        - record
+    """, "chips_here")
+    assert game.state.counters["trace"] == 10
 
 
 def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
