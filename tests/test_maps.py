@@ -146,11 +146,11 @@ position:
   counters: {{hue@1: 1, hue@2: 2}}
   zones:
     "board:r2.2": [red-rock]
-    "board:r2.5": [blue-pebble]
+    "board:r2.5": [blue-rock]
     "board:r4.6": [red-pebble]
 """)
     monkeypatch.chdir(POND.parent)                      # the game named from here, the file elsewhere
     status, out, err = run_cli("score", "pond", str(position))
     assert status == 0, err
-    assert out.split("\n")[:5] == ["P1", "  pool 1                          2", "  pool 2                          3",
-                                   "  total                           5", "P2"]
+    assert out.split("\n")[:6] == ["P1", "  pool 1                          2", "  total                           2",
+                                   "P2", "  pool 2                          3", "  total                           3"]
