@@ -218,14 +218,15 @@ def rank(node, build):
     return act
 
 
-@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}][ (as {as})]",
+@primitive("score", "action", template="score {amount} points[ for each card of {per}][, awarded by {by}] (as {as} {label})",
            example="score c.award per tableau where c.wants by c", acting=True,
+           english=(({"label": None}, "score {amount} points[ for each card of {per}][, awarded by {by}][ (as {as})]"),),
            params=[Param("amount", "int", per_card="per", doc="with per: computed for each of its cards, as it"),
                    Param("per", "cards", prep="per", required=False),
                    Param("by", "card", prep="by", required=False, doc="the card that awards the points"),
                    Param("as", "word", prep="as", required=False,
                          doc="the heading the points are listed under when a score is itemised"),
-                   Param("label", "list", required=False, derived="as",
+                   Param("label", "list", required=False, derived="as", joiner=" ",
                          doc="values written after the heading's name, `as area(a, c)`: listed under 'area 3 white'")])
 def score(node, build):
     """Add points to the acting player's score, itemised by card when `per` names the cards that earn
