@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,13 @@ def faults_of_seeds(seeds, play, label=lambda seed: f"seed {seed}") -> list[str]
             faults = [*faults, "the game did not end"]
         found += [f"{label(seed)}: {fault}" for fault in faults[:3]]
     return found
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Two worker processes (the machine CI uses has two cores), kept for a test module."""
+    with ProcessPoolExecutor(2) as workers:
+        yield workers
 
 
 def in_two_halves(pool, work, count: int, *args) -> list:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -266,12 +265,6 @@ def faults_in_games(players: int, modules: tuple, seeds) -> list[str]:
 
 def played_in_parallel(players: int, modules: tuple, count: int, pool) -> list[str]:
     return in_two_halves(pool, faults_in_games, count, players, modules)
-
-
-@pytest.fixture(scope="module")
-def pool():
-    with ProcessPoolExecutor(2) as workers:
-        yield workers
 
 
 CONFIGURATIONS = configurations(forest_shuffle())

@@ -31,7 +31,6 @@ SILVICS_RENATURE_GAMES sets the count (tests/test_soak.py plays 3,000)."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
 from itertools import chain
 
 import pytest
@@ -301,12 +300,6 @@ def faults_in_games(players: int, modules: tuple, seeds) -> list[str]:
 
 def played_in_parallel(players: int, modules: tuple, count: int, pool) -> list[str]:
     return in_two_halves(pool, faults_in_games, count, players, modules)
-
-
-@pytest.fixture(scope="module")
-def pool():
-    with ProcessPoolExecutor(2) as workers:
-        yield workers
 
 
 @pytest.mark.parametrize("players,modules", CONFIGURATIONS, ids=NAMES)

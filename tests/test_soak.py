@@ -11,6 +11,7 @@ import pytest
 from conftest import play_random
 from test_forest_shuffle_games import CONFIGURATIONS, NAMES, played_in_parallel
 from test_renature_games import CONFIGURATIONS as RENATURE, NAMES as RENATURE_NAMES
+from test_renature_games import played_in_parallel as renature_in_parallel
 
 pytestmark = [pytest.mark.slow]
 
@@ -42,9 +43,7 @@ def test_forest_shuffle_soak(players, modules):
 
 
 @pytest.mark.parametrize("players,modules", RENATURE, ids=RENATURE_NAMES)
-def test_renature_soak(players, modules):
+def test_renature_soak(players, modules, pool):
     """3,000 games per player count and way to play, refereed after every action (test_renature_games)."""
-    from test_renature_games import played_in_parallel as renature_in_parallel
-    with ProcessPoolExecutor(2) as pool:
-        found = renature_in_parallel(players, modules, 3000, pool)
+    found = renature_in_parallel(players, modules, 3000, pool)
     assert not found, found[:5]
