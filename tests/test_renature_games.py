@@ -308,6 +308,21 @@ def test_random_renature_games_are_legal(players, modules, pool):
     assert not found, found[:5]
 
 
+def test_every_area_of_the_base_board_gets_a_token_of_its_size():
+    """The base game lays in each area a token whose main points are its size (the rules'
+    reading): a board transcribed with an area no token fits would leave that area unscored."""
+    from silvics.interpreter.game import Game
+
+    game = Game(renature(), 4, 0)
+    sizes: dict[int, int] = {}
+    for key in game.rules.grid_spaces("board", None):
+        if game.space_value(key, "area"):
+            sizes[game.space_value(key, "area")] = sizes.get(game.space_value(key, "area"), 0) + 1
+    laid = {game.state.marks[uid]["on_area"]: game.attribute(uid, "main") for uid in game.state.zones["area_tokens"]}
+    assert len(game.state.zones["area_tokens"]) == len(sizes) == 18
+    assert laid == sizes
+
+
 # ---- the referee itself: each check finds the fault it is for ----
 
 def set_up(players=3, modules=()):

@@ -1,6 +1,6 @@
 """Long soak: 20,000 random Four Forests games and 3,000 Reforest games per player count and
 module mix, 3,000 Forest Shuffle games per configuration the game allows (114, about two hours
-on two cores) and 3,000 Renature games per player count and way to play (9, about 25 minutes),
+on two cores) and 3,000 Renature games per player count and way to play (9, about 20 minutes),
 every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py (one game:
 -k reforest, -k forest_shuffle, -k renature)."""
 import itertools
