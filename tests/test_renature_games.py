@@ -3,7 +3,8 @@ play (the base game, the Valley, the Valley's variant), each checked after every
 referee written here, in plain Python, from the game state and the printed board alone (never
 from the rules' definitions):
 
-- every domino and plant in exactly one place;
+- every card, each domino and plant among them, in exactly one place (and where the log says it
+  went);
 - no domino over an area space: no domino lies in a space of an area, and no area space shows
   an animal;
 - every domino legal when it is laid: its two spaces side by side and free brook (meadow), its
@@ -70,7 +71,6 @@ class Referee:
         self.state, self.faults = state, []
         self.kinds = [card.kind for card in rules.defs]
         self.faces = rules.faces
-        self.watched = {uid for uid, kind in enumerate(self.kinds) if kind in ("domino", "plant")}
         self.marker = self.kinds.index("marker")                      # the joker marker
         self.spaces, self.near, self.printed = board_of(rules)
         self.read = len(state.log)                                    # log lines already read
@@ -109,31 +109,43 @@ class Referee:
             renamed = self.spaces_changed()
         log = state.log
         if len(log) > self.read:
+            arrived: dict[int, str] = {}
             for what, uids, detail in log[self.read:]:
                 if what in ("move", "refill"):
+                    arrived.update(dict.fromkeys(uids, detail))
                     self.moved(uids, detail)
+            self.check_arrived(arrived)
             self.read = len(log)
             if self.joining and not renamed:          # something else happened since: the join is over
                 self.check_areas()
         if len(self.pending) >= 2:
             self.check_laid()
 
-    def check_conservation(self):
-        """Every domino and plant in exactly one zone, the one its location names."""
+    def check_conservation(self, thorough=False):
+        """Every card (each domino and plant among them) in exactly one zone, the one its location
+        names. After an action, no card lost or doubled is told fast, and a card that moved is
+        looked for where the log says it went (check_arrived); `thorough` looks at every card."""
         state = self.state
         held = list(chain.from_iterable(state.zones.values()))
-        if len(held) == len(state.location) == len(set(held)):
-            return                                    # the common case, told fast
+        if not thorough and len(held) == len(state.location) == len(set(held)):
+            return
         places: dict[int, list[str]] = {}
         for key, pile in state.zones.items():
             for uid in pile:
                 places.setdefault(uid, []).append(key)
-        for uid in sorted(self.watched):
+        for uid, recorded in enumerate(state.location):
             found = places.get(uid, [])
             if len(found) != 1:
                 self.fault(f"{self.name(uid)} lies in {len(found)} places: {found}")
-            elif found[0] != state.location[uid]:
-                self.fault(f"{self.name(uid)} lies in {found[0]} but is recorded in {state.location[uid]}")
+            elif found[0] != recorded:
+                self.fault(f"{self.name(uid)} lies in {found[0]} but is recorded in {recorded}")
+
+    def check_arrived(self, arrived: dict[int, str]):
+        """Each card the log moved lies where its last move put it."""
+        state = self.state
+        for uid, to in arrived.items():
+            if state.location[uid] != to or uid not in state.zones.get(to, ()):
+                self.fault(f"{self.name(uid)} was moved to {to} but lies in {state.location[uid]}")
 
     def moved(self, uids, to: str):
         if to.startswith("board:"):
@@ -265,7 +277,7 @@ class Referee:
     def end_of_game(self):
         """The whole board once more, the halves all laid, and each score its items' sum."""
         state = self.state
-        self.check_conservation()
+        self.check_conservation(thorough=True)
         if self.pending:
             self.fault(f"halves set with no domino laid: {sorted(self.pending)}")
         for key in self.spaces:
@@ -417,6 +429,20 @@ def test_the_referee_finds_a_card_in_two_places_and_a_card_lost():
     game.state.zones["board:r5.18"].remove(plant)
     referee.after_action(game)
     assert referee.faults == ["white-oak lies in 0 places: []"]
+
+
+def test_the_referee_finds_a_card_that_is_not_where_its_move_put_it():
+    game, referee, put, _ = set_up()
+    plant = put("white-oak", "board:r5.18")
+    game.state.zones["board:r5.18"].remove(plant)            # moved on, unlogged, into a player's reserve
+    game.state.zones["reserve/1"].append(plant)
+    game.state.location[plant] = "reserve/1"
+    referee.after_action(game)
+    assert referee.faults == ["white-oak was moved to board:r5.18 but lies in reserve/1"]
+    referee.faults.clear()
+    game.state.location[plant] = "board:r5.18"                # the record says the board; the card is not there
+    referee.end_of_game()
+    assert referee.faults == ["white-oak lies in reserve/1 but is recorded in board:r5.18"]
 
 
 def test_the_referee_finds_a_plant_off_the_areas():
