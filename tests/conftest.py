@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,50 @@ def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
     assert not faults, faults[:5]
     assert not game.state.conservation_errors()
     return game
+
+
+def refereed_game(ir, players: int, seed: int, referee, modules=(), options=None):
+    """A whole game between random agents, watched by `referee(game)`: its `after_action` runs
+    after every action, its `end_of_game` at the end. The game and the faults the referee found."""
+    game = Game(ir, players, seed, modules, options=options, start=False)
+    watching = referee(game)
+    game.on_step = watching.after_action
+    agents = [make_agent("random", seed, seat) for seat in range(players)]
+    for name in ("setup", "play", "scoring"):   # what Game(start=True) runs, with the hook set first
+        game.start_procedure(name)
+        play_on(game, agents)
+    watching.end_of_game()
+    return game, watching.faults
+
+
+def faults_of_seeds(seeds, play, label=lambda seed: f"seed {seed}") -> list[str]:
+    """What went wrong in the games of these seeds (`play(seed)`: a game and its referee's
+    faults), the first three of each game, named `label(seed)`; a rule that fails is one."""
+    found = []
+    for seed in seeds:
+        try:
+            game, faults = play(seed)
+        except Exception as error:                   # a rule failed: report it with its seed
+            found.append(f"{label(seed)}: {type(error).__name__}: {error}")
+            continue
+        if not game.over:
+            faults = [*faults, "the game did not end"]
+        found += [f"{label(seed)}: {fault}" for fault in faults[:3]]
+    return found
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Two worker processes (the machine CI uses has two cores), kept for a test module."""
+    with ProcessPoolExecutor(2) as workers:
+        yield workers
+
+
+def in_two_halves(pool, work, count: int, *args) -> list:
+    """`work(*args, seeds)` on a pool of two processes, the even seeds below `count` on one and
+    the odd on the other: what both found, in one list."""
+    halves = [range(0, count, 2), range(1, count, 2)]
+    return [found for part in pool.map(work, *([arg] * 2 for arg in args), halves) for found in part]
 
 
 def run_cli(*argv) -> tuple[int, str, str]:

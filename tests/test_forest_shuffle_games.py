@@ -32,9 +32,10 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+
+from conftest import faults_of_seeds, in_two_halves, refereed_game
 
 GAMES = int(os.environ.get("SILVICS_FS_GAMES", 300))          # the base game, or one module on
 COMBINED = int(os.environ.get("SILVICS_FS_COMBINED", 50))     # every other combination
@@ -249,24 +250,6 @@ def shared(faces: list[dict], nettle: bool) -> bool:
     return len(faces) == 2 and species.count("cuckoo") == 1 and all("bird" in face["types"] for face in faces)
 
 
-def refereed_game(ir, players: int, seed: int, modules=(), options=None):
-    """A whole game between random agents, with a referee watching every action."""
-    from silvics.interpreter.agents import make_agent
-    from silvics.interpreter.game import Game
-
-    game = Game(ir, players, seed, modules, options=options, start=False)
-    referee = Referee(game)
-    game.on_step = referee.after_action
-    agents = [make_agent("random", seed, seat) for seat in range(players)]
-    state = game.state
-    for name in ("setup", "play", "scoring"):   # what Game(start=True) runs, with the hook set first
-        game.start_procedure(name)
-        while (choice := state.pending) is not None:
-            game.apply(agents[choice.seat].choose(game.observe(choice.seat)))
-    referee.end_of_game()
-    return game, referee.faults
-
-
 _IR = None
 
 
@@ -275,30 +258,13 @@ def faults_in_games(players: int, modules: tuple, seeds) -> list[str]:
     global _IR
     if _IR is None:
         _IR = forest_shuffle()
-    found = []
-    for seed in seeds:
-        options = settings(_IR, modules, seed)
-        try:
-            game, faults = refereed_game(_IR, players, seed, modules, options)
-        except Exception as error:                   # a rule failed: report it with its seed
-            found.append(f"seed {seed} {options}: {type(error).__name__}: {error}")
-            continue
-        if not game.over:
-            faults.append("the game did not end")
-        found += [f"seed {seed} {options}: {fault}" for fault in faults[:3]]
-    return found
+    return faults_of_seeds(seeds, lambda seed: refereed_game(_IR, players, seed, Referee, modules,
+                                                             settings(_IR, modules, seed)),
+                           lambda seed: f"seed {seed} {settings(_IR, modules, seed)}")
 
 
 def played_in_parallel(players: int, modules: tuple, count: int, pool) -> list[str]:
-    halves = [range(0, count, 2), range(1, count, 2)]
-    return [fault for faults in pool.map(faults_in_games, [players] * 2, [modules] * 2, halves)
-            for fault in faults]
-
-
-@pytest.fixture(scope="module")
-def pool():
-    with ProcessPoolExecutor(2) as workers:
-        yield workers
+    return in_two_halves(pool, faults_in_games, count, players, modules)
 
 
 CONFIGURATIONS = configurations(forest_shuffle())

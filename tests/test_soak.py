@@ -1,7 +1,8 @@
 """Long soak: 20,000 random Four Forests games and 3,000 Reforest games per player count and
-module mix, and 3,000 Forest Shuffle games per configuration the game allows (114, about two
-hours on two cores), every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py
-(one game: -k reforest, -k forest_shuffle)."""
+module mix, 3,000 Forest Shuffle games per configuration the game allows (114, about two hours
+on two cores) and 3,000 Renature games per player count and way to play (9, about 20 minutes),
+every step checked. Kept out of CI; run with: pytest -m slow tests/test_soak.py (one game:
+-k reforest, -k forest_shuffle, -k renature)."""
 import itertools
 from concurrent.futures import ProcessPoolExecutor
 
@@ -9,6 +10,8 @@ import pytest
 
 from conftest import play_random
 from test_forest_shuffle_games import CONFIGURATIONS, NAMES, played_in_parallel
+from test_renature_games import CONFIGURATIONS as RENATURE, NAMES as RENATURE_NAMES
+from test_renature_games import played_in_parallel as renature_in_parallel
 
 pytestmark = [pytest.mark.slow]
 
@@ -36,4 +39,11 @@ def test_forest_shuffle_soak(players, modules):
     """3,000 games per configuration, refereed after every action (test_forest_shuffle_games)."""
     with ProcessPoolExecutor(2) as pool:
         found = played_in_parallel(players, modules, 3000, pool)
+    assert not found, found[:5]
+
+
+@pytest.mark.parametrize("players,modules", RENATURE, ids=RENATURE_NAMES)
+def test_renature_soak(players, modules, pool):
+    """3,000 games per player count and way to play, refereed after every action (test_renature_games)."""
+    found = renature_in_parallel(players, modules, 3000, pool)
     assert not found, found[:5]
