@@ -6,8 +6,10 @@ zone, so conservation holds by construction and is checked by the tests after ev
 """
 from __future__ import annotations
 
-from ..registry import Binds, Param, has_role, primitive
-from ..runtime import RuleError
+from functools import lru_cache
+
+from ..registry import Binds, Param, free_names, has_role, primitive
+from ..runtime import RuleError, UnhashableKey
 from ..state import Scored, parse_key
 from ..views import SEEN
 from .expressions import cards, owned_key
@@ -264,31 +266,59 @@ def draw(node, build):
     blank), in cells as wide as the widest; places the grid lacks are left blank. Everyone reads
     the drawing: show only what is public."""
     zone, shown = build(node.args["zone"]), build(node.args["with"])
+    around = tuple(sorted(free_names(node.args["with"]) - {"it"}))     # what else the value reads
+    token = f"draw#{id(node)}"
 
-    def act(game, frame):
-        inner, cells = dict(frame.env), {}
-        for key in zone(game, frame.env):
+    def row_cells(game, env, keys) -> tuple:
+        inner = dict(env)
+        texts = []
+        for key in keys:
             inner["it"] = key
             value = shown(game, inner)
-            cells[key] = "" if value is None else str(value)
-        if cells:
-            game.note("draw", [], drawing(cells))
+            texts.append("" if value is None else str(value))
+        return tuple(texts)
+
+    def act(game, frame):
+        env = frame.env
+        seen = tuple(env.get(name) for name in around)
+        rows = []
+        for keys in _rows(zone(game, env)):
+            try:      # a row is worked out again only when something it showed changed: most rows never do
+                texts = game.remembered((token, keys, *seen), row_cells, game, env, keys)
+            except UnhashableKey:
+                texts = row_cells(game, env, keys)
+            rows.append((keys, texts))
+        if rows:
+            game.note("draw", [], Drawing(rows))
     return act
 
 
-def drawing(cells: dict) -> str:
-    """The text of a grid drawing: the grid's label, a line of column numbers, then a line per row."""
-    places = {parse_key(key): text for key, text in cells.items()}
-    first = next(iter(places))
-    rows = list(dict.fromkeys(place.row for place in places))
-    columns = range(1, max(place.column for place in places) + 1)
-    width, margin = max(2, *map(len, cells.values())), max(map(len, rows)) + 1
-    at = {(place.row, place.column): text for place, text in places.items()}
-    label = first.name if first.owner is None else f"{first.name}@{first.owner + 1}"
-    lines = [label, " " * margin + " ".join(f"{c:>{width}}" for c in columns)]
-    lines += [(f"{row:<{margin}}" + " ".join(f"{at.get((row, c), ''):>{width}}" for c in columns)).rstrip()
-              for row in rows]
-    return "\n".join(lines)
+@lru_cache(maxsize=64)
+def _rows(keys: tuple) -> tuple:
+    """The spaces of a grid, row by row."""
+    rows: dict = {}
+    for key in keys:
+        rows.setdefault(parse_key(key).row, []).append(key)
+    return tuple(map(tuple, rows.values()))
+
+
+class Drawing(tuple):
+    """A grid drawing in the log, kept as its rows, (space keys, cell texts) each, and written out
+    only when read (State.written): the grid's label, a line of column numbers, then a line per row."""
+    __slots__ = ()
+
+    def text(self, name) -> str:
+        places = {parse_key(key): text for keys, texts in self for key, text in zip(keys, texts)}
+        first = next(iter(places))
+        rows = list(dict.fromkeys(place.row for place in places))
+        columns = range(1, max(place.column for place in places) + 1)
+        width, margin = max(2, *map(len, places.values())), max(map(len, rows)) + 1
+        at = {(place.row, place.column): text for place, text in places.items()}
+        label = first.name if first.owner is None else f"{first.name}@{first.owner + 1}"
+        lines = [label, " " * margin + " ".join(f"{c:>{width}}" for c in columns)]
+        lines += [(f"{row:<{margin}}" + " ".join(f"{at.get((row, c), ''):>{width}}" for c in columns)).rstrip()
+                  for row in rows]
+        return "\n".join(lines)
 
 
 @primitive("pass", "action", template="pass the {marker} player marker to the {to}", example="pass first to left",
