@@ -10,7 +10,7 @@ from .document import Document
 from .files import Fence, list_files
 
 HOLE = " "          # no space here: ragged edges, holes
-MAX_SPACES = 10_000   # of one map: 30 times Renature's board; a hostile map must not cost minutes
+MAX_SPACES = 10_000   # of one map: 30 times the largest bundled board; a hostile map must not cost minutes
 
 
 @dataclass(frozen=True)
