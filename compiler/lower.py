@@ -573,6 +573,9 @@ class Lowerer:
                 name, *parts = [child for child in tree.children if child is not None]
                 return {param.name: self.word(param, Tree("name", [name]), source),
                         labels.name: tuple(self.expr(part, source, scope)[0] for part in parts)}
+            named = next((p for p in primitive.params if p.derived == param.name and p.type == "value"), None)
+            if named and tree.data == "name" and str(tree.children[0]) in scope.names:   # flip card to half
+                return {named.name: self.expr(tree, source, scope)[0]}
             return {param.name: self.word(param, tree, source)}
         if kind == "list" and param.per_card:
             items = tree.children if tree.data == "list" else [tree]

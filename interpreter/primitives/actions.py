@@ -94,14 +94,19 @@ def shuffle(node, build):
     return act
 
 
-@primitive("flip", "action", template="turn {what} to their {to} side", example="flip pile to random",
-           params=[Param("what", "cards"), Param("to", "word", prep="to", words="sides", doc="a side name, or random")])
+@primitive("flip", "action", template="turn {what} to their {to}{side} side", example="flip pile to random",
+           params=[Param("what", "cards"), Param("to", "word", prep="to", words="sides", doc="a side name, or random"),
+                   Param("side", "value", required=False, derived="to",
+                         doc="a name bound to a side's name (`choose half from sides(card)`), written in place of it")])
 def flip(node, build):
     """Turn double-sided cards so the named side (or a random one) is face up."""
-    what, side = build(node.args["what"]), node.args["to"]
+    what = build(node.args["what"])
+    named = build(node.args["side"]) if node.args.get("side") is not None else None
+    written = node.args.get("to")
 
     def act(game, frame):
         env = frame.env
+        side = named(game, env) if named else written
         for uid in cards(game, what(game, env)):
             sides = game.sides(uid)
             index = (game.state.random().randrange(len(sides)) if side == "random"
