@@ -77,13 +77,18 @@ class _Declaring:
         if spec["type"] not in ("int", "enum", "set"):
             self.diagnostics.append(self.game.error(path + ("type",), "E0402", f"a space's '{name}' cannot be "
                                                     f"{spec['type']}", "spaces carry int, enum or set attributes"))
-        attribute = replace(self.attribute(name, spec, path, kind="$space"), default=spec.get("default"))
+        attribute = replace(self.attribute(name, spec, path), default=spec.get("default"))
         return SpaceAttribute(attribute, bool(spec.get("optional")))
 
     def kind(self, kind: str, spec: dict):
         decls = self.found.decls
-        attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name), kind)
+        attributes = tuple(self.attribute(name, a, ("kinds", kind, "attributes", name))
                            for name, a in spec.get("attributes", {}).items())
+        for name, a in spec.get("attributes", {}).items():     # what a card of the kind may leave out
+            if a.get("optional"):
+                self.found.optional.add(name)
+            if "default" in a:
+                self.found.defaults[kind, name] = a["default"]
         self.found.kinds[kind] = KindDecl(kind, attributes, tuple(spec.get("sides", ("front",))))
         for attribute in attributes:
             known = decls.attributes.setdefault(attribute.name, attribute)
@@ -155,11 +160,7 @@ class _Declaring:
         params = tuple(p.strip() for p in found["params"].split(",")) if found["params"] else ()
         return found["name"], (*self.game.effect(("define", key), text), params)
 
-    def attribute(self, name, spec, path, kind: str = "") -> AttrDecl:
-        if spec.get("optional"):
-            self.found.optional.add(name)
-        if "default" in spec:
-            self.found.defaults[kind, name] = spec["default"]
+    def attribute(self, name, spec, path) -> AttrDecl:
         if spec["type"] in ("enum", "set") and not spec.get("values"):
             self.diagnostics.append(self.game.error(path, "E0201", f"{spec['type']} attribute '{name}' needs values"))
         if spec.get("on") and (spec["type"] != "effect" or not spec.get("within")):

@@ -561,7 +561,27 @@ class Lowerer:
             if param.prep and param.required and param.prep not in parts:
                 self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
                           f"e.g. {primitive.example}")
+        self.check_setting(primitive, args, verb, source)
         return args
+
+    def check_setting(self, primitive, args: dict, verb, source):
+        """A word set on a mark or a space's attribute is one of its declared values
+        (`set s.colour to big`: a word of the game, but not a colour)."""
+        target = next((args[p.name] for p in primitive.params if p.type == "target" and p.name in args), None)
+        value = next((args[p.name] for p in primitive.params if p.prep == "to" and p.name in args), None)
+        if target is None or not isinstance(value, Node) or not has_role(value, "literal"):
+            return
+        if has_role(target, "space attribute"):
+            declared = self.decls.space_attributes.get(role(target, "space attribute"))
+        elif has_role(target, "attribute") and has_role(target, "settable"):      # a card's mark
+            declared = self.decls.marks.get(role(target, "settable"))
+        else:
+            return                                                                   # a counter
+        written = role(value, "literal")
+        if declared is not None and declared.type == "enum" and isinstance(written, str) \
+                and written not in declared.values:
+            self.fail(verb, source, "E0402", f"'{declared.name}' cannot be '{written}'",
+                      did_you_mean(written, declared.values) or f"it can be: {', '.join(declared.values)}")
 
     def argument(self, primitive, param, tree, source, scope, given) -> dict:
         """Lower one parameter according to its declared type (`given`: the parts the statement has)."""

@@ -163,7 +163,8 @@ class GameIR:
         """The game with the named modules layered on, in order (a name given twice counts once):
         their cards join the game's; a module's procedures replace the game's of the same name
         (the last module wins); each module's steps before and after a procedure wrap whichever
-        body is in force, in module order. The modules layered on keep their procedures only
+        body is in force, in module order; a module's map lays out the grid it names (the last
+        module's wins). The modules layered on keep their procedures only
         (the rest is the game's now), so layering them again changes nothing. A module that says
         how many players it is for sets the game's range (the last such module wins). SetupError for a
         module the game lacks, or a combination the modules' `requires` and `excludes` forbid."""
@@ -174,22 +175,19 @@ class GameIR:
         procedures = {name: _extended(body, [m.before[name] for m in layered if name in m.before],
                                       [m.after[name] for m in layered if name in m.after])
                       for name, body in procedures.items()}
-        merged = {m.name: replace(m, before={}, after={}, cards=()) for m in layered}    # now the game's own
+        merged = {m.name: replace(m, before={}, after={}, cards=(), maps={}) for m in layered}   # now the game's own
         cards = {c.id: c for c in (*self.cards, *(c for m in layered for c in m.cards))}   # a shared card file: once
-        low, high = self.player_range(names)
         maps = {zone: spaces for m in layered for zone, spaces in m.maps.items()}       # the last module's wins
-        zones = tuple(zone.mapped(maps[zone.name]) if zone.name in maps else zone for zone in self.zones)
-        merged = {name: replace(m, maps={}) for name, m in merged.items()}
+        low, high = self.player_range(names)
         return replace(self, procedures=procedures, cards=tuple(cards.values()), min_players=low, max_players=high,
-                       modules={**self.modules, **merged}, zones=zones)
+                       modules={**self.modules, **merged}, zones=_laid_out(self.zones, maps))
 
     def with_maps(self, maps: dict) -> "GameIR":
         """The game with these grids (zone name -> SpaceDefs) laid out by these maps, whatever
         map a module would lay on them (a position's own small board)."""
-        zones = tuple(zone.mapped(maps[zone.name]) if zone.name in maps else zone for zone in self.zones)
         modules = {name: replace(m, maps={z: s for z, s in m.maps.items() if z not in maps})
                    for name, m in self.modules.items()}
-        return replace(self, zones=zones, modules=modules)
+        return replace(self, zones=_laid_out(self.zones, maps), modules=modules)
 
     def player_range(self, modules=()) -> tuple[int, int]:
         """(min, max) players with these modules on: the last on that says how many, else the game's."""
@@ -241,6 +239,11 @@ class GameIR:
                 raise SetupError(f"option {name!r} cannot be {value!r}; it can be: {', '.join(option.values)}"
                                  + _near(value, option.values))
         return {name: chosen.get(name, option.default) for name, (option, _) in owners.items()}
+
+
+def _laid_out(zones: tuple, maps: dict) -> tuple:
+    """The zones, each grid that `maps` names (zone name -> SpaceDefs) laid out by its map."""
+    return tuple(zone.mapped(maps[zone.name]) if zone.name in maps else zone for zone in zones)
 
 
 def _extended(body: Node, before: list, after: list) -> Node:

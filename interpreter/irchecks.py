@@ -369,7 +369,8 @@ _PARTS = {
 # Parts that their handlers read otherwise than their type alone says: a list of expressions
 # (not one), names or a number as written, one of the operators the handler knows, a counter.
 _AS_WRITTEN = {
-    ("list", "items"): _expressions, ("union", "items"): _expressions, ("joined_spaces", "items"): _expressions, ("score", "label"): _expressions, ("rank", "by"): _expressions,
+    ("list", "items"): _expressions, ("union", "items"): _expressions, ("joined_spaces", "items"): _expressions,
+    ("score", "label"): _expressions, ("rank", "by"): _expressions,
     ("computed", "given"): _expressions, ("let_in", "values"): _expressions,
     ("computed", "sees"): _list(_text), ("let_in", "names"): _list(_text), ("let_in", "variant"): _number,
     ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),

@@ -195,6 +195,9 @@ def check(game: Game, expect: dict) -> list[str]:
             got = game.attribute(find_card(game, card), "side")
             if got != want:
                 failures.append(f"{card} side: expected {want}, got {got}")
+        if "winners" in expect and [seat + 1 for seat in game.winners()] != sorted(expect["winners"]):
+            failures.append(f"winners: expected {sorted(expect['winners'])}, "
+                            f"got {[seat + 1 for seat in game.winners()]} (standings {game.standings()})")
         if "first" in expect and state.markers["first"] + 1 != expect["first"]:
             failures.append(f"first player: expected P{expect['first']}, got P{state.markers['first'] + 1}")
         failures.extend(_check_log(game.log, expect.get("log", [])))

@@ -2,6 +2,7 @@
 test game Pond (tests/fixtures/games/pond; its scenarios are in tests/scenarios/pond)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,30 @@ position:
     assert status == 0, err
     assert out.split("\n")[:6] == ["P1", "  pool 1                          2", "  total                           2",
                                    "P2", "  pool 2                          3", "  total                           3"]
+
+
+def test_an_optional_space_attribute_leaves_a_card_attribute_of_its_name_required(tmp_path):
+    """`spaces:` and `kinds:` may share an attribute name; what spaces may leave out, cards may not."""
+    shutil.copytree(POND, tmp_path / "pond")
+    rules = tmp_path / "pond" / "game.yaml"
+    rules.write_text(rules.read_text()
+                     .replace("      colour: {type: enum, values: [red, blue]}",
+                              "      colour: {type: enum, values: [red, blue]}\n      depth: {type: int}")
+                     .replace("spaces:\n", "spaces:\n  depth: {type: int, optional: true}\n"))
+    status, out, err = run_cli("check", str(tmp_path / "pond"))
+    assert status == 1 and "this stone has no 'depth'" in err, err
+
+
+@pytest.mark.parametrize("game, written, wrong, message", [
+    (POND, "set a.plant to tile.first", "set a.plant to water", "'plant' cannot be 'water'"),   # a space's
+    (Path(__file__).parent.parent / "rules" / "renature", "set m.animal to butterfly", "set m.animal to meadow",
+     "'animal' cannot be 'meadow'"),                                                            # a card's mark
+])
+def test_a_word_set_is_one_of_the_declared_values(tmp_path, game, written, wrong, message):
+    copied = tmp_path / "game"
+    shutil.copytree(game, copied)
+    rules = copied / "game.yaml"
+    assert written in rules.read_text()
+    rules.write_text(rules.read_text().replace(written, wrong, 1))
+    status, out, err = run_cli("check", str(copied))
+    assert status == 1 and message in err, err

@@ -1,11 +1,9 @@
 """Renature, base game: `silvics score` on a small board written in the position file lists the
-area scoring per area and colour, and a tie on points goes to the player with more area tokens.
-Every other rule is a scenario: tests/scenarios/renature/base-*.yaml."""
+area scoring per area and colour. Every rule is a scenario: tests/scenarios/renature/*.yaml (the
+tie-break ones name the winners)."""
 from __future__ import annotations
 
 from pathlib import Path
-
-from silvics.scenarios import build, read
 
 from conftest import run_cli
 
@@ -35,11 +33,3 @@ def test_score_lists_area_points_per_area_and_colour():
         "  total                           7",
         "Total over all players: 16",
     ]
-
-
-def test_a_tie_on_points_goes_to_more_area_tokens():
-    path = TESTS / "scenarios" / "renature" / "base-end-a-tie-goes-to-more-area-tokens.yaml"
-    game = build(read(path), path.parent)
-    game.start_procedure("scoring")
-    assert game.state.scores == [3, 3]
-    assert game.winners() == [0]                            # P1's two tokens beat P2's one
