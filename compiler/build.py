@@ -11,7 +11,7 @@ from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..interpreter.ir import CardDef, GameIR, Module, Node, SideDef, Span, ZoneDecl
+from ..interpreter.ir import CardDef, GameIR, Module, Node, Phrase, SideDef, Span, Vocabulary, ZoneDecl
 from ..interpreter.registry import load_all, spelled
 from .boards import read_map
 from .budget import check_budget
@@ -24,6 +24,7 @@ from .lower import LowerError, Lowerer, Scope
 from .modules import SECTIONS, assembled, card_files, check_company, check_extended, module_changes, sections
 from .procedures import lower_procedures
 from .steps import At, Steps
+from .vocabulary import vocabulary
 
 
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
@@ -76,7 +77,7 @@ def _relocated(value, root: Path, done: dict | None = None):
     keeps the sharing and the work linear (a tower of definitions each using the one below
     twice would otherwise be walked 2^height times)."""
     done = {} if done is None else done
-    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR)):
+    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR, Vocabulary, Phrase)):
         if id(value) not in done:
             done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
                                                          for f in fields(value)}))
@@ -217,8 +218,9 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    return _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures, built,
-                      tiebreak)
+    words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics)
+    return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
+                              built, tiebreak), vocabulary=words)
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:

@@ -1,5 +1,5 @@
 """A card's printed text: its name, the numbers and words printed on it, and its effects,
-conditions and scoring as sentences, one `SideText` per side.
+conditions and scoring as sentences in the game's own words, one `SideText` per side.
 
 Faces, the gallery, `silvics show` and `silvics print` all read a card through this module.
 """
@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import yaml
+
 from ..interpreter.ir import CardDef, GameIR, Node
-from .english import english
+from ..interpreter.registry import has_role
+from .english import Wording
 
 
 @dataclass(frozen=True)
@@ -18,22 +21,70 @@ class SideText:
     name: str                   # the name printed on the side
     kind: str
     printed: dict               # attribute -> its printed value (a number, a word, or a tuple of words)
-    lines: tuple[str, ...]      # the rendered effects, conditions and scoring, one sentence each
+    lines: tuple[str, ...]      # the rendered effects, conditions and scoring, one line each
     source: tuple[tuple[str, str], ...]    # (attribute, the text the designer wrote) for each line
 
 
-def card_text(ir: GameIR, card: CardDef) -> tuple[SideText, ...]:
-    """The printed text of each side of `card`."""
-    return tuple(_side_text(card, side) for side in card.sides)
+def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tuple[SideText, ...]:
+    """The printed text of each side of `card` (pass one `Wording` of the game for many cards)."""
+    wording = wording or Wording(ir.vocabulary)
+    return tuple(_side_text(card, side, wording) for side in card.sides)
 
 
-def _side_text(card: CardDef, side) -> SideText:
+def _side_text(card: CardDef, side, wording: Wording) -> SideText:
     printed, lines, source = {}, [], []
     for name, value in side.attributes.items():
         if isinstance(value, Node):
-            lines.append(f"{name.replace('_', ' ').capitalize()}: {english(value)}.")
-            written = side.text.get(name)
-            source.append((name, written if isinstance(written, str) else english(value)))
+            lines.append(attribute_line(name, value, wording))
+            source.append((name, as_written(side.text.get(name, ""))))
         else:
             printed[name] = value
     return SideText(card.id, side.side, side.name or card.id, card.kind, printed, tuple(lines), tuple(source))
+
+
+def attribute_line(name: str, value: Node, wording: Wording) -> str:
+    """One effect, condition or number of a card, introduced by the game's label for it."""
+    text = wording.sentences(value) if has_role(value, "sequence") else wording.say(value)
+    label = wording.labels.get(name) or f"{name.replace('_', ' ').capitalize()}: {{}}"
+    return label.replace("{}", text, 1)
+
+
+def as_written(text) -> str:
+    """The designer's text: a string as it is, a list of steps in YAML's flow style."""
+    if isinstance(text, str):
+        return text
+    return yaml.safe_dump(_plain(text), default_flow_style=True, width=10**6, sort_keys=False).strip()
+
+
+def _plain(value):
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wording | None = None) -> str:
+    """A card as `silvics show` prints it: its name, what is printed on it, and its text; with
+    `written`, each line's source under it too."""
+    lines = [f"{card.sides[0].name or card.id} ({card.kind}, id {card.id}"
+             + (f", {card.copies} copies)" if card.copies > 1 else ")")]
+    for side in card_text(ir, card, wording):
+        indent = "  "
+        if len(card.sides) > 1:
+            lines.append(f"  {side.side} side: {side.name}")
+            indent = "    "
+        if side.printed:
+            lines.append(indent + " · ".join(f"{name.replace('_', ' ')} {_shown(value)}"
+                                             for name, value in side.printed.items()))
+        for line, (name, source) in zip(side.lines, side.source):
+            lines.append(indent + line)
+            if written:
+                lines.append(f"{indent}  as written: {name}: {source}")
+    return "\n".join(lines)
+
+
+def _shown(value) -> str:
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) or "none"
+    return str(value) if value != "" else "none"

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from ..interpreter.ir import GameIR
 from ..interpreter.registry import REGISTRY, load_all
-from .english import describe_card, english
+from .cardtext import describe_card
+from .english import Wording, english
 
 if TYPE_CHECKING:
     from ..interpreter.simulate import Summary
@@ -99,6 +100,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
     """A game's reference page; `balance`, a simulation summary, adds its Balance section.
     Every name and text from the data (a pack's too) is escaped: it can add no HTML, code,
     link, heading or line of its own."""
+    wording = Wording(ir.vocabulary)
     lines = [f"# {_inline(ir.name)}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
              *_options(ir.options)]
@@ -113,7 +115,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
-            lines += _module_section(ir, module)
+            lines += _module_section(ir, module, wording)
     if balance is not None:
         lines += balance_section(balance)
     for kind in ir.kinds:
@@ -121,7 +123,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         if not cards:                  # a kind only modules bring: listed under each module
             continue
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
-        lines += _fenced("text", [describe_card(card, kind) for card in cards])
+        lines += _fenced("text", [describe_card(ir, card, wording=wording) for card in cards])
     return "\n".join(lines)
 
 
@@ -133,7 +135,7 @@ def _options(options) -> list[str]:
     return [line for option in lines for line in (option, "")]
 
 
-def _module_section(ir: GameIR, module) -> list[str]:
+def _module_section(ir: GameIR, module, wording: Wording) -> list[str]:
     lines = [f"### {_inline(module.name)}", "", _inline(module.description), ""]
     for title, companies in (("Needs", module.requires), ("Cannot be played with", module.excludes)):
         if companies:
@@ -148,9 +150,8 @@ def _module_section(ir: GameIR, module) -> list[str]:
     for name, body in module.after.items():
         lines += [f"After **{_inline(name)}**: {_inline(english(body))}", ""]
     if module.cards:
-        kinds = {kind.name: kind for kind in ir.kinds}
         lines += [f"Its cards ({sum(c.copies for c in module.cards)}), in the game only with the module:", ""]
-        lines += _fenced("text", [describe_card(card, kinds[card.kind]) for card in module.cards])
+        lines += _fenced("text", [describe_card(ir, card, wording=wording) for card in module.cards])
     return lines
 
 

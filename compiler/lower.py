@@ -6,6 +6,7 @@ zones, player words, then plain words (enum values, sides, card ids, option word
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from lark import Token, Tree
@@ -66,6 +67,7 @@ class Scope:
     names: dict = field(default_factory=dict)        # binding -> type
     expanding: tuple = ()                            # definitions being expanded (catches cycles)
     passed: dict = field(default_factory=dict)       # a definition's parameter -> (hidden binding, type)
+    holes: bool = False                              # a phrase's pattern: a capitalised name is a hole
 
     def bind(self, name: str, kind: str) -> "Scope":
         return replace(self, names={**self.names, name: kind})
@@ -182,6 +184,8 @@ class Lowerer:
             return self.node("var", token, source, name=hidden), kind
         if name in scope.names:
             return self.node("var", token, source, name=name), scope.names[name]
+        if scope.holes and HOLE.fullmatch(name):
+            return self.node("hole", token, source, name=name), "any"
         if name in decls.defines:
             return self.define(name, token, source, scope)
         if "it" in scope.names:
@@ -386,7 +390,7 @@ class Lowerer:
         if has_role(node, "attribute") and declared and declared.type != "int":
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
                       f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
-        if kind not in ("int", "value"):
+        if kind not in ("int", "value", "any"):
             self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
                       "compare words with = or !=")
 
@@ -614,11 +618,12 @@ class Lowerer:
                           "declare it in the rules: attributes: {on_play: {type: effect}}")
             return {param.name: node}
         if kind == "amount":
-            if got not in ("int", "cards", "card"):
+            if got not in ("int", "cards", "card", "any"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
             number = next(p.name for p in primitive.params if p.derived == param.name)   # move 2: a count
-            return {number if got == "int" else param.name: node}
-        if kind == "zone" and not has_role(node, "pile") and got != "space":
+            counted = got == "int" or (got == "any" and node.args["name"].startswith("N"))   # a hole N…: a number
+            return {number if counted else param.name: node}
+        if kind == "zone" and not has_role(node, "pile") and got not in ("space", "any"):
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
             self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
@@ -650,7 +655,10 @@ ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"car
 
 
 def _fits(got: str, want: str) -> bool:
-    return want == "value" or got == want or got in ACCEPTS.get(want, ())
+    return want == "value" or got == want or got == "any" or got in ACCEPTS.get(want, ())
+
+
+HOLE = re.compile(r"[A-Z][A-Z0-9]*")     # a hole in a phrase: capital letters (and digits)
 
 
 def bound_type(binding: Binds, kinds: dict) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 6
+IR_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +135,23 @@ class Module:
     maps: dict = field(default_factory=dict)      # grid zone name -> the SpaceDefs of the map it lays instead
 
 
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """How a piece of the rules reads in the game's own words: wherever `pattern` (steps, or one
+    expression, with `hole`s for any part) matches, the text is `text` with each {HOLE} filled."""
+    pattern: tuple[Node, ...]
+    text: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The words a game gives its rules and cards in the rules reference (read, never run):
+    `labels` introduce each attribute on a card ("When played: {}"), `phrases` word the rest."""
+    labels: dict = field(default_factory=dict)     # attribute -> a template with one {}
+    phrases: tuple[Phrase, ...] = ()
+
+
 class SetupError(ValueError):
     """A game set up with modules or options its rules do not allow (a misuse, not a rule failing)."""
 
@@ -157,6 +174,7 @@ class GameIR:
     options: tuple[OptionDecl, ...] = ()  # the game's setup options (a module may declare more)
     spaces: tuple[AttrDecl, ...] = ()     # the attributes every space of a grid carries (a map's legend prints them)
     tiebreak: tuple[Node, ...] = ()       # numbers per player (as you) that order players tied on points
+    vocabulary: Vocabulary = Vocabulary()  # the game's and its modules' words, for the rules reference
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -21,7 +21,7 @@ import re
 from dataclasses import MISSING, fields
 
 from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, GameIR, IRError, KindDecl, Module, Node,
-                 OptionDecl, SideDef, Span, SpaceDef, ZoneDecl)
+                 OptionDecl, Phrase, SideDef, Span, SpaceDef, Vocabulary, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -273,6 +273,7 @@ PLACES = {
     "expression": (lambda p: p.kind == "expression", "an expression"),
     "step": (lambda p: p.kind != "expression" and p.form != "interrupt", "a step (an action or flow)"),
     "interrupt": (lambda p: p.form == "interrupt", "an interrupt"),
+    "pattern": (lambda p: p.form != "interrupt", "a step or an expression"),
 }
 _NODE_KEYS, _OP = {"$", "op", "args", "span"}, {"op"}
 
@@ -297,6 +298,8 @@ def _node(place: str):
             raise IRError(f"no primitive {_shown(op)} in this interpreter").inside("op")
         if not fits(primitive):
             raise IRError(f"{op} is not {called}").inside("op")
+        if "hole" in primitive.roles and not reader.in_phrase:
+            raise IRError("a hole stands only in a phrase of the vocabulary").inside("op")
         try:
             decoded = reader.args(primitive, value.get("args", {}), depth + 1)
         except IRError as error:
@@ -310,6 +313,16 @@ def _node(place: str):
 
 
 _expression, _step, _interrupt = _node("expression"), _node("step"), _node("interrupt")
+
+
+@_described({"type": "array", "items": {"$ref": "#/$defs/pattern"}})
+def _pattern(reader, value, depth):
+    """A phrase's pattern: steps or one expression, where holes may stand."""
+    reader.in_phrase = True
+    try:
+        return _list(_node("pattern"))(reader, value, depth)
+    finally:
+        reader.in_phrase = False
 _literal = _by_json_type(_any_of(_scalar, _list(_scalar)), list=_list(_scalar), other=_scalar)
 _steps = _list(_step)
 _expressions = _list(_expression)
@@ -481,11 +494,14 @@ FIELDS = {
                "id": _text, "name": _text, "min_players": _whole(1, MAX_PLAYERS), "max_players": _whole(1, MAX_PLAYERS),
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
-               "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression)},
+               "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
+               "vocabulary": _record("Vocabulary")},
+    "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
+    "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase"))},
 }
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
 _CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
-                                          OptionDecl, Company, Module, GameIR)}
+                                          OptionDecl, Company, Module, Phrase, Vocabulary, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}
@@ -504,6 +520,7 @@ class _Reader:
         self.kinds: dict = {}
         self.procedures: set = set()        # the rules' and every module's
         self.words: dict = {}               # the categories a part's `words` may name
+        self.in_phrase = False              # a phrase's pattern is being read: holes may stand there
 
     def deeper(self, depth: int):
         if depth > self.deepest:

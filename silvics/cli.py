@@ -99,9 +99,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("game")
     sub.add_argument("file")
     _setting_option(sub, " (over the file's own options)")
-    sub = command("show", run.show, "print a card's attributes and effects in English")
+    sub = command("show", run.show, "print a card as it is printed: its numbers and words, and its text")
     sub.add_argument("game")
     sub.add_argument("card")
+    sub.add_argument("--as-written", action="store_true", help="also print each line's effect-language source")
     sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
     sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
     return parser

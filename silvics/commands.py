@@ -342,7 +342,7 @@ def _card_label(game, uid: int) -> str:
 
 
 def show(args) -> int:
-    from silvics.compiler.english import describe_card
+    from silvics.compiler.cardtext import describe_card
     ir = games.load(args.game, use_cache=not args.no_cache)
     owners = {card.id: (card, "") for card in ir.cards}        # a module's cards too, saying whose
     owners |= {card.id: (card, name) for name, module in ir.modules.items() for card in module.cards}
@@ -351,7 +351,7 @@ def show(args) -> int:
         hint = did_you_mean(args.card, owners)
         raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
     card, module = owners[args.card]
-    print(describe_card(card, next(k for k in ir.kinds if k.name == card.kind))
+    print(describe_card(ir, card, written=args.as_written)
           + (f"\n(in the game only with the module {module})" if module else ""))
     return OK
 

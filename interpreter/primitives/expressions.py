@@ -73,6 +73,15 @@ def const(node, build):
     return lambda game, env: value
 
 
+@primitive("hole", "expression", template="{name}", example="N", returns="value", form="",
+           params=[Param("name", "word", derived="compiler", doc="the capital letters written")],
+           roles={"hole": "name"})
+def hole(node, build):
+    """A capitalised name in a phrase of a game's vocabulary (`score N per CARDS`): it stands for
+    whatever part the rules have there when the phrase is matched. Phrases are read, never run."""
+    raise ValueError("a phrase's hole is never worked out")
+
+
 @primitive("var", "expression", template="{name}", example="card", returns="value", form="name",
            params=[Param("name", "binding")], reads=("@name",), english=(({"name": "it"}, "this card"),),
            roles={"bound name": "name"})

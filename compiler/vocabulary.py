@@ -1,0 +1,83 @@
+"""A game's own words for its rules reference: `vocabulary:` in the rules and in modules.
+
+Each phrase's key is written in the effect language, with capitalised names as holes
+(`score N per CARDS: score {N} for each of {CARDS}`), and lowered as the rules are, so that it
+is matched against the rules' IR, never against their source text. Phrases are read by the
+English renderer only; they change no rule.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..interpreter.ir import Phrase, Vocabulary
+from ..interpreter.registry import spelled
+from .diagnostics import did_you_mean
+from .lower import HOLE, LowerError, Lowerer, Scope
+from .parse import Source
+
+_FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
+
+
+def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list) -> Vocabulary:
+    """The labels and phrases of the rules and modules, in that order (a later label wins).
+    Lower them after the rules: a definition used in a phrase may add a variant of its body."""
+    scope = Scope({"you": "player", "it": "card", "subject": "card",
+                   **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
+    labels, phrases = {}, []
+    for doc in documents:
+        words = (doc.data or {}).get("vocabulary") or {}
+        for name, text in words.get("labels", {}).items():
+            if _label_fits(doc, name, text, decls, diagnostics):
+                labels[name] = text
+        for key, text in words.get("phrases", {}).items():
+            phrase = _phrase(doc, ("vocabulary", "phrases", key), str(key), text, lowerer, scope, diagnostics)
+            if phrase:
+                phrases.append(phrase)
+    return Vocabulary(labels, tuple(phrases))
+
+
+def _label_fits(doc, name, text, decls, diagnostics) -> bool:
+    path = ("vocabulary", "labels", name)
+    if name not in decls.attributes:
+        diagnostics.append(doc.error(path, "E0401", f"no card attribute '{name}' to label",
+                                     did_you_mean(name, decls.attributes), at_key=True))
+        return False
+    if text.count("{}") != 1:
+        diagnostics.append(doc.error(path, "E0402", "a label holds one {} where the attribute's text goes",
+                                     f"e.g. {name}: \"{name.replace('_', ' ').capitalize()}: {{}}\""))
+        return False
+    return True
+
+
+def _phrase(doc, path, key, text, lowerer, scope, diagnostics) -> Phrase | None:
+    line, col = doc.located.key_at(path)
+    quoted = doc.text.splitlines()[line - 1][col - 1:col] in ("'", '"')
+    source = Source(doc.located.file, line, col + quoted)
+    try:
+        pattern = _lowered(key, source, lowerer, scope)
+    except LowerError as error:
+        diagnostics.append(error.diagnostic)
+        return None
+    holes = set(HOLE.findall(key))
+    for filled in _FILLED.findall(text):
+        if filled not in holes:
+            diagnostics.append(doc.error(path, "E0401", f"the phrase's text fills {{{filled}}}, which its pattern lacks",
+                                         did_you_mean(filled, holes) or
+                                         "a hole is a capitalised name in the pattern, e.g. N in 'score N per CARDS'"))
+            return None
+    return Phrase(pattern, text, pattern[0].span)
+
+
+def _lowered(key: str, source: Source, lowerer: Lowerer, scope: Scope) -> tuple:
+    """Steps (separated by ;) when the key starts with an action or a procedure, else one expression."""
+    first = key.split(maxsplit=1)[0] if key.strip() else ""
+    if ";" not in key and first not in lowerer.decls.procedures and not spelled(first, "statement"):
+        return (lowerer.expression(key, source, scope)[0],)
+    steps, offset = [], 0
+    for part in key.split(";"):
+        start = offset + len(part) - len(part.lstrip())
+        node, scope = lowerer.statement(part.strip(), replace(source, col=source.col + start), scope)
+        steps.append(node)
+        offset += len(part) + 1
+    return tuple(steps)

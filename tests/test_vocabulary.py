@@ -1,0 +1,123 @@
+"""A game's vocabulary: phrases in the effect language, with holes, that word its rules and
+cards in the reference; matched against the IR, never against the source text."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from silvics.compiler.build import compile_game
+from silvics.compiler.cardtext import card_text
+from silvics.compiler.diagnostics import CompileError
+from silvics.compiler.english import Wording, english
+from silvics.interpreter import ir as irmod
+from silvics.interpreter.ir import IRError
+
+from conftest import play_random
+
+MARKET = Path(__file__).parent / "fixtures" / "games" / "market"
+
+
+@pytest.fixture(scope="module")
+def market():
+    return compile_game(MARKET / "game.yaml")
+
+
+def texts(ir, card_id):
+    card = next(c for c in ir.cards if c.id == card_id)
+    return [line for side in card_text(ir, card) for line in side.lines]
+
+
+def test_card_text_uses_the_games_labels_and_phrases(market):
+    assert texts(market, "silk") == ["When bought: Gain 2 coins."]
+    assert texts(market, "cheese") == ["Whenever another card is bought: If it costs 2 or more: gain 1 coin."]
+
+
+def test_a_card_without_vocabulary_reads_in_the_primitives_words(market):
+    plain = irmod.GameIR(**{**{f: getattr(market, f) for f in market.__dataclass_fields__},
+                            "vocabulary": irmod.Vocabulary()})
+    assert texts(plain, "silk") == ["On buy: Add 2 to your coins."]
+
+
+def test_a_run_of_steps_reads_as_one_phrase(market):
+    said = Wording(market.vocabulary).say(market.procedures["buy"])
+    assert said.startswith("buy a card from the row; then gain the price of card coins; then carry out")
+    assert english(market.procedures["buy"]).startswith("choose card from row; then move card to your stall")
+
+
+def test_a_hole_used_twice_stands_for_the_same_part(tmp_path):
+    game = copy_market(tmp_path, '    "add N to coins; add N to coins": gain {N} twice\n')
+    wording = Wording(compile_game(game).vocabulary)
+    ir = compile_game(game)
+    twice = irmod.Node("block", {"steps": (add(1, ir), add(1, ir))})
+    once_each = irmod.Node("block", {"steps": (add(1, ir), add(2, ir))})
+    assert wording.say(twice) == "gain 1 twice"
+    assert wording.say(once_each) == "gain 1 coin; then gain 2 coins"
+
+
+def add(n, ir):
+    buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
+    step = buy.args["steps"][0]
+    return irmod.Node(step.op, {**step.args, "amount": irmod.Node("const", {"value": n})})
+
+
+def test_the_longest_matching_pattern_wins(tmp_path):
+    game = copy_market(tmp_path, '    "add 1 to coins": take a coin\n')
+    ir = compile_game(game)
+    assert Wording(ir.vocabulary).say(ir.procedures["rest"]) == "take a coin; then discard 1 card from the row"
+    assert texts(ir, "silk") == ["When bought: Gain 2 coins."]
+
+
+def test_the_vocabulary_changes_no_rule(tmp_path):
+    bare = tmp_path / "bare"
+    shutil.copytree(MARKET, bare)
+    text = (bare / "game.yaml").read_text()
+    (bare / "game.yaml").write_text(text[:text.index("vocabulary:")])
+    with_words, without = compile_game(MARKET / "game.yaml"), compile_game(bare / "game.yaml")
+    assert without.vocabulary == irmod.Vocabulary() and with_words.vocabulary.phrases
+    for seed in range(5):
+        assert play_random(with_words, 2, seed).log == play_random(without, 2, seed).log
+
+
+def test_the_vocabulary_round_trips_through_json(market):
+    again = irmod.loads(irmod.dumps(market))
+    assert again.vocabulary == market.vocabulary
+    assert texts(again, "cheese") == texts(market, "cheese")
+
+
+def test_a_hole_outside_a_phrase_is_refused_in_an_ir_file(market):
+    data = json.loads(irmod.dumps(market))
+    data["procedures"]["rest"]["args"]["steps"][0]["args"]["amount"] = {
+        "$": "Node", "op": "hole", "args": {"name": "N"}}
+    with pytest.raises(IRError, match="a hole stands only in a phrase of the vocabulary"):
+        irmod.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize("words, where, message", [
+    ("  labels:\n    on_bye: 'When bought: {}'\n", "on_bye", "no card attribute 'on_bye' to label; did you mean 'on_buy'?"),
+    ("  labels:\n    on_buy: 'When bought'\n", "'When bought'", "a label holds one {} where the attribute's text goes"),
+    ("  phrases:\n    'add N to coins': gain {M} coins\n", "gain {M}", "the phrase's text fills {M}, which its pattern lacks"),
+    ("  phrases:\n    'add N to coinz': gain {N} coins\n", "coinz", "unknown name 'coinz'"),
+    ("  phrases:\n    'move C to stall; add N to pile': x\n", "pile", "unknown name 'pile'"),
+])
+def test_a_mistake_in_the_vocabulary_is_reported_where_it_is(tmp_path, words, where, message):
+    game = tmp_path / "market"
+    shutil.copytree(MARKET, game)
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text[:text.index("vocabulary:")] + "vocabulary:\n" + words)
+    with pytest.raises(CompileError) as raised:
+        compile_game(game / "game.yaml")
+    [diagnostic] = raised.value.diagnostics
+    line = (game / "game.yaml").read_text().splitlines()[diagnostic.line - 1]
+    assert message in f"{diagnostic.message}; {diagnostic.hint}"
+    assert line[diagnostic.col - 1:].startswith(where)
+
+
+def copy_market(tmp_path, phrase: str) -> Path:
+    game = tmp_path / "market"
+    shutil.copytree(MARKET, game)
+    with open(game / "game.yaml", "a") as file:
+        file.write(phrase)
+    return game / "game.yaml"
