@@ -1,0 +1,54 @@
+"""Each bundled game's card text, generated from its IR and vocabulary, kept in
+tests/cardtext/GAME.txt beside the source each line came from, so that a reviewer reads every
+card's wording and any change to it shows in a diff.
+
+    python tests/cardtext_golden.py GAME…      rewrite the files (after a reviewed change)
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from silvics import games
+from silvics.compiler.cardtext import card_text
+from silvics.compiler.english import Wording
+
+FOLDER = Path(__file__).parent / "cardtext"
+
+# Effect-language syntax that must never reach a player: names_with_underscores, calls such as
+# count( or of_species(, comparison signs, `where`, and brackets of a literal list.
+SYNTAX = re.compile(r"\w+_\w+|\b[a-z]\w*\(|[=<>]|\bwhere\b|\[|\]")
+
+
+def every_card(ir):
+    """The game's cards and every module's, each once, in the order the data lists them."""
+    seen = {}
+    for card in (*ir.cards, *(c for m in ir.modules.values() for c in m.cards)):
+        seen.setdefault(card.id, card)
+    return list(seen.values())
+
+
+def generated(game_id: str) -> str:
+    ir = games.load(game_id, use_cache=False)
+    wording, out = Wording(ir.vocabulary), []
+    for card in every_card(ir):
+        for side in card_text(ir, card, wording):
+            if not side.lines:
+                continue
+            out.append(f"{card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "") + f": {side.name}")
+            for line, (name, source) in zip(side.lines, side.source):
+                out += [f"  {line}", f"    as written: {name}: {source}"]
+    return "\n".join(out) + "\n"
+
+
+def syntax_left(game_id: str) -> list[str]:
+    """Lines of generated card text that still show effect-language syntax."""
+    return [line.strip() for line in generated(game_id).splitlines()
+            if line.startswith("  ") and not line.startswith("    as written:") and SYNTAX.search(line)]
+
+
+if __name__ == "__main__":
+    for game in sys.argv[1:]:
+        (FOLDER / f"{game}.txt").write_text(generated(game), encoding="utf-8")
+        print(f"wrote {FOLDER / f'{game}.txt'}")
