@@ -55,7 +55,7 @@ class Wording:
             else:
                 said.append(self.say(steps[i]))
                 i += 1
-        return said
+        return [text for text in said if text]        # a phrase that reads as nothing hides bookkeeping
 
     def sentences(self, value) -> str:
         """An effect as a card prints it: each step a sentence."""

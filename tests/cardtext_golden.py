@@ -3,6 +3,8 @@ tests/cardtext/GAME.txt beside the source each line came from, so that a reviewe
 card's wording and any change to it shows in a diff.
 
     python tests/cardtext_golden.py GAME…      rewrite the files (after a reviewed change)
+
+tests/cardtext/GAME-rules.txt holds every procedure the same way, step by step.
 """
 from __future__ import annotations
 
@@ -42,13 +44,35 @@ def generated(game_id: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def generated_rules(game_id: str) -> str:
+    """Every procedure of the game and its modules, step by step, as the rules reference words it."""
+    ir = games.load(game_id, use_cache=False)
+    wording, out = Wording(ir.vocabulary), []
+    sources = [("", ir.procedures)] + [(f"{name}: ", {**{f"before {p}": b for p, b in m.before.items()},
+                                                       **m.procedures, **{f"after {p}": b for p, b in m.after.items()}})
+                                       for name, m in ir.modules.items()]
+    for prefix, procedures in sources:
+        for name, body in procedures.items():
+            steps = body.args.get("steps", (body,)) if body.op == "block" else (body,)
+            out.append(f"{prefix}{name}")
+            out += [f"  {i}. {text}" for i, text in enumerate(wording.steps(tuple(steps)), 1)]
+    return "\n".join(out) + "\n"
+
+
 def syntax_left(game_id: str) -> list[str]:
     """Lines of generated card text that still show effect-language syntax."""
     return [line.strip() for line in generated(game_id).splitlines()
             if line.startswith("  ") and not line.startswith("    as written:") and SYNTAX.search(line)]
 
 
+def rules_syntax_left(game_id: str) -> list[str]:
+    """Steps of the generated rules that still show effect-language syntax."""
+    return [line.strip() for line in generated_rules(game_id).splitlines()
+            if line.startswith("  ") and SYNTAX.search(line)]
+
+
 if __name__ == "__main__":
     for game in sys.argv[1:]:
         (FOLDER / f"{game}.txt").write_text(generated(game), encoding="utf-8")
-        print(f"wrote {FOLDER / f'{game}.txt'}")
+        (FOLDER / f"{game}-rules.txt").write_text(generated_rules(game), encoding="utf-8")
+        print(f"wrote {FOLDER / f'{game}.txt'} and {game}-rules.txt")

@@ -121,3 +121,8 @@ def copy_market(tmp_path, phrase: str) -> Path:
     with open(game / "game.yaml", "a") as file:
         file.write(phrase)
     return game / "game.yaml"
+
+
+def test_a_phrase_that_reads_as_nothing_hides_a_step(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "move N from row to discard": ""\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["rest"]) == "gain 1 coin"
