@@ -124,5 +124,5 @@ def copy_market(tmp_path, phrase: str) -> Path:
 
 
 def test_a_phrase_that_reads_as_nothing_hides_a_step(tmp_path):
-    ir = compile_game(copy_market(tmp_path, '    "move N from row to discard": ""\n'))
+    ir = compile_game(copy_market(tmp_path, '    "move 1 from row to discard": ""\n'))
     assert Wording(ir.vocabulary).say(ir.procedures["rest"]) == "gain 1 coin"
