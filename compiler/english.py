@@ -96,15 +96,26 @@ class Wording:
         if any(binding.name == "it" for binding in primitive.bindings(name, args)):
             self.within += 1                         # inside this part, `it` is the card being tested
             try:
-                return self._part_text(primitive, param, name, value, parent)
+                return self._part_text(primitive, param, name, value, parent, args)
             finally:
                 self.within -= 1
-        return self._part_text(primitive, param, name, value, parent)
+        return self._part_text(primitive, param, name, value, parent, args)
 
-    def _part_text(self, primitive, param, name, value, parent) -> str:
+    def _procedures(self, primitive, names, args) -> str:
+        """Procedures to pick from, each as its call reads, with the condition it is offered under."""
+        param = next(p for p in primitive.params if p.type == "procedures")
+        guards = next((args.get(p.name) for p in primitive.params if p.type == "conditions"), None) or ()
+        said = [self.say(Node("call", {"name": name})) for name in names]
+        said = [text + (f" (if {self.say(guard)})" if guard is not None else "")
+                for text, guard in zip(said, (*guards, *[None] * len(said)))]
+        return param.joiner.join(said)
+
+    def _part_text(self, primitive, param, name, value, parent, args) -> str:
         kind = param.type if param else ""
         if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
             return "[" + ", ".join(map(str, value)) + "]"       # a literal list
+        if kind == "procedures":                            # names of procedures: each read as a call is
+            return self._procedures(primitive, value, args)
         if isinstance(value, tuple) and primitive.roles.get("sequence") == name:
             return (param.joiner if param else "; then ").join(self.steps(value))
         if isinstance(value, tuple):
@@ -193,7 +204,12 @@ def _size(pattern) -> int:
 
 
 def _holds(when: dict, args: dict) -> bool:
-    return all(_is_it(args.get(part)) if wanted == IT else args.get(part) == wanted for part, wanted in when.items())
+    return all(_is_it(args.get(part)) if wanted == IT else _has_parts(args.get(part), wanted) if isinstance(wanted, dict)
+               else args.get(part) == wanted for part, wanted in when.items())
+
+
+def _has_parts(node, parts: dict) -> bool:
+    return isinstance(node, Node) and all(node.args.get(name) == value for name, value in parts.items())
 
 
 def _is_it(node) -> bool:

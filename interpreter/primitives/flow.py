@@ -471,9 +471,11 @@ class Watched(NamedTuple):
     span: object
 
 
-@primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
+@primitive("one_of", "flow", template="{chooser} chooses one: {steps}", example="one of: [take, pass]",
+           english=(({"chooser": {"name": "you"}}, "choose one: {steps}"),),
            spelled="one of", form="step",
-           params=[Param("steps", "procedures", key="one of"), Param("chooser", "player", key="chooser", default="you"),
+           params=[Param("steps", "procedures", key="one of", joiner=", or "),
+                   Param("chooser", "player", key="chooser", default="you"),
                    Param("guards", "conditions", required=False, key="one of",
                          doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
 def one_of(node, build):
