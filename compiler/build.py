@@ -11,7 +11,17 @@ from dataclasses import fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..interpreter.ir import CardDef, GameIR, Module, Node, Phrase, SideDef, Span, Vocabulary, ZoneDecl
+from ..interpreter.ir import (
+    CardDef,
+    GameIR,
+    Module,
+    Node,
+    Phrase,
+    SideDef,
+    Span,
+    Vocabulary,
+    ZoneDecl,
+)
 from ..interpreter.registry import load_all, spelled
 from .boards import read_map
 from .budget import check_budget
@@ -20,12 +30,20 @@ from .declare import declare
 from .diagnostics import CompileError, Diagnostic, did_you_mean, suggestion_budget
 from .document import Document, display
 from .files import Fence, game_root, list_files
-from .lower import LowerError, Lowerer, Scope
-from .modules import SECTIONS, assembled, card_files, check_company, check_extended, module_changes, sections
+from .lower import Lowerer, LowerError, Scope
+from .modules import (
+    SECTIONS,
+    assembled,
+    card_files,
+    check_company,
+    check_extended,
+    module_changes,
+    sections,
+)
 from .procedures import lower_procedures
 from .steps import At, Steps
 from .vocabulary import vocabulary
-
+from .yamlload import dumped
 
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
 
@@ -219,8 +237,9 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
     words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics)
+    written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
     return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
-                              built, tiebreak), vocabulary=words)
+                              built, tiebreak), vocabulary=words, written=written)
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:

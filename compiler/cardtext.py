@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import yaml
-
 from ..interpreter.ir import CardDef, GameIR, Node
 from ..interpreter.registry import has_role
 from .english import Wording
+from .yamlload import dumped
 
 
 @dataclass(frozen=True)
@@ -51,17 +50,7 @@ def attribute_line(name: str, value: Node, wording: Wording) -> str:
 
 def as_written(text) -> str:
     """The designer's text: a string as it is, a list of steps in YAML's flow style."""
-    if isinstance(text, str):
-        return text
-    return yaml.safe_dump(_plain(text), default_flow_style=True, width=10**6, sort_keys=False).strip()
-
-
-def _plain(value):
-    if isinstance(value, (tuple, list)):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
+    return text if isinstance(text, str) else dumped(text, flow=True)
 
 
 def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wording | None = None) -> str:

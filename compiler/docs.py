@@ -12,6 +12,9 @@ from ..interpreter.ir import GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import describe_card
 from .english import Wording, english
+from .markdown import code as _code
+from .markdown import fenced as _fenced
+from .markdown import inline as _inline
 
 if TYPE_CHECKING:
     from ..interpreter.simulate import Summary
@@ -97,11 +100,14 @@ def _binding(binding) -> str:
 
 
 def game_page(ir: GameIR, balance: Summary | None = None) -> str:
-    """A game's reference page; `balance`, a simulation summary, adds its Balance section.
-    Every name and text from the data (a pack's too) is escaped: it can add no HTML, code,
-    link, heading or line of its own."""
+    """A game's rules as written, for designers: its definitions and procedures in the effect
+    language, each module's changes, every card with its source, and (given a simulation
+    summary) the balance figures. Every name and text from the data (a pack's too) is escaped:
+    it can add no HTML, code, link, heading or line of its own."""
     wording = Wording(ir.vocabulary)
-    lines = [f"# {_inline(ir.name)}", "", "Generated from the game's rules and cards by `silvics docs`.", "",
+    lines = [f"# {_inline(ir.name)}: the rules as written", "",
+             "Generated from the game's rules and cards by `silvics docs`, for designers; the "
+             "[rules](rules.md) say the same for players.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
              *_options(ir.options)]
     if ir.definitions:
@@ -111,7 +117,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         lines.append("")
     lines += ["## Procedures", ""]
     for name, body in ir.procedures.items():
-        lines += [f"**{_inline(name)}**: {_inline(english(body))}", ""]
+        lines += [f"**{_inline(name)}**", ""] + _fenced("yaml", [ir.written.get(name) or english(body)])
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
@@ -123,7 +129,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         if not cards:                  # a kind only modules bring: listed under each module
             continue
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
-        lines += _fenced("text", [describe_card(ir, card, wording=wording) for card in cards])
+        lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in cards])
     return "\n".join(lines)
 
 
@@ -143,51 +149,17 @@ def _module_section(ir: GameIR, module, wording: Wording) -> list[str]:
                                                                  f"{'is' if len(c.when) == 1 else 'are'} on" if c.when else "")
                                                 for c in companies) + ".", ""]
     lines += _options(module.options)
-    for name, body in module.before.items():
-        lines += [f"Before **{_inline(name)}**: {_inline(english(body))}", ""]
-    for name, body in module.procedures.items():
-        lines += [f"**{_inline(name)}** becomes: {_inline(english(body))}", ""]
-    for name, body in module.after.items():
-        lines += [f"After **{_inline(name)}**: {_inline(english(body))}", ""]
+    sections = [(f"Before **{_inline(name)}**:", module.written.get(f"before {name}"), body)
+                for name, body in module.before.items()]
+    sections += [(f"**{_inline(name)}** becomes:", module.written.get(name), body) for name, body in module.procedures.items()]
+    sections += [(f"After **{_inline(name)}**:", module.written.get(f"after {name}"), body)
+                 for name, body in module.after.items()]
+    for title, written, body in sections:
+        lines += [title, ""] + _fenced("yaml", [written or english(body)])
     if module.cards:
         lines += [f"Its cards ({sum(c.copies for c in module.cards)}), in the game only with the module:", ""]
-        lines += _fenced("text", [describe_card(ir, card, wording=wording) for card in module.cards])
+        lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in module.cards])
     return lines
-
-
-# Text from the data, in a paragraph, heading or table cell: HTML is shown, not run; code
-# spans, emphasis, headings and table cells cannot be opened; links cannot be formed.
-_MARKDOWN = str.maketrans({"\\": "\\\\", "`": "\\`", "*": "\\*", "#": "\\#", "|": "\\|",
-                           "<": "&lt;", ">": "&gt;", "&": "&amp;"})
-
-
-def _inline(text) -> str:
-    """Data text made inert in Markdown, on one line (a line break could start a block)."""
-    text = " ".join(str(text).split()).translate(_MARKDOWN).replace("](", "]\\(")   # no [text](url)
-    return "\\" + text if text.startswith("[") else text                          # no [label]: url
-
-
-def _code(text) -> str:
-    """Data text as a code span in a table cell: fenced by more backticks than it holds."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    ticks = "`" * (_longest_run(text, "`") + 1)
-    padding = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{padding}{text}{padding}{ticks}"
-
-
-def _fenced(language: str, blocks: list[str]) -> list[str]:
-    """A fenced code block no line of the data can close: its fence is longer than any run of
-    backticks inside."""
-    fence = "`" * max(3, 1 + max((_longest_run(block, "`") for block in blocks), default=0))
-    return [f"{fence}{language}", *blocks, fence, ""]
-
-
-def _longest_run(text: str, char: str) -> int:
-    longest = run = 0
-    for c in text:
-        run = run + 1 if c == char else 0
-        longest = max(longest, run)
-    return longest
 
 
 def balance_section(summary: Summary) -> list[str]:

@@ -25,8 +25,10 @@ _HOLE_NAME = re.compile(r"[A-Z][A-Z0-9]*")
 class Wording:
     """English of IR nodes with a game's vocabulary (none: the primitives' templates alone)."""
 
-    def __init__(self, vocabulary: Vocabulary | None = None):
+    def __init__(self, vocabulary: Vocabulary | None = None, quiet: frozenset = frozenset()):
+        """`quiet`: procedures with no steps, whose calls read as nothing."""
         load_all()
+        self.quiet = quiet
         phrases = vocabulary.phrases if vocabulary else ()
         ordered = sorted(phrases, key=lambda p: -_size(p.pattern))       # stable: declared order among equals
         self.single = [p for p in ordered if len(p.pattern) == 1]
@@ -60,10 +62,12 @@ class Wording:
     def sentences(self, value) -> str:
         """An effect as a card prints it: each step a sentence."""
         steps = role(value, "sequence") if has_role(value, "sequence") else (value,)
-        return " ".join(_sentence(text) for text in self.steps(tuple(steps)) if text)
+        return " ".join(sentence(text) for text in self.steps(tuple(steps)))
 
     # ---- one node ----
     def _node(self, node: Node) -> str:
+        if node.op == "call" and node.args["name"] in self.quiet:
+            return ""
         for phrase in self.single:
             holes: dict = {}
             if _match(phrase.pattern[0], node, holes):
@@ -216,7 +220,10 @@ def _is_it(node) -> bool:
     return role(node, "bound name") == "it"
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
+    """A phrase as a sentence: capitalised, ending with a stop (or the colon that introduces a list)."""
     text = text.strip()
+    if not text:
+        return text
     text = text[:1].upper() + text[1:]
-    return text if text[-1:] in ".!?" else text + "."
+    return text if text[-1:] in ".!?:" else text + "."

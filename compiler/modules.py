@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..interpreter.ir import Company, GameIR, Module
 from .diagnostics import Diagnostic, did_you_mean
 from .files import Fence, list_files
+from .yamlload import dumped
 
 SECTIONS = ("procedures", "before", "after")     # what a module says about procedures, each lowered alike
 
@@ -119,7 +120,9 @@ def assembled(module, lowered: dict, cards: tuple, options: dict) -> Module:
                   lowered["before"], lowered["after"], cards,
                   tuple(_companies(module, "requires")), tuple(_companies(module, "excludes")),
                   tuple(options[name] for name in data.get("options", {}) if name in options),
-                  (data["players"]["min"], data["players"]["max"]) if "players" in data else ())
+                  (data["players"]["min"], data["players"]["max"]) if "players" in data else (),
+                  written={f"{section} {name}".removeprefix("procedures "): dumped(steps)
+                           for section in SECTIONS for name, steps in data.get(section, {}).items()})
 
 
 def module_changes(ir: GameIR, name: str) -> str:

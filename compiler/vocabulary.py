@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..interpreter.ir import Phrase, Vocabulary
 from ..interpreter.registry import spelled
 from .diagnostics import did_you_mean
-from .lower import HOLE, LowerError, Lowerer, Scope
+from .lower import HOLE, Lowerer, LowerError, Scope
 from .parse import Source
 
 _FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text

@@ -155,3 +155,19 @@ def _scalar(node, located: Located):
     if _FLOAT.match(text):
         return float(text)
     return text
+
+
+def dumped(value, flow: bool = False) -> str:
+    """Loaded data written back as YAML (lists of steps as designers write them), for the pages
+    that show rules as written: in flow style on one line, or in block style."""
+    return yaml.safe_dump(_plain(value), default_flow_style=flow, width=10**6 if flow else 100,
+                          sort_keys=False, allow_unicode=True).strip()
+
+
+def _plain(value):
+    """Tuples and mappings of every kind as the lists and dicts PyYAML's safe dumper writes."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value

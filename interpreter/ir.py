@@ -133,6 +133,7 @@ class Module:
     options: tuple[OptionDecl, ...] = ()
     players: tuple[int, ...] = ()                 # (min, max) while it is on, instead of the game's
     maps: dict = field(default_factory=dict)      # grid zone name -> the SpaceDefs of the map it lays instead
+    written: dict = field(default_factory=dict)   # "NAME", "before NAME", "after NAME" -> its steps as written (YAML)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,7 @@ class GameIR:
     spaces: tuple[AttrDecl, ...] = ()     # the attributes every space of a grid carries (a map's legend prints them)
     tiebreak: tuple[Node, ...] = ()       # numbers per player (as you) that order players tied on points
     vocabulary: Vocabulary = Vocabulary()  # the game's and its modules' words, for the rules reference
+    written: dict = field(default_factory=dict)   # procedure name -> its steps as written (YAML), for designers
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -485,7 +485,7 @@ FIELDS = {
                "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
                "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
                "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS)),
-               "maps": _map(_list(_record("SpaceDef")))},
+               "maps": _map(_list(_record("SpaceDef"))), "written": _map(_text)},
     "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "spaces": _list(_record("AttrDecl")),
                "zones": _list(_record("ZoneDecl")),
                "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
@@ -495,7 +495,7 @@ FIELDS = {
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
                "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
-               "vocabulary": _record("Vocabulary")},
+               "vocabulary": _record("Vocabulary"), "written": _map(_text)},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
     "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase"))},
 }

@@ -1,12 +1,13 @@
-"""The generated reference pages (`silvics docs`): the primitive reference and one page per
-bundled game, with balance figures from seeded games played here and handed to the
-compiler's docs backend, which only renders."""
+"""The generated reference pages (`silvics docs`): the primitive reference and, per bundled
+game, its rules for players and its rules as written for designers (with balance figures from
+seeded games played here and handed to the compiler's docs backend, which only renders)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from silvics import bundled, games
 from silvics.compiler.docs import game_page, primitives_page
+from silvics.compiler.rulebook import rules_page
 from silvics.interpreter.simulate import Summary, simulate
 
 BALANCE_GAMES = 200
@@ -23,10 +24,12 @@ def write_reference(out: Path, workers: int = 1, use_cache: bool = True) -> list
     pages = {"primitives.md": primitives_page()}
     for game_id in bundled.games():
         ir = games.load(game_id, use_cache=use_cache)
-        pages[f"{game_id}.md"] = game_page(ir, balance_figures(ir, workers))
+        pages[f"{game_id}/rules.md"] = rules_page(ir)
+        pages[f"{game_id}/as-written.md"] = game_page(ir, balance_figures(ir, workers))
     written = []
     for name, text in pages.items():
         path = out / name
+        path.parent.mkdir(exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")
         written.append(path)
     return written

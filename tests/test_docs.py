@@ -12,9 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_generated_reference_is_up_to_date(tmp_path):
     for page in write_reference(tmp_path, workers=2):     # the same figures on any number of workers
-        committed = ROOT / "docs" / "reference" / page.name
-        assert committed.exists(), f"{page.name} is not committed: run `silvics docs`"
-        assert committed.read_text() == page.read_text(), f"{page.name} is stale: run `silvics docs`"
+        name = page.relative_to(tmp_path)
+        committed = ROOT / "docs" / "reference" / name
+        assert committed.exists(), f"{name} is not committed: run `silvics docs`"
+        assert committed.read_text() == page.read_text(), f"{name} is stale: run `silvics docs`"
 
 
 def test_every_primitive_is_documented(tmp_path):

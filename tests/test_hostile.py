@@ -431,20 +431,26 @@ cards:
 '''
 
 
-def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack):
+@pytest.mark.parametrize("page", ["as written", "rules"])
+def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack, page):
     import markdown
 
     from silvics import games
     from silvics.compiler.docs import game_page
+    from silvics.compiler.rulebook import rules_page
     (pack / "cards" / "hostile.yaml").write_text(HOSTILE_CARDS)
     (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`'
                                              '\\n\\n# Owned\\n```\\n<img src=x onerror=alert(4)>"\n'
-                                             'procedures:\n  scoring: []\n')
-    page = game_page(games.load(str(pack), use_cache=False))
-    html = markdown.markdown(page, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
+                                             'procedures:\n  scoring: [{each player: [score 1]}]\n'
+                                             'vocabulary:\n  phrases:\n    "score N": "<script>alert(5)</script> `x` [y](z)"\n')
+    ir = games.load(str(pack), use_cache=False)
+    text = game_page(ir) if page == "as written" else rules_page(ir)
+    html = markdown.markdown(text, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
     assert "<script" not in html and "<img" not in html and "<b>" not in html, html
-    assert "<a " not in html and "<code>code</code>" not in html     # no link, no code span opened
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html          # shown as text, inside the cards' block
+    assert "<a " not in html.replace('<a href="as-written.md">', "").replace('<a href="rules.md">', "")  # no link
+    assert "<code>code</code>" not in html and "<code>x</code>" not in html      # no code span opened
+    shown = "&lt;script&gt;alert(1)&lt;/script&gt;" if page == "as written" else "&lt;script&gt;alert(5)&lt;/script&gt;"
+    assert shown in html                                              # shown as text
     assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
 
 

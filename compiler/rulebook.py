@@ -1,0 +1,169 @@
+"""The rules reference players read: a game's components, setup, turn, end and scoring, and
+what each module changes, worded from the IR in the game's own vocabulary (no effect-language
+syntax; the designers' page, `docs.game_page`, keeps that).
+
+Every procedure reached from setup, play and scoring gets a numbered list of its steps, in the
+order the rules first call it; a procedure with no steps is left out, as are calls to it.
+"""
+from __future__ import annotations
+
+from ..interpreter.ir import GameIR, Node, ZoneDecl
+from ..interpreter.registry import REGISTRY
+from .english import Wording, sentence
+from .markdown import inline
+
+SEEN_BY = {"public": "face up", "owner": "only its owner sees it", "hidden": "face down"}
+
+
+def rules_page(ir: GameIR, gallery: str = "") -> str:
+    """The whole page; `gallery`, the address of the card gallery, adds a link to it."""
+    empty = frozenset(name for name, body in _all_procedures(ir).items() if not _steps(body))
+    wording = Wording(ir.vocabulary, quiet=empty)
+    lines = [f"# {inline(ir.name)}: the rules", "",
+             f"For {_players(ir.min_players, ir.max_players)}. Generated from the game's rules and cards by "
+             "`silvics docs`; the [rules as written](as-written.md) give the same rules in the designers' terms.", ""]
+    lines += _components(ir, wording, gallery)
+    shown: set = set()
+    lines += _section("Setup", ["setup"], ir.procedures, wording, shown)
+    lines += _section("Playing", ["play"], ir.procedures, wording, shown)
+    if ir.interrupts:
+        lines += ["## At any moment", ""]
+        lines += [f"- {inline(sentence(wording.say(node)))}" for node in ir.interrupts] + [""]
+    lines += _section("End of the game and scoring", ["scoring"], ir.procedures, wording, shown)
+    if ir.tiebreak:
+        lines += ["Among players tied on points, the winner is the one with the most "
+                  + inline(", then the most ".join(wording.say(node) for node in ir.tiebreak)) + ".", ""]
+    if ir.modules:
+        lines += ["## Modules", ""]
+        for module in ir.modules.values():
+            lines += _module(ir, module, wording)
+    return "\n".join(lines)
+
+
+def _players(low: int, high: int) -> str:
+    return f"{low} player{'s' * (low > 1)}" if low == high else f"{low} to {high} players"
+
+
+def _components(ir: GameIR, wording: Wording, gallery: str) -> list[str]:
+    counts = _kind_counts(ir.cards)
+    lines = ["## Components", "",
+             f"- {sum(counts.values())} cards: " + inline(", ".join(
+                 f"{n} {_cards(wording, kind)}" for kind, n in counts.items()))
+             + (f" ([every card]({gallery}))" if gallery else "") + "."]
+    for zone in ir.zones:
+        if zone.name != "box":
+            lines.append(f"- {inline(sentence(_zone_line(zone, wording)))}")
+    for counter in ir.counters:
+        name = wording.say(Node("counter", {"name": counter.name, "per": counter.per}))
+        lines.append(f"- {inline(sentence(f'{name}: a number ' + ('each player keeps' if counter.per == 'player' else 'kept for all') + f', from {counter.start}'))}")
+    return lines + [""]
+
+
+def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
+    node = Node("spaces" if zone.rows else "zone", {"name": zone.name, "per": zone.per})
+    name = wording.say(node) if zone.per != "card" else _word(wording, zone.name)
+    whose = {"player": "each player has one", "card": "under a card", "shared": "shared"}[zone.per]
+    shape = (f"a board of {len(zone.map)} spaces" if zone.map else
+             f"a grid of {len(zone.rows)} rows by {zone.columns} columns" if zone.rows else "")
+    return f"{name}: " + ", ".join(x for x in (shape, whose, SEEN_BY[zone.visibility]) if x)
+
+
+def _word(wording: Wording, word: str) -> str:
+    """A word of the game (a kind, a zone under a card) as its vocabulary says it, or as it is spelt."""
+    said = wording.say(Node("const", {"value": word}))
+    return said.replace("_", " ").replace("-", " ") if said == word else said
+
+
+def _cards(wording: Wording, kind: str) -> str:
+    """Cards of a kind: as the vocabulary says the kind's name, or '<kind> cards'."""
+    said = _word(wording, kind)
+    return f"{said} cards" if said == kind.replace("_", " ").replace("-", " ") else said
+
+
+def _kind_counts(cards) -> dict:
+    counts: dict = {}
+    for card in cards:
+        counts[card.kind] = counts.get(card.kind, 0) + card.copies
+    return counts
+
+
+def _section(title: str, roots: list, procedures: dict, wording: Wording, shown: set) -> list[str]:
+    """A heading, then each procedure reached from `roots` not shown yet, in the order first called."""
+    lines = [f"## {title}", ""]
+    for name in _reached(roots, procedures):
+        if name in shown or not _steps(procedures[name]):
+            continue
+        shown.add(name)
+        if name not in roots:
+            lines += [f"### {inline(_heading(wording, name))}", ""]
+        steps = wording.steps(_steps(procedures[name]))
+        lines += [f"{i}. {inline(sentence(text))}" for i, text in enumerate(steps, 1)] + [""]
+    return lines
+
+
+def _heading(wording: Wording, name: str) -> str:
+    said = wording.say(Node("call", {"name": name}))
+    return sentence(said.replace("_", " ") if said == name else said).rstrip(".")
+
+
+def _reached(roots: list, procedures: dict) -> list[str]:
+    """Procedures called from the roots, depth first, each once, in the order first called."""
+    order, stack = [], list(reversed(roots))
+    while stack:
+        name = stack.pop()
+        if name in order or name not in procedures:
+            continue
+        order.append(name)
+        stack += reversed(_calls(procedures[name]))
+    return order
+
+
+def _calls(value) -> list[str]:
+    """The procedures a body names, in order: calls, and the procedures a choice offers."""
+    found = []
+    if isinstance(value, Node):
+        primitive = REGISTRY[value.op]
+        if "procedure" in primitive.roles:
+            found.append(value.args[primitive.roles["procedure"]])
+        for param in primitive.params:
+            part = value.args.get(param.name)
+            if param.type == "procedures":
+                found += list(part or ())
+            elif part is not None:
+                found += _calls(part)
+    elif isinstance(value, tuple):
+        for item in value:
+            found += _calls(item)
+    return found
+
+
+def _module(ir: GameIR, module, wording: Wording) -> list[str]:
+    lines = [f"### {inline(module.name)}", "", inline(module.description), ""]
+    changes = [f"Before {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.before.items()]
+    changes += [f"{_heading(wording, name)}, instead: {_joined(wording, body)}" if name in ir.procedures
+                else f"{_heading(wording, name)}: {_joined(wording, body)}" for name, body in module.procedures.items()]
+    changes += [f"After {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.after.items()]
+    if module.cards:
+        counts = _kind_counts(module.cards)
+        changes.append("Adds " + ", ".join(f"{n} {_cards(wording, kind)}" for kind, n in counts.items()))
+    if module.players:
+        changes.append(f"For {_players(*module.players)}")
+    if changes:
+        lines += ["What changes:", ""] + [f"- {inline(sentence(change))}" for change in changes] + [""]
+    return lines
+
+
+def _joined(wording: Wording, body: Node) -> str:
+    return "; then ".join(wording.steps(_steps(body))) or "nothing"
+
+
+def _steps(body: Node) -> tuple:
+    return tuple(body.args.get("steps", ())) if body.op == "block" else (body,)
+
+
+def _all_procedures(ir: GameIR) -> dict:
+    found = dict(ir.procedures)
+    for module in ir.modules.values():
+        for name, body in module.procedures.items():
+            found.setdefault(name, body)
+    return found

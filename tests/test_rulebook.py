@@ -1,0 +1,78 @@
+"""The rules reference players read (compiler/rulebook.py): sections in the order of play,
+numbered steps in the game's words, a heading per procedure reached, modules as what changes."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from silvics.compiler.build import compile_game
+from silvics.compiler.rulebook import rules_page
+
+GAMES = Path(__file__).parent / "fixtures" / "games"
+
+
+@pytest.fixture(scope="module")
+def market():
+    return rules_page(compile_game(GAMES / "market" / "game.yaml"), gallery="cards.md")
+
+
+def section(page: str, title: str) -> str:
+    """The text under a ## heading, up to the next ## heading."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    assert match, f"no section {title!r} in:\n{page}"
+    return match.group(1)
+
+
+def test_the_sections_follow_the_game(market):
+    titles = re.findall(r"^## (.*)$", market, re.M)
+    assert titles == ["Components", "Setup", "Playing", "At any moment", "End of the game and scoring"]
+
+
+def test_components_count_the_cards_and_name_each_place_in_the_games_words(market):
+    components = section(market, "Components")
+    assert "- 6 cards: 6 goods cards ([every card](cards.md))." in components
+    assert "- The row: shared, face up." in components           # the vocabulary's "the row"
+    assert "- Your stall: each player has one, face up." in components
+    assert "- Your coins: a number each player keeps, from 0." in components
+
+
+def test_setup_is_numbered_steps(market):
+    assert section(market, "Setup").split() == (
+        "1. Move all from box to deck. 2. Shuffle deck. 3. Refill the row from deck up to 3 cards.").split()
+
+
+def test_each_procedure_reached_gets_a_heading_and_its_steps_in_the_games_words(market):
+    playing = section(market, "Playing")
+    assert re.findall(r"^### (.*)$", playing, re.M) == ["Turn", "Buy", "Rest", "Sell"]
+    assert "1. Choose one: buy, or rest, or sell." in playing
+    assert "1. Buy a card from the row.\n2. Gain the price of card coins." in playing   # a run of steps, one phrase
+    assert "1. Gain 1 coin.\n2. Discard 1 card from the row." in playing
+
+
+def test_a_procedure_no_rule_reaches_is_not_a_rule_players_read(market):
+    assert "market_day" not in market.lower() and "Market day" not in market
+
+
+def test_a_procedure_with_no_steps_and_every_call_to_it_are_left_out(tmp_path):
+    game = tmp_path / "market"
+    shutil.copytree(GAMES / "market", game)
+    text = (game / "game.yaml").read_text()
+    text = text.replace("    - shuffle deck\n", "    - shuffle deck\n    - stretch\n").replace(
+        "  play:\n", "  stretch: []\n  play:\n")
+    (game / "game.yaml").write_text(text)
+    page = rules_page(compile_game(game / "game.yaml"))
+    assert "tretch" not in page
+    assert "2. Shuffle deck.\n3. Refill the row" in section(page, "Setup")
+
+
+def test_modules_say_what_changes():
+    page = rules_page(compile_game(GAMES / "harvest" / "game.yaml"))
+    modules = section(page, "Modules")
+    assert "### rare-dealt" in modules
+    assert "- Deal, instead: move 1 from deck to your hand." in modules
+    assert "- Before setup: each player, from the first player clockwise: (move the top card of box where grows is " \
+           "exotic to your hand)." in modules
+    assert "- After setup: set trail to trail times 10 plus 1.\n- Adds 5 fruit cards." in modules
