@@ -51,7 +51,8 @@ class _Cards:
         if kind is None:
             where = path + ("kind",) if "kind" in card else ("kind",)
             self.diagnostics.append(doc.error(where, "E0401", f"unknown card kind '{kind_name}'",
-                                              did_you_mean(kind_name, self.declared.kinds)))
+                                              did_you_mean(kind_name, self.declared.kinds)
+                                              or f"the game's kinds: {', '.join(self.declared.kinds)}"))
             return None
         stray = [k for k in card if k not in CARD_FIELDS] if len(kind.sides) > 1 else \
             (["sides"] if "sides" in card else [])
@@ -110,7 +111,9 @@ class _Cards:
     def value_int(self, doc, attribute, value, path):
         if not isinstance(value, int) or isinstance(value, bool):
             got = "nothing" if value is None else repr(value)
-            return self.bad(doc, path, f"{attribute.name} must be a whole number, got {got}")
+            quoted = isinstance(value, str) and value.strip().lstrip("-").isdigit()
+            return self.bad(doc, path, f"{attribute.name} must be a whole number, got {got}",
+                            f"remove the quotes: {attribute.name}: {value.strip()}" if quoted else "")
         return value
 
     def value_enum(self, doc, attribute, value, path):
@@ -134,7 +137,7 @@ class _Cards:
         steps = [value] if isinstance(value, str) else value
         if not isinstance(steps, list):
             return self.bad(doc, path, f"{attribute.name} must be an effect: a statement, or a list of steps")
-        problems = validate_block(steps, doc.located, path)
+        problems = validate_block(steps, doc.located, path, doc.data)
         if problems:
             self.diagnostics.extend(problems)
             return None

@@ -69,18 +69,19 @@ def validate(data, located: Located, kind: str) -> list[Diagnostic]:
     by_place: dict[tuple, list] = {}
     for error in errors:
         by_place.setdefault(tuple(error.absolute_path), []).append(error)
-    return [_diagnostic(best_match(group), located) for group in by_place.values()]
+    return [_diagnostic(best_match(group), located, data=data) for group in by_place.values()]
 
 
-def validate_block(data, located: Located, at: tuple) -> list[Diagnostic]:
-    """Schema errors of a list of steps that sits at `at` inside a file (a printed effect)."""
+def validate_block(data, located: Located, at: tuple, document=None) -> list[Diagnostic]:
+    """Schema errors of a list of steps that sits at `at` inside a file (a printed effect);
+    `document`, the file's data, names the card the steps are printed on."""
     errors = list(_validators()["block"].iter_errors(data))
-    return [_diagnostic(best_match([error]), located, at) for error in errors]
+    return [_diagnostic(best_match([error]), located, at, document) for error in errors]
 
 
-def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
+def _diagnostic(error, located: Located, at: tuple = (), data=None) -> Diagnostic:
     path = at + tuple(error.absolute_path)
-    where = ".".join(str(p) for p in path) or "the file"
+    where = place(path, data)
     message, hint = error.message, ""
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)   # keys: any YAML scalar
@@ -93,8 +94,16 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
     # schemas may carry a designer-facing hint, for one keyword (x-hint-maximum) or for any
     hint = error.schema.get(f"x-hint-{error.validator}", error.schema.get("x-hint", ""))
     if error.validator == "required":
-        message = f"{where} is missing {error.message.split(' is a required')[0]}"
-        return Diagnostic(located.file, *located.key_at(path), "E0201", message, hint)
+        missing = error.message.split(" is a required")[0]
+        written = [key for key in error.instance if key not in error.schema.get("properties", {})] \
+            if isinstance(error.instance, dict) else []
+        close = did_you_mean(missing.strip("'"), written)
+        if close:          # a misspelt key: point at it
+            wrong = next(key for key in written if f"'{key}'" in close)
+            return Diagnostic(located.file, *located.key_at(path + (wrong,)), "E0201",
+                              f"{where} is missing {missing}, and '{wrong}' is written instead",
+                              f"did you mean {missing}? rename '{wrong}'")
+        return Diagnostic(located.file, *located.key_at(path), "E0201", f"{where} is missing {missing}", hint)
     if error.validator == "minimum":
         message = f"{where} must be at least {error.validator_value}, got {error.instance!r}"
     elif error.validator == "maximum":
@@ -110,6 +119,27 @@ def _diagnostic(error, located: Located, at: tuple = ()) -> Diagnostic:
     elif error.validator == "oneOf":
         message = f"{where} is not a step: write a statement, or one of {' / '.join(spellings('step'))}"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
+
+
+def place(path: tuple, data=None) -> str:
+    """A place in a file as a designer names it: `card 'silk', on_buy #1: if` rather than
+    `cards.2.on_buy.0.if` (a card by its id, items counted from 1)."""
+    if not path:
+        return "the file"
+    if path[0] == "cards" and len(path) > 1 and isinstance(path[1], int):
+        card = data["cards"][path[1]] if isinstance(data, dict) and isinstance(data.get("cards"), list) \
+            and path[1] < len(data["cards"]) else None
+        named = card.get("id") if isinstance(card, dict) and path[2:3] != ("id",) else None   # a bad id: its number
+        head, path = (f"card {named!r}" if isinstance(named, str) and named else f"card #{path[1] + 1}"), path[2:]
+    else:
+        head, path = str(path[0]), path[1:]
+    parts = [head]
+    for step in path:
+        if isinstance(step, int):
+            parts[-1] += f" #{step + 1}"
+        else:
+            parts.append(str(step))
+    return ", ".join(parts[:-1]) + ": " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 def _types(value) -> str:

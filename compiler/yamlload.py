@@ -100,6 +100,10 @@ def _syntax_error(error, text: str, file: str) -> Diagnostic:
     mark = getattr(error, "problem_mark", None) or opened
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    lines = text.splitlines()
+    if line <= len(lines) and "\t" in lines[line - 1][:max(col, len(lines[line - 1]) - len(lines[line - 1].lstrip()))]:
+        return Diagnostic(file, line, col, "E0102", "YAML syntax error: a tab in the indentation",
+                          "YAML indents with spaces only: replace the tab with spaces")
     return Diagnostic(file, line, col, "E0102", f"YAML syntax error: {problem}",
                       "check the indentation and quoting on this line or the one before")
 

@@ -1,6 +1,7 @@
 """Finding and compiling games: a bundled id, a game folder or game.yaml, or a saved IR (.json)."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -58,7 +59,26 @@ def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.Game
     """The game's IR: compiled once per process and path, and between runs kept in the IR
     cache (cache.py) unless `use_cache` is False."""
     # a cache entry does not record which game --base offered: with one, compile afresh
-    return _load(_absolute(game_path(spec, base)), use_cache and not _offered)
+    path = _absolute(game_path(spec, base))
+    if path.suffix == ".yaml" and path.name not in ("game.yaml", "pack.yaml"):
+        _refuse_a_part_of_a_game(path)
+    return _load(path, use_cache and not _offered)
+
+
+def _refuse_a_part_of_a_game(path: Path) -> None:
+    """A module or card file named where a game is wanted: say which game it belongs to."""
+    try:
+        data = _yaml(path)
+    except Exception:       # unreadable: compiling it says why, at its line and column
+        return
+    if not isinstance(data, dict) or "id" in data or "extends" in data:
+        return
+    game = next((folder for folder in path.parents if (folder / "game.yaml").is_file()), None)
+    named = f" ({os.path.relpath(game)})" if game else ""
+    if "kind" in data and "cards" in data:
+        raise GameNotFound(f"{path.name} is a card file: name its game{named} instead")
+    if "name" in data:
+        raise GameNotFound(f"{path.name} is a module file: name its game{named} and add --module {data['name']}")
 
 
 def compile_folder(folder: Path) -> ir.GameIR:
