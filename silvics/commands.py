@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import asdict
@@ -62,22 +63,31 @@ def _check_one(path: Path) -> tuple[str, ...]:
         except SetupError as error:            # the file's modules or options: its data, not the command line
             raise PositionError(f"{path}: cannot set up: {error}") from None
         return ("scenario",)
-    game_dir = _game_of_card_file(path)
-    if game_dir is None:
+    home = _home_of_card_file(path)
+    if home is None:
         from silvics.compiler.build import check_card_file
         check_card_file(path)
-        return ("card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/)",)
+        return ("card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/, "
+                "or in the folder of its game.yaml or pack.yaml)",)
+    if home.name == "pack.yaml":                    # a pack's card: the whole pack, on its game
+        ir, _ = games.check_folder(home.parent)
+        return (f"cards for {ir.name}, in the pack {os.path.relpath(home.parent)}",)
     from silvics.compiler.build import compile_game
-    ir = compile_game(game_dir, extra_cards=[path])
-    return (f"cards for {ir.name}",)
+    ir = compile_game(home.parent, extra_cards=[path.resolve()])
+    return (f"cards for {ir.name}, checked against {os.path.relpath(home)}",)
 
 
-def _game_of_card_file(path: Path):
-    name = path.resolve().parent.name
-    for ancestor in path.resolve().parents:
-        candidate = ancestor / "rules" / name / "game.yaml"
-        if candidate.is_file():
-            return candidate.parent
+def _home_of_card_file(path: Path) -> Path | None:
+    """The game.yaml or pack.yaml a card file belongs to: the nearest one in a folder holding
+    it, else rules/<name>/game.yaml beside the card's folder cards/<name>/."""
+    resolved = path.resolve()
+    for folder in resolved.parents:
+        for name in ("game.yaml", "pack.yaml"):
+            if (folder / name).is_file():
+                return folder / name
+        sibling = folder / "rules" / resolved.parent.name / "game.yaml"
+        if sibling.is_file():
+            return sibling
     return None
 
 
