@@ -26,6 +26,7 @@ def main(argv=None) -> int:
     try:
         for spec in args.base:
             games.offer_base(spec)
+        games.announce = _loaded_once()
         return args.command(args)
     except CompileError as error:
         print(error.render(), file=sys.stderr)
@@ -42,6 +43,18 @@ def main(argv=None) -> int:
     except BrokenPipeError:          # output piped into e.g. `head`, which stopped reading
         sys.stdout = open(os.devnull, "w")
         return OK
+
+
+def _loaded_once():
+    """Say on standard error, once per game file, which game a command loaded (the project's
+    copy, a folder named, or the copy installed with silvics)."""
+    said = set()
+
+    def announce(path):
+        if path not in said:
+            said.add(path)
+            print(f"silvics: game {games.where_from(path)}", file=sys.stderr)
+    return announce
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,8 +17,16 @@ class GameNotFound(LookupError):
 _offered: dict[str, Path] = {}     # game id -> game.yaml: games the user offers packs (silvics --base)
 
 
+announce = None      # set by the command line: called with each game file loaded, to say which
+
+
 def game_path(spec: str, base: Path | None = None) -> Path:
+    """The game or pack file `spec` names: a game id (the project's own rules/<id>/ under the
+    current folder or a parent, before the installed copy), a folder, or a file."""
     games = bundled.games()
+    local = project_game(spec) if base is None else None
+    if local is not None:
+        return local
     if spec in games:
         return games[spec]
     path = Path(spec) if base is None or Path(spec).is_absolute() else base / spec
@@ -31,6 +40,30 @@ def game_path(spec: str, base: Path | None = None) -> Path:
         pass
     raise GameNotFound(f"no game '{spec}': bundled games are {', '.join(games)}; "
                        "or give a game folder, a game.yaml, a pack folder or a compiled .json")
+
+
+def project_game(game_id: str, here: Path | None = None) -> Path | None:
+    """rules/<id>/game.yaml in the current folder or the nearest parent that has one: the copy of
+    a game the designer is editing, which is what they mean by its id."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", game_id):
+        return None
+    here = (here or Path.cwd()).resolve()
+    try:
+        return next((folder / "rules" / game_id / "game.yaml" for folder in (here, *here.parents)
+                     if (folder / "rules" / game_id / "game.yaml").is_file()), None)
+    except OSError:          # a name too long for the file system names no game
+        return None
+
+
+def where_from(path: Path) -> str:
+    """A loaded game file as the one line that says which: relative to here when it is below,
+    and marked when it is the copy installed with silvics."""
+    installed = path.resolve().is_relative_to(bundled.folder("rules").resolve()) and project_game(path.parent.name) is None
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        shown = str(path)
+    return f"{shown} (installed with silvics)" if installed else shown
 
 
 def base_game(game_id: str) -> Path:
@@ -62,6 +95,8 @@ def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.Game
     path = _absolute(game_path(spec, base))
     if path.suffix == ".yaml" and path.name not in ("game.yaml", "pack.yaml"):
         _refuse_a_part_of_a_game(path)
+    if announce is not None:
+        announce(path)
     return _load(path, use_cache and not _offered)
 
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from silvics import games
 from silvics.cli import main
 from silvics.interpreter.agents import make_agent, play_on
@@ -90,14 +90,25 @@ def in_two_halves(pool, work, count: int, *args) -> list:
     return [found for part in pool.map(work, *([arg] * 2 for arg in args), halves) for found in part]
 
 
+LOADED = re.compile(r"^silvics: game .*\n", re.M)     # the line saying which game a command loaded
+
+
 def run_cli(*argv) -> tuple[int, str, str]:
     """The silvics command run in this process: its exit status, output and error output
-    (never a traceback)."""
+    (never a traceback), without the line saying which game it loaded (test_workshop checks it)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main([str(a) for a in argv])
     assert "Traceback" not in out.getvalue() + err.getvalue()
-    return status, out.getvalue(), err.getvalue()
+    return status, out.getvalue(), LOADED.sub("", err.getvalue())
+
+
+def run_captured(capsys, *argv) -> tuple[int, str, str]:
+    """The same, with pytest capturing the output."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, LOADED.sub("", err)
 
 
 def pytest_collect_file(parent, file_path):

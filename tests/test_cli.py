@@ -3,20 +3,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from silvics.interpreter.ir import IR_VERSION
 from silvics.cli import main
+from silvics.interpreter.ir import IR_VERSION
+
+from conftest import run_captured as run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = Path(__file__).parent / "scenarios" / "four-forests" / "ranking-example-1.yaml"
 POSITION = Path(__file__).parent / "positions" / "four-forests-end.yaml"
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def test_play_prints_a_whole_game_and_scores(capsys):

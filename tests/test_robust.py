@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from silvics.cli import main
+from conftest import run_captured as run
 
 RULES = """\
 id: tiny
@@ -48,13 +48,6 @@ def tiny(folder, play="- add 1 to total", scoring="[]"):
 def position(path, game=".", players=2, extra=""):
     path.write_text(f"game: {game}\nplayers: {players}\nposition:\n  zones: {{pile: [a]}}\n{extra}")
     return path
-
-
-def run(capsys, *argv):
-    status = main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 # ---- division by zero: a designer's bug, reported with the rule's source --------------------

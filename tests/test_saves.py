@@ -6,20 +6,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from silvics import games, saves
 from silvics.cli import main
 from silvics.interpreter.game import Game
 
+from conftest import run_captured as run
+
 ROOT = Path(__file__).resolve().parent.parent
 GROVE = ROOT / "tests" / "fixtures" / "games" / "grove"
-
-
-def run(capsys, *argv):
-    status = main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def stopped_after(monkeypatch, decisions: int):

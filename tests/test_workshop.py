@@ -3,7 +3,11 @@ mistake is reported in the designer's terms."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+from silvics.cli import main
 
 from conftest import run_cli
 
@@ -50,3 +54,53 @@ def test_a_module_or_card_file_named_as_a_game_says_which_game_to_name(tmp_path)
     card_file = next((game / "cards").glob("*.yaml"))
     status, _, err = run_cli("simulate", card_file, "--games", "1")
     assert status == 2 and f"{card_file.name} is a card file: name its game (" in err
+
+
+# ---- the data you edit is the data that runs ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def said(capsys, *argv) -> tuple[int, str, str]:
+    """A command run here, with its whole error output (the line naming the game included)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def four_forests_project(tmp_path) -> Path:
+    """A designer's project: a copy of Four Forests with a card of their own added."""
+    for folder in ("rules", "cards"):
+        shutil.copytree(ROOT / folder / "four-forests", tmp_path / "project" / folder / "four-forests")
+    plants = tmp_path / "project" / "cards" / "four-forests" / "plants.yaml"
+    plants.write_text(plants.read_text().replace("cards:\n", "cards:\n  - {id: dragon-fruit, name: Dragon Fruit, "
+                                                 "value: 9, suit: rainforest, form: vine, icons: [flower]}\n", 1))
+    (tmp_path / "project" / "notes").mkdir()
+    return tmp_path / "project"
+
+
+def test_a_game_named_by_id_is_the_projects_copy_and_the_command_says_so(tmp_path, monkeypatch, capsys):
+    project = four_forests_project(tmp_path)
+    monkeypatch.chdir(project / "notes")                   # anywhere inside the project
+    status, out, err = said(capsys, "show", "four-forests", "dragon-fruit")
+    assert status == 0 and out.startswith("Dragon Fruit (plant, id dragon-fruit)")
+    assert err == f"silvics: game {project / 'rules' / 'four-forests' / 'game.yaml'}\n"
+    monkeypatch.chdir(project)
+    status, out, err = said(capsys, "play", "four-forests", "--players", "2", "--quiet")
+    assert status == 0 and err == "silvics: game rules/four-forests/game.yaml\n"
+
+
+def test_outside_a_project_the_installed_copy_is_used_and_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = said(capsys, "show", "four-forests", "dragon-fruit")
+    assert status == 2 and "has no card 'dragon-fruit'" in err
+    assert err.startswith("silvics: game ") and "(installed with silvics)" in err.splitlines()[0]
+
+
+def test_the_installed_silvics_plays_its_own_data_from_outside_any_checkout(tmp_path):
+    """The data the wheel ships stays tested: in CI, silvics is installed, not linked, into .venv-ci."""
+    result = subprocess.run([sys.executable, "-m", "silvics", "play", "reforest", "--players", "2", "--quiet"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "Final scores:" in result.stdout, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("silvics: game ") and line.endswith("rules/reforest/game.yaml (installed with silvics)")
