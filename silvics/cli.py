@@ -16,6 +16,8 @@ from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError, SetupError
 from silvics.position import PositionError
 
+SCHEMA_KINDS = ("game", "module", "pack", "cards", "scenario", "board")
+
 
 def main(argv=None) -> int:
     parser = _parser()
@@ -116,6 +118,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("game")
     sub.add_argument("card")
     sub.add_argument("--as-written", action="store_true", help="also print each line's effect-language source")
+    sub = command("schema", run.schema, "write a JSON Schema for editors: a game's card files, or a kind of file")
+    sub.add_argument("game", nargs="?", help="the game (or pack) whose card files the schema describes")
+    sub.add_argument("--of", choices=SCHEMA_KINDS, metavar="KIND",
+                     help=f"instead, silvics' own schema of one kind of file: {', '.join(SCHEMA_KINDS)}")
+    sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
     sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
     sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
     return parser

@@ -366,6 +366,22 @@ def show(args) -> int:
     return OK
 
 
+def schema(args) -> int:
+    """A JSON Schema: the named game's card files, or silvics' own for one kind of file."""
+    from silvics.compiler.gameschema import card_schema
+    from silvics.compiler.validate import schemas
+    if (args.game is None) == (args.of is None):
+        raise UsageError("name a game (its card files' schema) or --of KIND (silvics' own), not both")
+    found = card_schema(games.load(args.game, use_cache=not args.no_cache)) if args.game else schemas()[args.of]
+    text = json.dumps(found, indent=2, ensure_ascii=False)
+    if args.output:
+        _write(Path(args.output), text + "\n")
+        print(f"wrote {args.output}")
+    else:
+        print(text)
+    return OK
+
+
 def docs(args) -> int:
     import os
 

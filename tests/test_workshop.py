@@ -2,12 +2,18 @@
 mistake is reported in the designer's terms."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+from silvics import games
 from silvics.cli import main
+from silvics.compiler.gameschema import card_schema
 
 from conftest import run_cli
 
@@ -104,3 +110,46 @@ def test_the_installed_silvics_plays_its_own_data_from_outside_any_checkout(tmp_
     assert result.returncode == 0 and "Final scores:" in result.stdout, result.stderr
     [line] = result.stderr.splitlines()
     assert line.startswith("silvics: game ") and line.endswith("rules/reforest/game.yaml (installed with silvics)")
+
+
+# ---- completion and checks in the editor -----------------------------------------------------------
+
+def card_files(ir) -> set[Path]:
+    """The files a game's cards (its modules' too) were read from."""
+    cards = (*ir.cards, *(c for m in ir.modules.values() for c in m.cards))
+    return {ROOT / card.span.file for card in cards}
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_every_bundled_card_file_fits_its_games_schema(game_id):
+    ir = games.load(game_id)
+    validator = Draft202012Validator(card_schema(ir))
+    files = card_files(ir)
+    assert files and all(path.is_file() for path in files)
+    for path in files:
+        errors = [e.message for e in validator.iter_errors(yaml.safe_load(path.read_text()))]
+        assert not errors, f"{path}: {errors[:3]}"
+
+
+def test_the_schema_knows_the_games_attributes_and_values():
+    schema = card_schema(games.load("four-forests"))
+    validator = Draft202012Validator(schema)
+    good = {"kind": "plant", "cards": [{"id": "x", "value": 3, "suit": "boreal", "form": "tree", "icons": ["leaf"]}]}
+    assert not list(validator.iter_errors(good))
+    misspelt = {"kind": "plant", "cards": [{"id": "x", "vaule": 3, "suit": "boreal"}]}
+    assert any("'vaule' was unexpected" in e.message for e in validator.iter_errors(misspelt))
+    swamp = {"kind": "plant", "cards": [{"id": "x", "suit": "swamp"}]}
+    assert any("'swamp' is not one of" in e.message for e in validator.iter_errors(swamp))
+    sided = {"kind": "creature", "cards": [{"id": "x", "sides": {"leaf": {"name": "X", "prefers": "value > 1"},
+                                                                 "thorn": {"name": "X", "perfers": "value > 1"}}}]}
+    assert any("'perfers' was unexpected" in e.message for e in validator.iter_errors(sided))
+    assert schema["$defs"]["plant"]["properties"]["suit"]["enum"] == ["rainforest", "boreal", "temperate", "mangrove"]
+
+
+def test_schema_writes_a_games_schema_or_silvics_own(tmp_path, capsys):
+    status, out, _ = said(capsys, "schema", "four-forests", "-o", tmp_path / "ff.json")
+    assert status == 0 and json.loads((tmp_path / "ff.json").read_text())["title"] == "A card file of Four Forests"
+    status, out, _ = said(capsys, "schema", "--of", "module")
+    assert status == 0 and json.loads(out)["$id"].endswith("module.schema.json")
+    status, _, err = said(capsys, "schema")
+    assert status == 2 and "name a game" in err
