@@ -22,9 +22,60 @@ from silvics.progress import ProgressBar
 
 # ---- check ----------------------------------------------------------------------------
 
+WATCH_EVERY = 0.5      # seconds between looks at the files, with check --watch
+
+
 def check(args) -> int:
+    return _watch(args) if args.watch else _check_all(args)
+
+
+def _watch(args) -> int:
+    """Check, then check again whenever a YAML file under the checked folders changes, until Ctrl-C."""
+    seen = None
+    try:
+        while True:
+            now = _yaml_files_state(args.paths)
+            if now != seen:
+                if seen is not None:
+                    print(f"\n{time.strftime('%H:%M:%S')} changed: checking again", file=sys.stderr, flush=True)
+                _check_all(args)
+                sys.stdout.flush()
+                seen = now
+            time.sleep(WATCH_EVERY)
+    except KeyboardInterrupt:          # the way out of the loop: not a failure
+        return OK
+
+
+def _yaml_files_state(specs) -> dict:
+    """Each YAML file of the projects the paths belong to, with its size and time of change
+    (hidden folders and installed packages left out)."""
+    state = {}
+    for root in {_project_root(Path(spec)) for spec in specs}:
+        for path in root.rglob("*.y*ml"):
+            parts = path.relative_to(root).parts
+            if not any(p.startswith(".") or p in ("site-packages", "node_modules") for p in parts):
+                try:
+                    stat = path.stat()
+                    state[path] = (stat.st_mtime_ns, stat.st_size)
+                except OSError:          # removed while we looked: the next look sees it gone
+                    pass
+    return state
+
+
+def _project_root(path: Path) -> Path:
+    """The folder whose files a path's check reads: the nearest holding rules/ (a project),
+    else the nearest holding game.yaml or pack.yaml, else the path's own folder."""
+    start = path.resolve() if path.is_dir() else path.resolve().parent
+    for marker in ("rules", "game.yaml", "pack.yaml"):
+        found = next((f for f in (start, *start.parents) if (f / marker).exists()), None)
+        if found is not None:
+            return found
+    return start
+
+
+def _check_all(args) -> int:
     errors, checked = [], []
-    for spec in args.paths:
+    for spec in _expanded(args.paths):
         path = Path(spec)
         if not path.exists():
             print(f"error: no such file or folder: {spec}", file=sys.stderr)
@@ -44,6 +95,18 @@ def check(args) -> int:
     elif errors:
         print(f"{len(errors)} error(s)", file=sys.stderr)
     return DATA_ERROR if errors else OK
+
+
+def _expanded(specs) -> list[str]:
+    """The paths to check: a project folder (no game.yaml or pack.yaml, but rules/) stands for
+    each game under its rules/."""
+    found = []
+    for spec in specs:
+        path = Path(spec)
+        games_in = sorted(path.glob("rules/*/game.yaml")) if path.is_dir() and not any(
+            (path / name).is_file() for name in ("game.yaml", "pack.yaml")) else []
+        found += [str(game.parent) for game in games_in] or [spec]
+    return found
 
 
 def _check_one(path: Path) -> tuple[str, ...]:

@@ -3,9 +3,13 @@ mistake is reported in the designer's terms."""
 from __future__ import annotations
 
 import json
+import queue
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -153,3 +157,49 @@ def test_schema_writes_a_games_schema_or_silvics_own(tmp_path, capsys):
     assert status == 0 and json.loads(out)["$id"].endswith("module.schema.json")
     status, _, err = said(capsys, "schema")
     assert status == 2 and "name a game" in err
+
+
+# ---- the edit-check loop ------------------------------------------------------------------------
+
+def test_the_pre_commit_hook_checks_the_repository_it_runs_in(tmp_path, capsys):
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert {"id", "name", "entry", "language"} <= hook.keys() and hook["language"] == "python"
+    assert hook["entry"] == "silvics check" and hook["pass_filenames"] is False
+    project = four_forests_project(tmp_path)
+    status, out, _ = said(capsys, *hook["entry"].split()[1:], *(str(project / a) for a in hook["args"]))  # at its top
+    assert status == 0 and "rules/four-forests: ok (Four Forests: 76 cards" in out
+    plants = project / "cards" / "four-forests" / "plants.yaml"
+    plants.write_text(plants.read_text().replace("suit: rainforest, form: vine", "suit: swamp, form: vine"))
+    status, _, err = said(capsys, "check", project)
+    assert status == 1 and "suit cannot be 'swamp'" in err
+
+
+def test_check_watch_checks_again_when_a_file_changes(tmp_path):
+    game = copy(tmp_path, FIXTURES / "games" / "market")
+    watcher = subprocess.Popen([sys.executable, "-m", "silvics", "check", "--watch", str(game)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
+    try:
+        assert "market: ok (Market (test game)" in read_until(lines, "ok (")
+        cards = game / "cards.yaml"
+        cards.write_text(cards.read_text().replace("price: 5", "price: five"))
+        assert "changed: checking again" in read_until(lines, "error(s)")
+        cards.write_text(cards.read_text().replace("price: five", "price: 5"))
+        assert "market: ok (" in read_until(lines, "ok (")
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        assert watcher.wait(timeout=20) == 0                 # Ctrl-C is how a watch ends, not a failure
+
+
+def read_until(lines: queue.Queue, marker: str, timeout: float = 60) -> str:
+    """Lines a process printed, up to the first holding `marker` (an error after `timeout` s)."""
+    seen, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            seen.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
+        except queue.Empty:
+            break
+        if marker in seen[-1]:
+            return "".join(seen)
+    raise AssertionError(f"no {marker!r} within {timeout} s:\n{''.join(seen)}")
