@@ -40,6 +40,7 @@ from .modules import (
     module_changes,
     sections,
 )
+from .lint import lint
 from .procedures import lower_procedures
 from .steps import At, Steps
 from .vocabulary import vocabulary
@@ -48,10 +49,15 @@ from .yamlload import dumped
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
 
 
-def compile_game(game_path, extra_cards=(), extra_modules=()) -> GameIR:
+def compile_game(game_path, extra_cards=(), extra_modules=(), warnings: list | None = None) -> GameIR:
     """Compile a game; `game_path` is a game.yaml or its folder. `extra_cards` and `extra_modules`
-    are files vetted already: a pack's (inside the pack's folder) or one the user named."""
-    return _compile_game(game_path, extra_cards, extra_modules)[0]
+    are files vetted already: a pack's (inside the pack's folder) or one the user named.
+    `warnings`, when given, receives the game's lint warnings (lint.py)."""
+    ir = _compile_game(game_path, extra_cards, extra_modules)[0]
+    if warnings is not None:
+        game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
+        warnings += lint(Document(game_path, "game", []), ir)
+    return ir
 
 
 def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None) -> tuple[GameIR, list[str]]:

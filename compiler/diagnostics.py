@@ -28,6 +28,10 @@ CODES = {
     "E0403": "duplicate id",
     "E0404": "wrong number of parts",
     "E0501": "game structure error",
+    "W0101": "declared and never used",
+    "W0102": "cards never taken out of the box",
+    "W0103": "procedure never called",
+    "W0104": "game id differs from its folder",
 }
 
 
@@ -39,9 +43,10 @@ class Diagnostic:
     code: str
     message: str
     hint: str = ""
+    severity: str = "error"     # or "warning" (compiles, but is probably a mistake: W codes)
 
     def render(self, source_lines: list[str] | None = None) -> str:
-        text = f"{self.file}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
+        text = f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
         if source_lines and 0 < self.line <= len(source_lines):
             gutter = " " * len(str(self.line))
             text += (f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"

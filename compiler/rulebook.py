@@ -8,9 +8,9 @@ order the rules first call it; a procedure with no steps is left out, as are cal
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node, ZoneDecl
-from ..interpreter.registry import REGISTRY
 from .english import Wording, sentence
 from .markdown import inline
+from .walk import calls_in
 
 SEEN_BY = {"public": "face up", "owner": "only its owner sees it", "hidden": "face down"}
 
@@ -114,27 +114,8 @@ def _reached(roots: list, procedures: dict) -> list[str]:
         if name in order or name not in procedures:
             continue
         order.append(name)
-        stack += reversed(_calls(procedures[name]))
+        stack += reversed(calls_in(procedures[name]))
     return order
-
-
-def _calls(value) -> list[str]:
-    """The procedures a body names, in order: calls, and the procedures a choice offers."""
-    found = []
-    if isinstance(value, Node):
-        primitive = REGISTRY[value.op]
-        if "procedure" in primitive.roles:
-            found.append(value.args[primitive.roles["procedure"]])
-        for param in primitive.params:
-            part = value.args.get(param.name)
-            if param.type == "procedures":
-                found += list(part or ())
-            elif part is not None:
-                found += _calls(part)
-    elif isinstance(value, tuple):
-        for item in value:
-            found += _calls(item)
-    return found
 
 
 def _module(ir: GameIR, module, wording: Wording) -> list[str]:

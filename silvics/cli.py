@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: one object with the paths that passed and every diagnostic")
+    sub.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
     sub.add_argument("--watch", action="store_true",
                      help="check again whenever a YAML file of the project changes (Ctrl-C stops)")
     sub = command("compile", run.compile_, "write a game's IR as JSON")

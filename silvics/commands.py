@@ -74,27 +74,33 @@ def _project_root(path: Path) -> Path:
 
 
 def _check_all(args) -> int:
-    errors, checked = [], []
+    errors, warned, checked = [], [], []
     for spec in _expanded(args.paths):
         path = Path(spec)
         if not path.exists():
             print(f"error: no such file or folder: {spec}", file=sys.stderr)
             return MISUSE
         try:
-            summary, *details = _check_one(path)
+            warnings: list = []
+            summary, *details = _check_one(path, warnings)
             checked.append(spec)
+            warnings = [w for w in warnings if w not in warned]
+            warned += warnings
             if args.format == "text":
                 print(f"{spec}: ok ({summary})" + "".join(f"\n  {line}" for line in details))
+                if warnings:
+                    print(CompileError(warnings).render(), file=sys.stderr)
         except CompileError as error:
             fresh = [d for d in error.diagnostics if d not in errors]   # a game and its card file share errors
             errors.extend(fresh)
             if fresh and args.format == "text":
                 print(CompileError(fresh).render(), file=sys.stderr)
     if args.format == "json":      # for editors and CI annotations
-        print(json.dumps({"ok": checked, "diagnostics": [asdict(d) for d in errors]}, indent=1))
-    elif errors:
-        print(f"{len(errors)} error(s)", file=sys.stderr)
-    return DATA_ERROR if errors else OK
+        print(json.dumps({"ok": checked, "diagnostics": [asdict(d) for d in errors + warned]}, indent=1))
+    elif errors or warned:
+        print(", ".join(f"{n} {what}(s)" for n, what in ((len(errors), "error"), (len(warned), "warning")) if n),
+              file=sys.stderr)
+    return DATA_ERROR if errors or (warned and args.strict) else OK
 
 
 def _expanded(specs) -> list[str]:
@@ -109,11 +115,11 @@ def _expanded(specs) -> list[str]:
     return found
 
 
-def _check_one(path: Path) -> tuple[str, ...]:
+def _check_one(path: Path, warnings: list) -> tuple[str, ...]:
     """What a path holds, and a line for each module it changes the game with."""
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
-        ir, changes = games.check_folder(game_dir)
+        ir, changes = games.check_folder(game_dir, warnings)
         copies = sum(card.copies for card in ir.cards)
         summary = f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
         return (summary + f"{len(ir.modules)} modules", *changes)

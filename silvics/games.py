@@ -121,13 +121,14 @@ def compile_folder(folder: Path) -> ir.GameIR:
     return check_folder(folder)[0]
 
 
-def check_folder(folder: Path) -> tuple[ir.GameIR, list[str]]:
+def check_folder(folder: Path, warnings: list | None = None) -> tuple[ir.GameIR, list[str]]:
     """Compile a game or pack folder afresh, with a line saying what each module changes (for a
-    pack, each of its own): `check` shows them, so nothing a module changes goes unseen."""
+    pack, each of its own): `check` shows them, so nothing a module changes goes unseen.
+    `warnings`, when given, receives a game's lint warnings."""
     from silvics.compiler.modules import module_changes
     changes: list[str] = []
     path = _absolute(game_path(str(folder)))
-    compiled = _compile(path, changes)
+    compiled = _compile(path, changes, warnings)
     if path.name != "pack.yaml":
         changes = [module_changes(compiled, name) for name in compiled.modules]
     return compiled, changes
@@ -167,11 +168,11 @@ def _compile_and_store(path: Path) -> ir.GameIR:
     return compiled
 
 
-def _compile(path: Path, changes: list | None = None) -> ir.GameIR:
+def _compile(path: Path, changes: list | None = None, warnings: list | None = None) -> ir.GameIR:
     from silvics.compiler.build import compile_game, compile_pack   # only needed for YAML
     if path.name == "pack.yaml":
         return compile_pack(path, base_game, changes)
-    return compile_game(path)
+    return compile_game(path, warnings=warnings)
 
 
 def _sources(path: Path) -> cache.Sources | None:

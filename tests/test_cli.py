@@ -74,7 +74,7 @@ def test_check_json_lists_every_diagnostic(capsys):
     report = json.loads(out)
     assert status == 1 and err == "" and report["ok"] == []
     assert len(report["diagnostics"]) == 5
-    assert {"file", "line", "col", "code", "message", "hint"} == set(report["diagnostics"][0])
+    assert {"file", "line", "col", "code", "message", "hint", "severity"} == set(report["diagnostics"][0])
     status, out, _ = run(capsys, "check", str(ROOT / "rules" / "four-forests"), "--format", "json")
     assert status == 0 and json.loads(out) == {"ok": [str(ROOT / "rules" / "four-forests")], "diagnostics": []}
 

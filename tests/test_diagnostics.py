@@ -78,6 +78,6 @@ def test_every_diagnostic_code_is_declared_and_exercised():
 
     from silvics.compiler.diagnostics import CODES
     used = {code for case in CASES
-            for code in re.findall(r"error\[(E\d{4})\]", (CORPUS / case / "expected.txt").read_text())}
+            for code in re.findall(r"(?:error|warning)\[([EW]\d{4})\]", (CORPUS / case / "expected.txt").read_text())}
     assert used <= set(CODES), used - set(CODES)
     assert set(CODES) <= used, f"no fixture shows {sorted(set(CODES) - used)}"

@@ -203,3 +203,21 @@ def read_until(lines: queue.Queue, marker: str, timeout: float = 60) -> str:
         if marker in seen[-1]:
             return "".join(seen)
     raise AssertionError(f"no {marker!r} within {timeout} s:\n{''.join(seen)}")
+
+
+# ---- lint warnings ----------------------------------------------------------------------------------
+
+def test_warnings_are_printed_but_pass_unless_strict(capsys):
+    game = FIXTURES / "diagnostics" / "lint-warnings" / "rules" / "stall"
+    status, out, err = said(capsys, "check", game)
+    assert status == 0 and "ok (Stall" in out
+    assert [line.split(": ", 2)[1] for line in err.splitlines() if ": warning[" in line] == [
+        "warning[W0104]", "warning[W0102]", "warning[W0101]", "warning[W0101]", "warning[W0101]", "warning[W0103]"]
+    assert err.endswith("6 warning(s)\n")
+    assert said(capsys, "check", game, "--strict")[0] == 1
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_the_bundled_games_have_no_warnings(game_id, capsys):
+    status, _, err = said(capsys, "check", ROOT / "rules" / game_id, "--strict")
+    assert status == 0 and "warning" not in err
