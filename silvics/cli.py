@@ -126,6 +126,19 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--of", choices=SCHEMA_KINDS, metavar="KIND",
                      help=f"instead, silvics' own schema of one kind of file: {', '.join(SCHEMA_KINDS)}")
     sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    sub = commands.add_parser("new", help="start from a skeleton that checks and plays at once: a game, a pack or a card")
+    made = sub.add_subparsers(metavar="WHAT", required=True)
+    for what, fn, help, parts in (
+            ("game", run.new_game, "a project folder (NAME) holding a small complete game", ("name",)),
+            ("pack", run.new_pack, "a pack folder (NAME) for GAME: one new card, and a module to fill in",
+             ("game", "name")),
+            ("card", run.new_card, "a card of KIND, filled in from GAME's own cards", ("game", "kind"))):
+        item = made.add_parser(what, help=help, description=help)
+        item.set_defaults(command=fn, no_cache=False)
+        for part in parts:
+            item.add_argument(part)
+    item.add_argument("--id", default="new-card", help="the new card's id (default: new-card)")
+    item.add_argument("-o", "--output", metavar="FILE", help="a new card file (default: standard output)")
     sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
     sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
     return parser

@@ -451,6 +451,39 @@ def schema(args) -> int:
     return OK
 
 
+def new_game(args) -> int:
+    from silvics.new import new_game as make
+    _made(make(Path(args.name), args.name), f"then: cd {args.name} && silvics play {args.name}")
+    return OK
+
+
+def new_pack(args) -> int:
+    from silvics.new import new_pack as make
+    _made(make(Path(args.name), games.load(args.game, use_cache=not args.no_cache), args.name),
+          f"then: silvics check {args.name} && silvics play {args.name} --module {args.name}")
+    return OK
+
+
+def new_card(args) -> int:
+    from silvics.new import _check_name, card_file
+    _check_name(args.id)
+    text = card_file(games.load(args.game, use_cache=not args.no_cache), args.kind, args.id)
+    if args.output is None:
+        print(text, end="")
+    elif Path(args.output).exists():
+        raise UsageError(f"{args.output} exists already: silvics new never overwrites a file")
+    else:
+        _write(Path(args.output), text)
+        print(f"wrote {args.output}; list it under cards: in the game or pack, then: silvics check {args.output}")
+    return OK
+
+
+def _made(paths: list[Path], then: str):
+    for path in paths:
+        print(f"wrote {path}")
+    print(then)
+
+
 def docs(args) -> int:
     import os
 

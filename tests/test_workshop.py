@@ -221,3 +221,50 @@ def test_warnings_are_printed_but_pass_unless_strict(capsys):
 def test_the_bundled_games_have_no_warnings(game_id, capsys):
     status, _, err = said(capsys, "check", ROOT / "rules" / game_id, "--strict")
     assert status == 0 and "warning" not in err
+
+
+# ---- start from something ---------------------------------------------------------------------------
+
+def test_new_game_makes_a_project_that_checks_plays_and_points_its_editor_at_schemas(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = said(capsys, "new", "game", "my-garden")
+    assert status == 0 and "then: cd my-garden && silvics play my-garden" in out
+    monkeypatch.chdir(tmp_path / "my-garden")
+    status, out, err = said(capsys, "check", ".", "--strict")
+    assert status == 0 and "rules/my-garden: ok (My Garden" in out, err
+    status, out, _ = said(capsys, "play", "my-garden", "--quiet")
+    assert status == 0 and "Final scores:" in out
+    for path in [Path("rules/my-garden/game.yaml"), Path("cards/my-garden/cards.yaml")]:
+        modeline = path.read_text().splitlines()[0]
+        schema = (path.parent / modeline.split("$schema=")[1]).resolve()
+        assert schema.is_file(), modeline
+        data = yaml.safe_load(path.read_text())
+        assert not list(Draft202012Validator(json.loads(schema.read_text())).iter_errors(data))
+    monkeypatch.chdir(tmp_path)
+    assert said(capsys, "new", "game", "my-garden")[0] == 2                      # never overwrites
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_new_pack_and_a_new_card_of_every_kind_check_and_play(game_id, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert said(capsys, "new", "pack", game_id, "extra")[0] == 0
+    ir = games.load(game_id)
+    for kind in {card.kind for card in (*ir.cards, *(c for m in ir.modules.values() for c in m.cards))}:
+        status, _, err = said(capsys, "new", "card", game_id, kind, "--id", f"new-{kind}".replace("_", "-"), "-o",
+                              f"extra/cards/new-{kind}.yaml")
+        assert status == 0, err
+    status, out, err = said(capsys, "check", "extra")
+    assert status == 0 and "module extra: changes nothing" in out, err
+    status, out, _ = said(capsys, "play", "extra", "--module", "extra", "--quiet")
+    assert status == 0 and "Final scores:" in out
+
+
+def test_new_refuses_a_bad_name_a_kind_the_game_lacks_and_an_existing_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = said(capsys, "new", "game", "My Game")
+    assert status == 2 and "cannot name a game" in err and not list(tmp_path.iterdir())
+    status, _, err = said(capsys, "new", "card", "reforest", "tree")
+    assert status == 2 and "its kinds are plant, visitor, terrain, event" in err
+    (tmp_path / "taken.yaml").write_text("mine\n")
+    status, _, err = said(capsys, "new", "card", "reforest", "plant", "-o", "taken.yaml")
+    assert status == 2 and "exists already" in err and (tmp_path / "taken.yaml").read_text() == "mine\n"
