@@ -68,8 +68,8 @@ def spoiled(data, spoil) -> tuple[str, str]:
     ("[]", "an IR file holds one JSON object (a GameIR), not a list"),
     ("null", "an IR file holds one JSON object (a GameIR), not null"),
     ("{}", 'no "version" (this silvics reads IR version 3)'),
-    ('{"version": 6}', '["$"]: should be a GameIR object ("$": "GameIR"), not null'),
-    ('{"version": 6, "$": "GameIR"}', "GameIR needs its field 'cards'"),
+    (f'{{"version": {ir.IR_VERSION}}}', '["$"]: should be a GameIR object ("$": "GameIR"), not null'),
+    (f'{{"version": {ir.IR_VERSION}, "$": "GameIR"}}', "GameIR needs its field 'cards'"),
     ("", "not JSON: Expecting value at line 1, column 1 (the file ends too soon: truncated?)"),
 ])
 def test_what_is_not_a_game_ir_is_refused(text, message):
