@@ -20,7 +20,7 @@ PALETTE = ("#2e7d32", "#1565c0", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5
            "#455a64", "#827717")
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, GREY, PAPER = "#212121", "#616161", "#ffffff"
-TEXT_SIZES = [round(2.6 - 0.1 * step, 1) for step in range(15)]     # mm, largest first: 2.6 … 1.2
+TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]     # mm, largest first: 3.0 … 1.2
 BADGE_SIZE = 1.9           # mm, the type of a badge
 MARGIN = 2.5               # mm, between the card's edge and what is drawn on it
 
