@@ -31,8 +31,8 @@ class _Template:
         self.doc, self.kind, self.spec, self.diagnostics = doc, kind, spec, diagnostics
         self.attributes = {attribute.name: attribute for attribute in kind.attributes}
 
-    def error(self, path: tuple, code: str, message: str, hint: str = ""):
-        self.diagnostics.append(self.doc.error(("faces", self.kind.name, *path), code, message, hint))
+    def error(self, path: tuple, code: str, message: str, hint: str = "", at_key: bool = False):
+        self.diagnostics.append(self.doc.error(("faces", self.kind.name, *path), code, message, hint, at_key=at_key))
 
     def check(self):
         colour = self.spec.get("colour")
@@ -41,7 +41,7 @@ class _Template:
             for value in self.spec.get("colours", {}):
                 if value not in values:
                     self.error(("colours", value), "E0402", f"'{value}' is not a value of {colour}",
-                               did_you_mean(value, values) or f"it can be: {', '.join(values)}")
+                               did_you_mean(value, values) or f"it can be: {', '.join(values)}", at_key=True)
         elif colour is None and self.spec.get("colours"):
             self.error(("colours",), "E0201", "colours needs colour: the attribute whose values they colour")
         for index, name in enumerate(self.spec.get("corners", ())):
