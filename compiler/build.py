@@ -43,6 +43,7 @@ from .modules import (
 from .lint import lint
 from .procedures import lower_procedures
 from .steps import At, Steps
+from .templates import face_templates
 from .vocabulary import vocabulary
 from .yamlload import dumped
 
@@ -142,7 +143,18 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
     ir, added = _compile_game(base, cards, modules, fence)
     if changes is not None:
         changes += [module_changes(ir, name) for name in added]
-    return ir
+    base_file = Path(base) / "game.yaml" if Path(base).is_dir() else Path(base)
+    return _from_pack(ir, pack.data["name"], fence, game_root(base_file))
+
+
+def _from_pack(ir: GameIR, name: str, fence: Fence, root: Path) -> GameIR:
+    """The IR with the pack's cards (those read from its folder, its modules' too) saying so, for
+    the footers of their faces."""
+    def marked(cards):
+        return tuple(replace(card, origin=name) if card.span and (root / card.span.file).resolve()
+                     .is_relative_to(fence.root) else card for card in cards)
+    return replace(ir, cards=marked(ir.cards),
+                   modules={key: replace(m, cards=marked(m.cards)) for key, m in ir.modules.items()})
 
 
 def _check_inside(top_file: Path, fence: Fence):
@@ -239,13 +251,15 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     parts = iter(lowered)                          # each module's sections, in order
     built = [assembled(m, {section: next(parts) for section in SECTIONS}, tuple(c for c in cards if c.id in own[m]),
                        declared.decls.options) for m in modules]
-    built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics)) for module, doc in zip(built, modules)]
+    built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics),
+                     faces=face_templates(doc, declared.kinds, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
     words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics)
     written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
     return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
-                              built, tiebreak), vocabulary=words, written=written)
+                              built, tiebreak, face_templates(game, declared.kinds, diagnostics)),
+                   vocabulary=words, written=written)
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:
@@ -275,7 +289,7 @@ def _tiebreak(game: Document, lowerer: Lowerer, diagnostics) -> tuple:
     return tuple(lowered)
 
 
-def _assembled(game: Document, declared, cards, interrupts, procedures, modules, tiebreak) -> GameIR:
+def _assembled(game: Document, declared, cards, interrupts, procedures, modules, tiebreak, faces) -> GameIR:
     data, decls = game.data, declared.decls
     return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
                   max_players=data["players"]["max"], zones=tuple(decls.zones.values()),
@@ -285,7 +299,8 @@ def _assembled(game: Document, declared, cards, interrupts, procedures, modules,
                   definitions=tuple((name, params, " ".join(str(text).split()))
                                     for name, (text, _, params) in decls.defines.items()),
                   options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options),
-                  spaces=tuple(decls.space_attributes.values()), tiebreak=tiebreak)
+                  spaces=tuple(decls.space_attributes.values()), tiebreak=tiebreak,
+                  faces=faces)
 
 
 def _check_players(documents, diagnostics):

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..interpreter.ir import GameIR
+from xml.sax.saxutils import quoteattr
+
+from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
-from .cardtext import describe_card
+from .cardtext import card_text, describe_card
 from .english import Wording, english
+from .faces import face_sides, face_svg
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -131,6 +134,54 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
         lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in cards])
     return "\n".join(lines)
+
+
+def gallery_page(ir: GameIR) -> str:
+    """Every card of the game and of its modules, grouped by kind, each drawn and its text given."""
+    every = {card.id: card for cards in [ir.cards, *(m.cards for m in ir.modules.values())] for card in cards}
+    lines = [f"# {_inline(ir.name)}: the cards", "",
+             f"Every card of the game and its modules ({len(every)} cards, "
+             f"{sum(c.copies for c in every.values())} copies), as printed by `silvics print`.", ""]
+    for kind in ir.kinds:
+        cards = [card for card in every.values() if card.kind == kind.name]
+        if cards:
+            lines += [f"## {_inline(kind.name.replace('_', ' ').capitalize())} ({len(cards)})", ""]
+            lines += [card_entry(ir, card) for card in cards]
+    return "\n".join(lines)
+
+
+def card_entry(ir: GameIR, card: CardDef) -> str:
+    """One card: a heading whose anchor is its id, its face(s) as inline SVG, then its printed text
+    as text (each side's, named, for a card of several sides), its copies and its module."""
+    texts = card_text(ir, card)
+    title = " / ".join(dict.fromkeys(text.name for text in texts))
+    faces = "".join(face_svg(ir, card, sides[0]) for sides in face_sides(ir, card))
+    lines = [f"<h3 id={quoteattr(card.id)}>{_html(title)}</h3>", "",
+             f'<div class="card-faces">{faces}</div>', ""]
+    for text in texts:
+        said = [", ".join(f"{_label(name)} {_value(value)}" for name, value in text.printed.items()), *text.lines]
+        said = [line for line in said if line]
+        if len(texts) > 1:
+            lines.append(f"**{_inline(text.side.replace('_', ' ').capitalize())}: {_inline(text.name)}**"
+                         + ("" if said else ": no text"))
+        lines += [f"- {_inline(line)}" for line in said] + [""]
+    modules = [name for name, m in ir.modules.items() if any(c.id == card.id for c in m.cards)]
+    where = f", in the game only with the module {' or '.join(map(_inline, modules))}" if modules else ""
+    lines += [f"Id {_code(card.id)}, {card.copies} {'copy' if card.copies == 1 else 'copies'}{where}.", ""]
+    return "\n".join(lines)
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _value(value) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def _html(text) -> str:
+    """Data text inside an HTML element of a page: shown, never run."""
+    return " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _options(options) -> list[str]:

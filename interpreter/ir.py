@@ -101,6 +101,22 @@ class CardDef:
     copies: int
     sides: tuple[SideDef, ...]
     span: Span | None = None
+    origin: str = ""     # the pack the card comes from ("" for the game's own and its modules')
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDecl:
+    """How the cards of a kind are drawn (`faces:`): their size in mm, the attribute whose value
+    picks their colour, the printed numbers in their corners, the attributes shown as badges, and
+    whether their sides are halves printed on one face (`split`) rather than faces of their own."""
+    kind: str
+    width: int = 63
+    height: int = 88
+    colour: str = ""                                # an enum attribute
+    colours: dict = field(default_factory=dict)     # its value -> "#rrggbb"
+    corners: tuple[str, ...] = ()
+    badges: tuple[str, ...] = ()
+    split: str = ""      # "rows": the sides one above the other; "columns": side by side
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +150,7 @@ class Module:
     players: tuple[int, ...] = ()                 # (min, max) while it is on, instead of the game's
     maps: dict = field(default_factory=dict)      # grid zone name -> the SpaceDefs of the map it lays instead
     written: dict = field(default_factory=dict)   # "NAME", "before NAME", "after NAME" -> its steps as written (YAML)
+    faces: tuple[FaceDecl, ...] = ()              # how its own cards are drawn, where not as the game's
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +194,7 @@ class GameIR:
     tiebreak: tuple[Node, ...] = ()       # numbers per player (as you) that order players tied on points
     vocabulary: Vocabulary = Vocabulary()  # the game's and its modules' words, for the rules reference
     written: dict = field(default_factory=dict)   # procedure name -> its steps as written (YAML), for designers
+    faces: tuple[FaceDecl, ...] = ()      # how each kind of card is drawn (kinds left out: a default layout)
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -20,8 +20,8 @@ import math
 import re
 from dataclasses import MISSING, fields
 
-from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, GameIR, IRError, KindDecl, Module, Node,
-                 OptionDecl, Phrase, SideDef, Span, SpaceDef, Vocabulary, ZoneDecl)
+from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, FaceDecl, GameIR, IRError, KindDecl, Module,
+                 Node, OptionDecl, Phrase, SideDef, Span, SpaceDef, Vocabulary, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -32,6 +32,7 @@ MAX_COPIES = 1000            # of one card
 MAX_CARDS = 100_000          # copies of all cards together
 MAX_COLUMNS = 1000           # of a grid zone
 MAX_SPACES = 10_000          # of a grid zone's map (compiler/boards.py says the same)
+MAX_CARD_MM = 1000           # a card's width or height, in mm
 MAX_WHOLE = 10**9            # any other whole number in the file, either sign
 MARKERS = ("first",)         # the player markers every game has (State.new)
 REQUIRED_PROCEDURES = ("setup", "play", "scoring")
@@ -251,6 +252,16 @@ def _written(reader, value, depth):
 
 
 _written_list, _written_map = _list(_written), _map(_written)
+COLOUR_PATTERN = "^#[0-9a-fA-F]{6}$"
+
+
+@_described({"type": "string", "pattern": COLOUR_PATTERN})
+def _colour(reader, value, depth):
+    """A colour as #rrggbb (drawn into SVG attributes: nothing else may get in)."""
+    if type(value) is not str or not re.fullmatch(COLOUR_PATTERN[1:-1], value):
+        raise _wrong("a colour written #rrggbb", value)
+    return value
+
 SPAN_PATTERN = r"^.+:[0-9]{1,9}:[0-9]{1,9}$"
 _SPAN = re.compile(r"(.+):([0-9]{1,9}):([0-9]{1,9})", re.S)
 
@@ -478,14 +489,17 @@ FIELDS = {
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
     "CardDef": {"id": _text, "kind": _text, "copies": _whole(1, MAX_COPIES), "sides": _list(_record("SideDef")),
-                "span": _span},
+                "span": _span, "origin": _text},
+    "FaceDecl": {"kind": _text, "width": _whole(1, MAX_CARD_MM), "height": _whole(1, MAX_CARD_MM), "colour": _text,
+                 "colours": _map(_colour), "corners": _list(_text), "badges": _list(_text),
+                 "split": _word("", "rows", "columns")},
     "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
     "Company": {"module": _text, "when": _list(_text)},
     "Module": {"name": _text, "description": _text, "procedures": _map(_step), "before": _map(_PARTS["block"]),
                "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
                "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
                "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS)),
-               "maps": _map(_list(_record("SpaceDef"))), "written": _map(_text)},
+               "maps": _map(_list(_record("SpaceDef"))), "written": _map(_text), "faces": _list(_record("FaceDecl"))},
     "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "spaces": _list(_record("AttrDecl")),
                "zones": _list(_record("ZoneDecl")),
                "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
@@ -495,13 +509,13 @@ FIELDS = {
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
                "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
-               "vocabulary": _record("Vocabulary"), "written": _map(_text)},
+               "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl"))},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
     "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase"))},
 }
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
 _CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
-                                          OptionDecl, Company, Module, Phrase, Vocabulary, GameIR)}
+                                          FaceDecl, OptionDecl, Company, Module, Phrase, Vocabulary, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}
@@ -764,6 +778,31 @@ def _check_game(game: GameIR):
             declared.add(option.name)
     for name, module in game.modules.items():
         _check_module(game, module, name)
+    for where, faces in [(("faces",), game.faces)] + [(("modules", n, "faces"), m.faces)
+                                                      for n, m in game.modules.items()]:
+        _check_faces(game, faces, where)
+
+
+def _check_faces(game: GameIR, faces: tuple, where: tuple):
+    """Each template draws a declared kind, once, with that kind's attributes; its colours are of
+    values the colour attribute has."""
+    kinds, drawn = {kind.name: kind for kind in game.kinds}, set()
+    for index, face in enumerate(faces):
+        kind = kinds.get(face.kind)
+        if kind is None or face.kind in drawn:
+            raise IRError(f"no kind {face.kind!r} is declared" if kind is None else
+                          f"kind {face.kind!r} has two templates").at(*where, index, "kind")
+        drawn.add(face.kind)
+        attributes = {attribute.name: attribute for attribute in kind.attributes}
+        named = [("colour", face.colour)] if face.colour else []
+        named += [(part, name) for part in ("corners", "badges") for name in getattr(face, part)]
+        for part, name in named:
+            if name not in attributes:
+                raise IRError(f"a {face.kind} has no attribute {name!r}").at(*where, index, part)
+        strange = sorted(set(face.colours) - set(attributes[face.colour].values if face.colour else ()))
+        if strange:
+            raise IRError(f"{strange[0]!r} is not a value of {face.colour or 'a colour attribute'}"
+                          ).at(*where, index, "colours", strange[0])
 
 
 def _check_module(game: GameIR, module: Module, name: str):

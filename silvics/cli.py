@@ -1,4 +1,4 @@
-"""The `silvics` command: check, compile, play, replay, simulate, scenario, score, show, docs.
+"""The `silvics` command: check, compile, play, replay, simulate, scenario, score, show, print, docs.
 
 Exit status: 0 success, 1 the data has errors (or a scenario failed), 2 misuse.
 Errors in the designer's data are printed as file:line:col diagnostics, never tracebacks.
@@ -15,6 +15,7 @@ from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError, SetupError
 from silvics.position import PositionError
+from silvics.printing import PAPERS
 
 SCHEMA_KINDS = ("game", "module", "pack", "cards", "scenario", "board")
 
@@ -139,6 +140,15 @@ def _parser() -> argparse.ArgumentParser:
             item.add_argument(part)
     item.add_argument("--id", default="new-card", help="the new card's id (default: new-card)")
     item.add_argument("-o", "--output", metavar="FILE", help="a new card file (default: standard output)")
+    sub = command("print", run.print_, "lay card faces on pages with cut marks, to print and play (PDF or SVG)")
+    sub.add_argument("game")
+    sub.add_argument("--pack", metavar="PACK", help="print the cards of this pack (a folder or pack.yaml) of the game")
+    sub.add_argument("--module", action="append", default=[], help="add a module's cards; repeatable")
+    sub.add_argument("--card", nargs="+", action="extend", default=[], metavar="ID",
+                     help="print only these cards (of the game, its modules or the pack)")
+    sub.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="default: a4")
+    sub.add_argument("-o", "--output", required=True, metavar="FILE",
+                     help="sheet.pdf (needs silvics[print]), or sheet.svg: one file a page, sheet-2.svg …")
     sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
     sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
     return parser

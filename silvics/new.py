@@ -118,7 +118,7 @@ description: {description}
 
 def new_game(folder: Path, name: str) -> list[Path]:
     """A project folder with a small complete game; the paths written."""
-    _check_name(name)
+    check_name(name)
     title = name.replace("-", " ").title()
     files = {folder / "rules" / name / "game.yaml": GAME.format(name=name, title=title),
              folder / "cards" / name / "cards.yaml": CARDS.format(name=name, title=title),
@@ -134,7 +134,7 @@ def new_game(folder: Path, name: str) -> list[Path]:
 def new_pack(folder: Path, ir: GameIR, name: str) -> list[Path]:
     """A pack folder for the game: one new card (a copy of the game's commonest kind's first
     card, renamed) and a module to fill in."""
-    _check_name(name)
+    check_name(name)
     if name in ir.modules:
         raise UsageError(f"{ir.name} already has a module '{name}': choose another name")
     title = name.replace("-", " ").title()
@@ -195,7 +195,7 @@ def _yaml_value(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _check_name(name: str):
+def check_name(name: str):
     if not NAME.fullmatch(name):
         raise UsageError(f"'{name}' cannot name a game, pack or module: lowercase letters, digits and hyphens, "
                          "starting with a letter")

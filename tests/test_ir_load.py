@@ -68,8 +68,8 @@ def spoiled(data, spoil) -> tuple[str, str]:
     ("[]", "an IR file holds one JSON object (a GameIR), not a list"),
     ("null", "an IR file holds one JSON object (a GameIR), not null"),
     ("{}", 'no "version" (this silvics reads IR version 3)'),
-    ('{"version": %d}' % ir.IR_VERSION, '["$"]: should be a GameIR object ("$": "GameIR"), not null'),
-    ('{"version": %d, "$": "GameIR"}' % ir.IR_VERSION, "GameIR needs its field 'cards'"),
+    (f'{{"version": {ir.IR_VERSION}}}', '["$"]: should be a GameIR object ("$": "GameIR"), not null'),
+    (f'{{"version": {ir.IR_VERSION}, "$": "GameIR"}}', "GameIR needs its field 'cards'"),
     ("", "not JSON: Expecting value at line 1, column 1 (the file ends too soon: truncated?)"),
 ])
 def test_what_is_not_a_game_ir_is_refused(text, message):
@@ -339,7 +339,7 @@ def test_play_names_the_file_and_the_place(data, tmp_path, capsys):
     path.write_text(text)
     assert main(["play", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err == f"silvics: error: {path} is not a valid silvics IR file: {where}: move needs to\n"
+    assert err == f"silvics: game {path}\nsilvics: error: {path} is not a valid silvics IR file: {where}: move needs to\n"
 
 
 def test_play_a_deeply_nested_file_exits_2_without_a_traceback(data, tmp_path):
@@ -348,7 +348,8 @@ def test_play_a_deeply_nested_file_exits_2_without_a_traceback(data, tmp_path):
     result = subprocess.run([sys.executable, "-m", "silvics", "play", str(path), "--quiet"],
                             capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr.startswith(f"silvics: error: {path} is not a valid silvics IR file: nested more than")
+    assert result.stderr.startswith(f"silvics: game {path}\n"
+                                    f"silvics: error: {path} is not a valid silvics IR file: nested more than")
     assert "Traceback" not in result.stderr
 
 

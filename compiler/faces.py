@@ -1,0 +1,265 @@
+"""Card faces: each card drawn as a self-contained SVG (in mm) from its kind's face template
+(`faces:`, compiled to `FaceDecl`s) and its printed text (`cardtext.card_text`).
+
+A face shows the name on a band of the card's colour, the main numbers in the corners, the
+badges (labelled words and numbers), the card's text wrapped to its width (the type made
+smaller until it fits) and a footer naming where the card comes from. Every name and text is
+XML-escaped; the output depends on nothing but the IR (the same card gives the same bytes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from ..interpreter.ir import CardDef, FaceDecl, GameIR
+from .cardtext import SideText, card_text
+from .templates import PRINTED
+
+# Colours for values (and kinds) the template gives none: dark enough for white type on them.
+PALETTE = ("#2e7d32", "#1565c0", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
+           "#455a64", "#827717")
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK, GREY, PAPER = "#212121", "#616161", "#ffffff"
+TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]     # mm, largest first: 3.0 … 1.2
+BADGE_SIZE = 1.9           # mm, the type of a badge
+MARGIN = 2.5               # mm, between the card's edge and what is drawn on it
+
+
+def template(ir: GameIR, card: CardDef) -> FaceDecl:
+    """The template the card is drawn by: its module's for its kind, else the game's, else a default
+    (a poker card showing every printed attribute as a badge)."""
+    module = next((m for m in ir.modules.values() if any(c.id == card.id for c in m.cards)), None)
+    for faces in ((module.faces if module else ()), ir.faces):
+        found = next((face for face in faces if face.kind == card.kind), None)
+        if found:
+            return found
+    kind = next(k for k in ir.kinds if k.name == card.kind)
+    return FaceDecl(card.kind, badges=tuple(a.name for a in kind.attributes if a.type in PRINTED))
+
+
+def face_sides(ir: GameIR, card: CardDef) -> tuple[tuple[str, ...], ...]:
+    """The card's faces, each as the sides it shows: one per side, or, for a kind whose sides are
+    halves (`split`), one face showing them all."""
+    sides = tuple(side.side for side in card.sides)
+    return (sides,) if template(ir, card).split else tuple((side,) for side in sides)
+
+
+def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
+    """The face showing `side` (default: the first side) as a standalone SVG document."""
+    face = template(ir, card)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm" '
+            f'viewBox="0 0 {face.width} {face.height}" role="img" '
+            f'aria-label={quoteattr(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>')
+
+
+def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
+    """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
+    sheet of faces places them)."""
+    face, texts, shown = template(ir, card), {text.side: text for text in card_text(ir, card)}, _shown(ir, card, side)
+    out = [f"<title>{escape(_title(card, shown))}</title>",
+           _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, PAPER, stroke=_colour(ir, face, texts[shown[0]]),
+                 rx=3)]
+    panels = _panels(face, len(shown), footer=3.5)
+    for name, (x, y, w, h) in zip(shown, panels):
+        out += _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
+    for (x, y, w, h) in panels[1:]:                    # the cut between halves
+        line = (x, y, x + w, y) if face.split == "rows" else (x, y, x, y + h)
+        out.append('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="0.3" stroke-dasharray="1 1"/>'
+                   .format(*map(_mm, line), GREY))
+    out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
+    return "".join(out)
+
+
+def _shown(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, ...]:
+    """The sides on the face that shows `side` (None: the first face)."""
+    faces = face_sides(ir, card)
+    if side is None:
+        return faces[0]
+    found = next((sides for sides in faces if side in sides), None)
+    if found is None:
+        raise ValueError(f"card {card.id!r} has no side {side!r}")
+    return found
+
+
+def _panels(face: FaceDecl, count: int, footer: float) -> list[tuple[float, float, float, float]]:
+    """Where each shown side is drawn: the card less its footer, cut in rows or columns."""
+    width, height = face.width, face.height - footer
+    if face.split == "columns":
+        return [(i * width / count, 0, width / count, height) for i in range(count)]
+    return [(0, i * height / count, width, height / count) for i in range(count)]
+
+
+def _title(card: CardDef, shown: tuple[str, ...]) -> str:
+    return " / ".join(dict.fromkeys(s.name or card.id for s in card.sides if s.side in shown))
+
+
+def _footer(ir: GameIR, card: CardDef) -> str:
+    """Where the card comes from: the pack (or the game), and its module if it has one."""
+    module = next((name for name, m in ir.modules.items() if any(c.id == card.id for c in m.cards)), "")
+    return " · ".join(part for part in (card.origin or ir.name, module) if part)
+
+
+def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
+    """The colour the template gives the side's value of its colour attribute, else one of the
+    palette's (by the value's place among the attribute's values; without one, the kind's place)."""
+    if face.colour and face.colour in text.printed:
+        value = text.printed[face.colour]
+        if value in face.colours:
+            return face.colours[value]
+        values = next(a.values for k in ir.kinds for a in k.attributes if a.name == face.colour)
+        return PALETTE[values.index(value) % len(PALETTE)] if value in values else PALETTE[0]
+    return PALETTE[[k.name for k in ir.kinds].index(face.kind) % len(PALETTE)]
+
+
+@dataclass
+class _Panel:
+    """One side drawn in a box of the card: name band and corners, badges, text."""
+    face: FaceDecl
+    text: SideText
+    colour: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def draw(self, multi: bool) -> list[str]:
+        band = min(9.0, max(5.5, min(self.w, self.h) * 0.2))
+        out = [_rect(self.x + 1, self.y + 1, self.w - 2, band, self.colour, rx=2)]
+        corners = [(name, self.text.printed[name]) for name in self.face.corners
+                   if isinstance(self.text.printed.get(name), int)]
+        radius = band * 0.38
+        room = self.w - 2 * MARGIN - (4 * radius + 2 if corners else 0)
+        out.append(_text(self.x + self.w / 2, self.y + 1 + band * 0.66, self.text.name, _fitting(self.text.name, room,
+                                                                                              band * 0.45, bold=True),
+                         fill=PAPER, anchor="middle", bold=True))
+        out += self.corners(corners, band, radius)
+        top = self.y + band + 2.2
+        kind = self.text.kind + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
+        out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
+        top += 2.5
+        badges, top = self.badges(top)
+        bottom = self.y + self.h - (band * 0.9 if len(corners) > 2 else 0.5)
+        return out + badges + self.lines(top + 0.8, bottom)
+
+    def corners(self, corners, band: float, radius: float) -> list[str]:
+        """Up to four numbers: top left, top right (in the name band), bottom left, bottom right."""
+        out = []
+        spots = [(self.x + 1 + radius + 0.6, self.y + 1 + band / 2), (self.x + self.w - 1.6 - radius, self.y + 1 + band / 2),
+                 (self.x + 1 + radius + 0.6, self.y + self.h - radius - 1), (self.x + self.w - 1.6 - radius,
+                                                                              self.y + self.h - radius - 1)]
+        for (name, value), (cx, cy) in zip(corners, spots):
+            out.append(f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
+                       f'stroke="{self.colour}" stroke-width="0.5"><title>{escape(_label(name))}</title></circle>')
+            out.append(_text(cx, cy + radius * 0.42, str(value), _fitting(str(value), radius * 1.7, radius * 1.2, True),
+                             fill=INK, anchor="middle", bold=True))
+        return out
+
+    def badges(self, top: float) -> tuple[list[str], float]:
+        """The badge attributes, each a label and its words as pills, flowing onto new rows."""
+        out, x, left, right = [], self.x + MARGIN, self.x + MARGIN, self.x + self.w - MARGIN
+        pill = BADGE_SIZE * 1.6
+        if not any(name in self.text.printed for name in self.face.badges):
+            return out, top
+        for name in self.face.badges:
+            if name not in self.text.printed or not isinstance(self.text.printed[name], (int, str, tuple)):
+                continue
+            value = self.text.printed[name]
+            words = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+            items = [(_label(name), False)] + [(word, True) for word in words or ["none"]]
+            for word, boxed in items:
+                width = _width(word, BADGE_SIZE) + (1.6 if boxed else 0.8)
+                if x + width > right and x > left:
+                    x, top = left, top + pill + 0.6
+                if boxed:
+                    out.append(_rect(x, top, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3))
+                out.append(_text(x + (0.8 if boxed else 0), top + pill * 0.7, word, BADGE_SIZE,
+                                 fill=INK if boxed else GREY))
+                x += width + 0.6
+            x += 1.0
+        return out, top + pill
+
+    def lines(self, top: float, bottom: float) -> list[str]:
+        """The card's text, each line a paragraph wrapped to the width, in the largest type that fits."""
+        if not self.text.lines:
+            return []
+        width = self.w - 2 * MARGIN
+        size = TEXT_SIZES[-1]
+        for candidate in TEXT_SIZES:
+            rows = [_wrapped(line, width, candidate) for line in self.text.lines]
+            if _height(rows, candidate) <= bottom - top:
+                size = candidate
+                break
+        out, y = [], top
+        for line in self.text.lines:
+            rows = _wrapped(line, width, size)
+            spans = []
+            for row in rows:
+                y += size * 1.2
+                spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{escape(row)}</tspan>')
+            out.append(f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>')
+            y += size * 0.45
+        return out
+
+
+def _height(paragraphs: list[list[str]], size: float) -> float:
+    return sum(len(rows) for rows in paragraphs) * size * 1.2 + len(paragraphs) * size * 0.45 + size * 0.3
+
+
+def _wrapped(text: str, width: float, size: float) -> list[str]:
+    """The text in rows no wider than `width` at this size, broken between words (and inside a word
+    only when it is wider than a row)."""
+    rows, row = [], ""
+    for piece in (piece for word in text.split() for piece in _pieces(word, width, size)):
+        candidate = f"{row} {piece}" if row else piece
+        if row and _width(candidate, size) > width:
+            rows.append(row)
+            candidate = piece
+        row = candidate
+    return rows + [row] if row else rows
+
+
+def _pieces(word: str, width: float, size: float) -> list[str]:
+    """A word in pieces that fit a row (a single character at least)."""
+    pieces = []
+    while len(word) > 1 and _width(word, size) > width:
+        cut = 1
+        while cut < len(word) - 1 and _width(word[:cut + 1], size) <= width:
+            cut += 1
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return pieces + [word]
+
+
+# Widths of characters in ems, roughly those of DejaVu Sans (wider than most sans-serif faces), so
+# that text measured here fits wherever the face is shown.
+_NARROW, _WIDE = set("iljtfrI.,;:'!|()[] "), set("mwMW@%")
+
+
+def _width(text: str, size: float, bold: bool = False) -> float:
+    ems = sum(0.34 if c in _NARROW else 0.92 if c in _WIDE else 0.72 if c.isupper() else 0.62 for c in text)
+    return ems * size * (1.08 if bold else 1.0)
+
+
+def _fitting(text: str, room: float, largest: float, bold: bool = False) -> float:
+    """The largest type size, at most `largest`, at which the text fits in `room` mm."""
+    width = _width(text, 1.0, bold)
+    return round(min(largest, room / width if width else largest), 2)
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _mm(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _rect(x, y, w, h, fill, stroke=None, rx=0.0, stroke_width=0.5) -> str:
+    line = f' stroke="{stroke}" stroke-width="{_mm(stroke_width)}"' if stroke else ""
+    return f'<rect x="{_mm(x)}" y="{_mm(y)}" width="{_mm(w)}" height="{_mm(h)}" rx="{_mm(rx)}" fill="{fill}"{line}/>'
+
+
+def _text(x, y, text: str, size: float, fill: str = INK, anchor: str = "start", bold=False, italic=False) -> str:
+    style = (' font-weight="bold"' if bold else "") + (' font-style="italic"' if italic else "")
+    return (f'<text x="{_mm(x)}" y="{_mm(y)}" font-family="{FONT}" font-size="{_mm(size)}" fill="{fill}" '
+            f'text-anchor="{anchor}"{style}>{escape(text)}</text>')

@@ -1,0 +1,230 @@
+"""Card faces (compiler/faces.py), their templates (`faces:`), and the gallery entries (docs.py)."""
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.compiler.build import compile_game
+from silvics.compiler.cardtext import card_text
+from silvics.compiler.diagnostics import CompileError
+from silvics.compiler.docs import card_entry, gallery_page
+from silvics.compiler.faces import face_sides, face_svg, template
+from silvics.interpreter import ir as ir_module
+
+from conftest import ROOT
+
+SVG = "{http://www.w3.org/2000/svg}"
+GAMES = ("four-forests", "reforest", "forest-shuffle", "renature")
+MARKET = ROOT / "tests" / "fixtures" / "games" / "market"
+
+
+def every_card(ir) -> list:
+    return list({c.id: c for cards in [ir.cards, *(m.cards for m in ir.modules.values())] for c in cards}.values())
+
+
+def shown_texts(svg: str) -> list[str]:
+    """What the face prints (its <text> elements, not its <title>), each without its spaces."""
+    root = ET.fromstring(svg)
+    return ["".join("".join(element.itertext()).split()) for element in root.iter(f"{SVG}text")]
+
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_of_every_bundled_game_is_drawn_with_its_name_and_text(game):
+    ir = games.load(game)
+    for card in every_card(ir):
+        texts = {text.side: text for text in card_text(ir, card)}
+        face = template(ir, card)
+        for sides in face_sides(ir, card):
+            svg = face_svg(ir, card, sides[0])
+            root = ET.fromstring(svg)                       # well-formed XML
+            assert root.tag == f"{SVG}svg" and root.get("viewBox") == f"0 0 {face.width} {face.height}"
+            shown = shown_texts(svg)
+            for side in sides:
+                assert squeezed(texts[side].name) in shown, (card.id, side)
+                for line in texts[side].lines:
+                    assert squeezed(line) in shown, (card.id, side, line)
+                for name in face.corners:
+                    value = texts[side].printed.get(name)
+                    assert value is None or str(value) in shown, (card.id, name)
+            for element in root.iter(f"{SVG}tspan"):       # the text is made small enough to stay on the card
+                assert float(element.get("y")) <= face.height - 2.5, (card.id, sides)
+
+
+def test_a_double_sided_card_has_a_face_per_side_and_a_split_card_one_face_with_its_halves():
+    four_forests, forest_shuffle = games.load("four-forests"), games.load("forest-shuffle")
+    elves = next(c for c in four_forests.cards if c.id == "elves")
+    assert face_sides(four_forests, elves) == (("leaf",), ("thorn",))
+    assert face_svg(four_forests, elves, "leaf") != face_svg(four_forests, elves, "thorn")
+    split = next(c for c in forest_shuffle.cards if c.id == "bullfinch--common-toad")
+    assert face_sides(forest_shuffle, split) == (("top_half", "bottom_half"),)
+    shown = shown_texts(face_svg(forest_shuffle, split, "bottom_half"))
+    assert "Bullfinch" in shown and "CommonToad" in shown
+    with pytest.raises(ValueError, match="no side 'sideways'"):
+        face_svg(forest_shuffle, split, "sideways")
+
+
+def test_the_template_gives_the_size_colour_corners_and_badges():
+    ir = games.load("four-forests")
+    kapok = next(c for c in ir.cards if c.id == "kapok-tree")          # value 9, rainforest, tree, leaf + flower
+    svg = face_svg(ir, kapok)
+    root = ET.fromstring(svg)
+    assert (root.get("width"), root.get("height")) == ("63mm", "88mm")
+    assert 'fill="#2e7d32"' in svg                                     # the rainforest green of the template
+    assert "9" in shown_texts(svg)
+    assert {"form", "tree", "icons", "leaf", "flower"} <= set(shown_texts(svg))
+    assert shown_texts(svg)[-1] == "FourForests"                     # the footer: the game it comes from
+
+
+def test_a_module_draws_its_own_cards_and_the_footer_names_it():
+    ir = games.load("forest-shuffle")
+    cave = ir.modules["special-caves"].cards[0]
+    assert template(ir, cave) == next(f for f in ir.modules["special-caves"].faces if f.kind == "cavern")
+    assert squeezed("Forest Shuffle · special-caves") in shown_texts(face_svg(ir, cave))
+
+
+def test_a_game_without_faces_gets_a_default_layout_showing_every_printed_attribute():
+    ir = compile_game(MARKET)
+    assert ir.faces == ()
+    card = ir.cards[0]
+    assert template(ir, card).badges == ("price",)
+    assert (template(ir, card).width, template(ir, card).height) == (63, 88)
+    assert "price" in shown_texts(face_svg(ir, card))
+
+
+def test_a_packs_cards_name_the_pack_in_their_footer():
+    ir = games.load(str(ROOT / "tests" / "fixtures" / "packs" / "mythic"))
+    kraken = next(c for c in ir.cards if c.id == "krakens")
+    assert kraken.origin == "Mythic Creatures (a fan pack)"
+    assert all(not c.origin for c in ir.cards if c.id != kraken.id and c.id != "sphinxes")
+    assert squeezed(kraken.origin) in shown_texts(face_svg(ir, kraken))
+
+
+def hostile(ir):
+    """The game with a card, its pack and the game named to break out of XML and HTML."""
+    evil = '<script>&"\''
+    card = ir.cards[0]
+    sides = tuple(replace(side, name=evil) for side in card.sides)
+    card = replace(card, sides=sides, origin='<b onload="x">pack</b>')
+    return replace(ir, name="A & <B>", cards=(card, *ir.cards[1:])), card, evil
+
+
+def test_names_and_texts_are_escaped():
+    ir, card, evil = hostile(games.load("four-forests"))
+    svg = face_svg(ir, card)
+    assert "<script>" not in svg and "<b " not in svg
+    root = ET.fromstring(svg)                                       # still well-formed
+    assert root.get("aria-label") == evil
+    assert root.find(f"{SVG}title").text == evil
+    assert squeezed(evil) in shown_texts(svg) and squeezed('<b onload="x">pack</b>') in shown_texts(svg)
+    entry = card_entry(ir, card)
+    assert "<script>" not in entry and "<b " not in entry and "&lt;script&gt;" in entry
+
+
+def test_faces_are_deterministic_and_the_same_from_a_saved_ir():
+    ir = games.load("reforest")
+    loaded = ir_module.loads(ir_module.dumps(ir))
+    assert loaded.faces == ir.faces
+    for card in ir.cards[:20]:
+        assert face_svg(ir, card) == face_svg(ir, card) == face_svg(loaded, card)
+
+
+def test_the_gallery_has_every_card_grouped_by_kind_with_its_anchor_face_and_text():
+    ir = games.load("forest-shuffle")
+    page = gallery_page(ir)
+    cards = every_card(ir)
+    for card in cards:
+        assert page.count(f'<h3 id="{card.id}">') == 1, card.id
+    kinds = [line for line in page.splitlines() if line.startswith("## ")]
+    assert kinds == [f"## {kind.name.capitalize()} ({sum(c.kind == kind.name for c in cards)})" for kind in ir.kinds]
+    entry = card_entry(ir, next(c for c in ir.cards if c.id == "bullfinch--common-toad"))
+    assert entry.count("<svg") == 1                                 # halves share a face
+    assert "**Top half: Bullfinch**" in entry and "**Bottom half: Common Toad**" in entry
+    for text in card_text(ir, next(c for c in ir.cards if c.id == "bullfinch--common-toad")):
+        for line in text.lines:
+            assert f"- {line}" in entry.replace("\\_", "_")
+    assert "in the game only with the module alpine" in card_entry(ir, ir.modules["alpine"].cards[0])
+
+
+# ---- the templates, checked as they compile ---------------------------------------------------
+
+def with_faces(tmp_path: Path, *lines: str) -> tuple[Path, int]:
+    """A copy of Market with these lines added to its game.yaml, and the line number of the first."""
+    game = tmp_path / "market"
+    shutil.copytree(MARKET, game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    (game / "game.yaml").write_text(text + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return game, len(text.splitlines()) + 1
+
+
+def diagnostics(game: Path) -> list[str]:
+    with pytest.raises(CompileError) as raised:
+        compile_game(game)
+    return [f"{d.line}:{d.col}: {d.code}: {d.message} | {d.hint}" for d in raised.value.diagnostics]
+
+
+def test_a_template_is_compiled_into_the_ir(tmp_path):
+    game, _ = with_faces(tmp_path, "faces:", "  goods: {width: 50, height: 70, corners: [price], badges: [price]}")
+    ir = compile_game(game)
+    assert ir.faces == (ir_module.FaceDecl("goods", 50, 70, corners=("price",), badges=("price",)),)
+
+
+def test_unknown_kinds_and_attributes_in_a_template_are_errors_at_their_place(tmp_path):
+    game, at = with_faces(tmp_path, "faces:", "  goods:", "    corners: [prise]", "    badges: [on_buy]",
+                          "    colour: price", "  good: {}")
+    assert diagnostics(game) == [
+        f"{at + 2}:15: E0401: a goods has no attribute 'prise' | did you mean 'price'?",
+        f"{at + 3}:14: E0402: 'on_buy' is an effect attribute | conditions and effects are printed as the card's text",
+        f"{at + 4}:13: E0402: 'price' is an int attribute | a colour is picked by an enum attribute",
+        f"{at + 5}:3: E0401: unknown card kind 'good' | did you mean 'goods'?",
+    ]
+
+
+def test_a_templates_colours_and_sizes_are_checked(tmp_path):
+    game, at = with_faces(tmp_path, "faces:", "  goods:", "    width: 5", "    colours: {cheap: red}")
+    assert diagnostics(game) == [
+        f"{at + 2}:12: E0201: faces, goods: width must be at least 10, got 5 | ",
+        f"{at + 3}:22: E0201: faces, goods, colours: cheap 'red' must be a colour written #rrggbb, e.g. #2e7d32 | "]
+    game, at = with_faces(tmp_path / "again", "faces:", "  goods:", "    colours: {cheap: '#ff0000'}", "    split: rows")
+    assert diagnostics(game) == [
+        f"{at + 2}:14: E0201: colours needs colour: the attribute whose values they colour | ",
+        f"{at + 3}:12: E0402: a goods has one side: there are no halves to split | remove split:"]
+
+
+def test_a_templates_colours_name_values_of_its_colour_attribute(tmp_path):
+    shutil.copytree(ROOT / "rules" / "four-forests", tmp_path / "rules" / "four-forests")
+    shutil.copytree(ROOT / "cards" / "four-forests", tmp_path / "cards" / "four-forests")
+    game = tmp_path / "rules" / "four-forests" / "game.yaml"
+    text = game.read_text().replace("colours: {rainforest:", "colours: {rainforst:")
+    game.write_text(text.replace("  creature: {}", "  creature: {split: rows, corners: [prefers]}"))
+    found = diagnostics(game.parent)
+    assert any("E0402: 'rainforst' is not a value of suit | did you mean 'rainforest'?" in d for d in found)
+    assert any("E0402: 'prefers' is a condition attribute | corners show numbers" in d for d in found)
+    assert not any("split" in d for d in found)          # a creature has two sides: it may be split
+
+
+# ---- the templates in a saved IR -------------------------------------------------------------
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda f: f.update(kind="dragon"), "faces[0].kind: no kind 'dragon' is declared"),
+    (lambda f: f.update(corners=["valeu"]), "faces[0].corners: a plant has no attribute 'valeu'"),
+    (lambda f: f["colours"].update(rainforest="red"),
+     'faces[0].colours.rainforest: should be a colour written #rrggbb, not a string ("red")'),
+    (lambda f: f["colours"].update(tundra="#000000"), "faces[0].colours.tundra: 'tundra' is not a value of suit"),
+    (lambda f: f.update(split="diagonal"), 'faces[0].split: should be "" or "rows" or "columns"'),
+])
+def test_a_saved_irs_templates_are_checked_on_load(spoil, message):
+    import json
+    data = json.loads(ir_module.dumps(games.load("four-forests")))
+    spoil(data["faces"][0])
+    with pytest.raises(ir_module.IRError) as raised:
+        ir_module.loads(json.dumps(data))
+    assert str(raised.value).startswith(message)
