@@ -373,7 +373,7 @@ def docs(args) -> int:
         out = Path(args.out)
         reference.check_site_folder(out)
         ir = games.load(args.game, use_cache=not args.no_cache)
-        print(f"{ir.name}: from {games.game_path(args.game).resolve()}")
+        print(f"loaded {ir.name} from {games.game_path(args.game).resolve()}")
         reference.prepare_site(out)
         written = reference.write_site(ir, out, _balance_figures(args)(ir))
     for path in written:
