@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from importlib import metadata
 
 from silvics import cache
 from silvics.interpreter import ir as ir_module
@@ -43,6 +42,7 @@ def key(ir, games: int) -> str:
 
 
 def _version() -> str:
+    from importlib import metadata          # only here: it costs every command's start 15 ms
     try:
         return metadata.version("silvics")
     except metadata.PackageNotFoundError:      # run from a checkout that was never installed

@@ -11,6 +11,7 @@ import sys
 
 from silvics import commands as run
 from silvics import games
+from silvics.balance import GAMES as BALANCE_GAMES
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError, SetupError
@@ -55,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.set_defaults(command=fn, no_cache=False)
         if loads_games:
             sub.add_argument("--no-cache", action="store_true",
-                             help="compile the game afresh, neither reading nor writing the IR cache")
+                             help="compile the game afresh (docs: and play the balance games), neither reading nor writing the cache")
         return sub
 
     sub = command("check", run.check, "validate games, card files, modules, packs and scenarios (always compiles afresh)",
@@ -108,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="the folder of the site (a new or empty one, or one docs wrote before); "
                           "needed with GAME; without it, default docs/reference")
     balance = sub.add_mutually_exclusive_group()
-    balance.add_argument("--balance", type=int, default=200, metavar="N",
+    balance.add_argument("--balance", type=int, default=BALANCE_GAMES, metavar="N",
                          help="play N seeded games for the balance figures (default: %(default)s, cached)")
     balance.add_argument("--no-balance", action="store_true", help="leave the balance figures out")
     _workers_option(sub)

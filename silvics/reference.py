@@ -16,7 +16,7 @@ from silvics.errors import UsageError
 # Every page of a game's site, in the order of its menu: (file, title, its text from the IR
 # and the balance figures, None when left out). Adding a page is adding a line.
 GAME_PAGES = (
-    ("index.md", "Reference", lambda ir, balance: game_page(ir, balance)),
+    ("index.md", "Reference", game_page),
 )
 MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, not these files.\n"
 
@@ -38,7 +38,8 @@ def check_site_folder(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out} is a file: give a folder for the site")
     try:
-        ours = (out / "mkdocs.yml").read_text(encoding="utf-8").startswith(MARK)
+        with open(out / "mkdocs.yml", encoding="utf-8") as config:
+            ours = config.read(len(MARK)) == MARK
     except (OSError, UnicodeDecodeError):
         ours = False
     if out.is_dir() and any(out.iterdir()) and not ours:

@@ -3,6 +3,7 @@ a bad folder, a missing -o or an unknown game is misuse that changes nothing; th
 figures are cached until a source changes; the progress bar is drawn on a terminal only."""
 import io
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,20 @@ def test_fewer_than_one_game_or_worker_is_misuse(capsys, tmp_path, argv):
     status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), *argv)
     assert status == 2 and "must be at least 1" in err
     assert not (tmp_path / "site").exists()
+
+
+def test_a_page_that_does_not_build_strictly_is_an_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("silvics.reference.GAME_PAGES", GAME_PAGES + (
+        ("broken.md", "Broken", lambda ir, balance: "[a link to nowhere](nowhere.md)"),))
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
+    assert status == 1 and "mkdocs could not build the site" in err
+
+
+def test_without_mkdocs_the_markdown_is_written_and_the_command_says_why_no_html(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "mkdocs.commands.build", None)          # import fails
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
+    assert status == 2 and "needs mkdocs" in err
+    assert (tmp_path / "site" / "docs" / "index.md").is_file() and not (tmp_path / "site" / "site").exists()
 
 
 def copy_of_four_forests(tmp_path) -> Path:
