@@ -14,7 +14,9 @@ from silvics.compiler.docs import game_page, primitives_page
 from silvics.errors import UsageError
 
 # Every page of a game's site, in the order of its menu: (file, title, its text from the IR
-# and the balance figures, None when left out). Adding a page is adding a line.
+# and the balance figures, None when left out). Adding a page is adding a line (and, for this
+# repository's site, where a page other than the first is reference/<game>-<file>, a line of
+# mkdocs.yml's nav for each bundled game).
 GAME_PAGES = (
     ("index.md", "Reference", game_page),
 )
@@ -23,12 +25,14 @@ MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, 
 
 def write_reference(out: Path, figures, use_cache: bool = True) -> list[Path]:
     """Write this repository's reference pages under `out`: the primitive reference, and each
-    bundled game's page with the balance figures `figures(ir)` gives; returns the paths written."""
+    bundled game's pages with the balance figures `figures(ir)` gives; returns the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     pages = {"primitives.md": primitives_page()}
     for game_id in bundled.games():
         ir = games.load(game_id, use_cache=use_cache)
-        pages[f"{game_id}.md"] = game_page(ir, figures(ir))
+        balance = figures(ir)
+        for number, (name, _, page) in enumerate(GAME_PAGES):
+            pages[f"{game_id}.md" if number == 0 else f"{game_id}-{name}"] = page(ir, balance)
     return [_write(out / name, text) for name, text in pages.items()]
 
 
