@@ -110,7 +110,7 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
     wording = Wording(ir.vocabulary)
     lines = [f"# {_inline(ir.name)}: the rules as written", "",
              "Generated from the game's rules and cards by `silvics docs`, for designers; the "
-             "[rules](rules.md) say the same for players.", "",
+             "[rules](index.md) say the same for players.", "",
              f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
              *_options(ir.options)]
     if ir.definitions:

@@ -67,7 +67,7 @@ def snapshot(sources: Sources) -> dict:
 def store(game_file: Path, compiled: ir.GameIR, sources_before: dict) -> None:
     """Save a compiled IR with the snapshot of its sources taken before it was compiled."""
     header = {"format": FORMAT, "toolchain": toolchain(), **sources_before}
-    _write_atomically(_entry(game_file), json.dumps(header) + "\n" + ir.dumps(compiled))
+    write_atomically(_entry(game_file), json.dumps(header) + "\n" + ir.dumps(compiled))
 
 
 @lru_cache(maxsize=None)
@@ -100,7 +100,7 @@ def _yaml_names(path: Path) -> list[str]:
     return sorted(p.name for p in path.glob("*.yaml"))
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

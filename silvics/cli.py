@@ -11,6 +11,7 @@ import sys
 
 from silvics import commands as run
 from silvics import games
+from silvics.balance import GAMES as BALANCE_GAMES
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError, SetupError
@@ -71,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.set_defaults(command=fn, no_cache=False)
         if loads_games:
             sub.add_argument("--no-cache", action="store_true",
-                             help="compile the game afresh, neither reading nor writing the IR cache")
+                             help="compile the game afresh (docs: and play the balance games), neither reading nor writing the cache")
         return sub
 
     sub = command("check", run.check, "validate games, card files, modules, packs and scenarios (always compiles afresh)",
@@ -105,8 +106,7 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--games", type=int, required=True)
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
-            sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                             help="processes to share the games among (default: one per core, here %(default)s)")
+            _workers_option(sub)
     sub = command("replay", run.replay, "replay a saved game to its last decision and print it")
     sub.add_argument("file", metavar="FILE")
     sub.add_argument("--game", metavar="GAME", help="take the rules from GAME rather than from where the save says")
@@ -149,9 +149,23 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="default: a4")
     sub.add_argument("-o", "--output", required=True, metavar="FILE",
                      help="sheet.pdf (needs silvics[print]), or sheet.svg: one file a page, sheet-2.svg …")
-    sub = command("docs", run.docs, "write the generated reference pages (Markdown)")
-    sub.add_argument("--out", default="docs/reference", help="default: docs/reference")
+    sub = command("docs", run.docs, "write a game's or pack's reference site (Markdown and HTML), "
+                  "or without GAME this repository's generated pages")
+    sub.add_argument("game", nargs="?", metavar="GAME", help="a game or pack, named as for play")
+    sub.add_argument("-o", "--out", metavar="DIR",
+                     help="the folder of the site (a new or empty one, or one docs wrote before); "
+                          "needed with GAME; without it, default docs/reference")
+    balance = sub.add_mutually_exclusive_group()
+    balance.add_argument("--balance", type=int, default=BALANCE_GAMES, metavar="N",
+                         help="play N seeded games for the balance figures (default: %(default)s, cached)")
+    balance.add_argument("--no-balance", action="store_true", help="leave the balance figures out")
+    _workers_option(sub)
     return parser
+
+
+def _workers_option(sub):
+    sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                     help="processes to share the games among (default: one per core, here %(default)s)")
 
 
 def _setting_option(sub, over: str = ""):

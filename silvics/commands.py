@@ -536,13 +536,52 @@ def _cards_to_print(ir, args) -> list:
 
 
 def docs(args) -> int:
-    import os
+    for option, value in (("--balance", args.balance), ("--workers", args.workers)):
+        if value < 1:
+            raise UsageError(f"{option} must be at least 1")
+    return _game_site(args) if args.game is not None else _repository_pages(args)
 
-    from silvics.reference import write_reference
+
+def _repository_pages(args) -> int:
+    from silvics import reference
+    out = Path(args.out or "docs/reference")
     try:
-        written = write_reference(Path(args.out), workers=os.cpu_count() or 1, use_cache=not args.no_cache)
+        written = reference.write_reference(out, _balance_figures(args), use_cache=not args.no_cache)
     except OSError as error:          # the folder is made first, so a bad --out stops before any work
-        raise UsageError(f"cannot write the pages to {args.out}: {error.strerror}") from None
+        raise UsageError(f"cannot write the pages to {out}: {error.strerror}") from None
     for path in written:
         print(f"wrote {path}")
     return OK
+
+
+def _game_site(args) -> int:
+    """The site of one game or pack; the folder is checked before anything is compiled or played."""
+    from silvics import reference
+    if not args.out:
+        raise UsageError("docs GAME writes a site: name its folder with -o DIR")
+    out = Path(args.out)
+    reference.check_site_folder(out)
+    ir = games.load(args.game, use_cache=not args.no_cache)
+    print(f"loaded {ir.name} from {games.game_path(args.game).resolve()}")
+    reference.prepare_site(out)
+    for path in reference.write_site(ir, out, _balance_figures(args)(ir)):
+        print(f"wrote {path}")
+    try:
+        print(f"built {reference.build_site(out) / 'index.html'}")
+    except reference.SiteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return DATA_ERROR
+    return OK
+
+
+def _balance_figures(args):
+    """A game's balance figures as the options ask: played (with a progress bar) or cached, or none."""
+    from silvics import balance
+
+    def figures(ir):
+        bar = ProgressBar(args.balance, label=f"{ir.name}, balance")
+        try:
+            return balance.figures(ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar)
+        finally:
+            bar.close()
+    return (lambda ir: None) if args.no_balance else figures

@@ -26,6 +26,13 @@ def private_ir_cache(tmp_path_factory):
         yield
 
 
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch) -> Path:
+    """A cache folder of the test's own (XDG_CACHE_HOME set for it); the silvics folder in it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "silvics"
+
+
 @pytest.fixture(scope="session")
 def four_forests():
     return games.load("four-forests")

@@ -18,11 +18,7 @@ from silvics.interpreter.ir import Span
 ROOT = Path(__file__).resolve().parent.parent
 PACK = Path(__file__).parent / "fixtures" / "packs" / "mythic"
 
-
-@pytest.fixture(autouse=True)
-def cache_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    return tmp_path / "xdg" / "silvics"
+pytestmark = pytest.mark.usefixtures("cache_home")        # a cache folder of its own per test
 
 
 @pytest.fixture

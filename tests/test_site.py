@@ -1,0 +1,173 @@
+"""`silvics docs GAME|PACK -o DIR`: a standalone site for any game or pack, built strictly;
+a bad folder, a missing -o or an unknown game is misuse that changes nothing; the balance
+figures are cached until a source changes; the progress bar is drawn on a terminal only."""
+import io
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from silvics import balance, bundled, games
+from silvics.cli import main
+from silvics.reference import GAME_PAGES, MARK
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = Path(__file__).parent / "fixtures" / "packs" / "mythic"
+
+pytestmark = pytest.mark.usefixtures("cache_home")        # a cache folder of its own per test
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def html(site: Path, page: str = "index.md") -> str:
+    """The built HTML of a page (mkdocs puts `NAME.md` at `NAME/index.html`)."""
+    stem = page.removesuffix(".md")
+    return (site / "site" / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", bundled.games())
+def test_every_bundled_game_gets_a_site_that_builds_strictly(capsys, tmp_path, game):
+    status, out, err = run(capsys, "docs", game, "-o", str(tmp_path / "site"), "--no-balance")
+    assert status == 0, err
+    assert f"from {bundled.games()[game]}" in out                  # says which game it loaded
+    ir = games.load(game)
+    assert (tmp_path / "site" / "mkdocs.yml").read_text().startswith(MARK)
+    assert sorted(p.name for p in (tmp_path / "site" / "docs").iterdir()) == sorted(name for name, _, _ in GAME_PAGES)
+    assert ir.name.replace("&", "&amp;") in html(tmp_path / "site")
+    assert "Balance" not in html(tmp_path / "site")
+
+
+def test_a_pack_gets_a_site_with_its_cards_and_its_balance_figures(capsys, tmp_path):
+    status, out, err = run(capsys, "docs", str(PACK), "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1")
+    assert status == 0, err
+    assert f"from {PACK / 'pack.yaml'}" in out
+    assert "Krakens" in html(tmp_path / "site", "cards.md")          # the pack's own cards
+    assert "Sphinxes" in html(tmp_path / "site", "cards.md")
+    assert "From 3 seeded games" in html(tmp_path / "site", "as-written.md")
+    assert (tmp_path / "site" / "site" / "search" / "search_index.json").is_file()
+
+
+def test_a_site_may_be_written_again_into_its_own_folder(capsys, tmp_path):
+    out = tmp_path / "site"
+    assert run(capsys, "docs", "four-forests", "-o", str(out), "--no-balance")[0] == 0
+    (out / "docs" / "gone.md").write_text("a page an earlier version wrote")
+    assert run(capsys, "docs", "four-forests", "-o", str(out), "--no-balance")[0] == 0
+    assert not (out / "docs" / "gone.md").exists()
+
+
+def test_a_folder_docs_did_not_write_is_refused_and_left_alone(capsys, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    (mine / "mkdocs.yml").write_text("site_name: my own site\n")
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(mine), "--no-balance")
+    assert status == 2 and "did not write" in err
+    assert sorted(p.name for p in mine.iterdir()) == ["mkdocs.yml", "notes.txt"]
+    assert (mine / "mkdocs.yml").read_text() == "site_name: my own site\n"
+
+
+@pytest.mark.parametrize("target, message", [("a-file", "is a file"), ("a-file/below", "cannot write the site")])
+def test_an_output_that_is_a_file_or_under_one_is_misuse(capsys, tmp_path, target, message):
+    (tmp_path / "a-file").write_text("kept")
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / target), "--no-balance")
+    assert status == 2 and message in err
+    assert (tmp_path / "a-file").read_text() == "kept"
+
+
+def test_a_game_without_an_output_folder_is_misuse(capsys):
+    status, _, err = run(capsys, "docs", "four-forests", "--no-balance")
+    assert status == 2 and "-o DIR" in err
+
+
+def test_an_unknown_game_is_misuse_and_writes_nothing(capsys, tmp_path):
+    status, _, err = run(capsys, "docs", "no-such-game", "-o", str(tmp_path / "site"))
+    assert status == 2 and "no game 'no-such-game'" in err
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("argv", [["--balance", "0"], ["--workers", "0"]])
+def test_fewer_than_one_game_or_worker_is_misuse(capsys, tmp_path, argv):
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), *argv)
+    assert status == 2 and "must be at least 1" in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_page_that_does_not_build_strictly_is_an_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("silvics.reference.GAME_PAGES", GAME_PAGES + (
+        ("broken.md", "Broken", lambda ir, balance: "[a link to nowhere](nowhere.md)"),))
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
+    assert status == 1 and "mkdocs could not build the site" in err
+
+
+def test_without_mkdocs_the_markdown_is_written_and_the_command_says_why_no_html(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "mkdocs.commands.build", None)          # import fails
+    status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
+    assert status == 2 and "needs mkdocs" in err
+    assert (tmp_path / "site" / "docs" / "index.md").is_file() and not (tmp_path / "site" / "site").exists()
+
+
+def copy_of_four_forests(tmp_path) -> Path:
+    for folder in ("rules", "cards"):
+        shutil.copytree(ROOT / folder / "four-forests", tmp_path / "copy" / folder / "four-forests")
+    return tmp_path / "copy" / "rules" / "four-forests"
+
+
+def as_tuple(summary):
+    return (summary.games, summary.players, summary.totals, summary.wins, summary.lengths,
+            dict(summary.earned), dict(summary.awarded))
+
+
+def figures_and_whether_played(folder, games_=3, **options):
+    played = []
+    summary = balance.figures(games.compile_folder(folder), games_, progress=played.append, **options)
+    return summary, bool(played)
+
+
+def test_balance_figures_are_cached_until_a_source_changes(tmp_path, cache_home):
+    game = copy_of_four_forests(tmp_path)
+    first, played = figures_and_whether_played(game)
+    assert played and len(list((cache_home / "balance").iterdir())) == 1
+    again, played = figures_and_whether_played(game)
+    assert not played and as_tuple(again) == as_tuple(first)
+    _, played = figures_and_whether_played(game, games_=4)                   # another number of games
+    assert played
+    plants = game.parent.parent / "cards" / "four-forests" / "plants.yaml"
+    plants.write_text(plants.read_text().replace("name: Kapok Tree\n    value: 9", "name: Kapok Tree\n    value: 8"))
+    changed, played = figures_and_whether_played(game)
+    assert played and as_tuple(changed) != as_tuple(first)
+
+
+def test_a_spoilt_cache_entry_is_played_again_and_no_cache_goes_around_it(tmp_path, cache_home):
+    game = copy_of_four_forests(tmp_path)
+    first, _ = figures_and_whether_played(game)
+    (entry,) = (cache_home / "balance").iterdir()
+    entry.write_text('{"games": "many"}')
+    again, played = figures_and_whether_played(game)
+    assert played and as_tuple(again) == as_tuple(first)
+    _, played = figures_and_whether_played(game, use_cache=False)
+    assert played
+    shutil.rmtree(cache_home / "balance")
+    figures_and_whether_played(game, use_cache=False)
+    assert not (cache_home / "balance").exists()                   # --no-cache neither reads nor writes
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_the_progress_bar_is_drawn_on_a_terminal_only(capsys, tmp_path, monkeypatch, terminal):
+    stream = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    status = main(["docs", "four-forests", "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1"])
+    assert status == 0
+    drawn = stream.getvalue()
+    assert ("Four Forests, balance: 3/3 games" in drawn) == terminal
+    assert ("\r" in drawn) == terminal
