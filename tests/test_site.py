@@ -1,28 +1,25 @@
 """`silvics docs GAME|PACK -o DIR`: a standalone site for any game or pack, built strictly;
 a bad folder, a missing -o or an unknown game is misuse that changes nothing; the balance
 figures are cached until a source changes; the progress bar is drawn on a terminal only."""
+import html as htmllib
 import io
+import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
-
 from silvics import balance, bundled, games
 from silvics.cli import main
 from silvics.reference import GAME_PAGES, MARK
+
+from cardtext_golden import SYNTAX
+from conftest import run_captured as run
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = Path(__file__).parent / "fixtures" / "packs" / "mythic"
 
 pytestmark = pytest.mark.usefixtures("cache_home")        # a cache folder of its own per test
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def html(site: Path, page: str = "index.md") -> str:
@@ -41,6 +38,15 @@ def test_every_bundled_game_gets_a_site_that_builds_strictly(capsys, tmp_path, g
     assert sorted(p.name for p in (tmp_path / "site" / "docs").iterdir()) == sorted(name for name, _, _ in GAME_PAGES)
     assert ir.name.replace("&", "&amp;") in html(tmp_path / "site")
     assert "Balance" not in html(tmp_path / "site")
+    for page in ("index.md", "cards.md"):                            # what players read: no effect language
+        text = visible_text(html(tmp_path / "site", page))
+        assert not SYNTAX.findall(text), (page, sorted(set(SYNTAX.findall(text)))[:20])
+
+
+def visible_text(page: str) -> str:
+    """A built page's text as a reader sees it: no scripts, styles or tags, entities decoded."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def test_a_pack_gets_a_site_with_its_cards_and_its_balance_figures(capsys, tmp_path):
