@@ -142,8 +142,8 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     `it` there is a card being tested); a hole met twice must stand for the same part. Spans, a
     definition's body and a question's wording are not compared: the same rule is the same rule."""
     if isinstance(pattern, Node):
-        if pattern.op == "hole":
-            return _bind(pattern.args["name"], value, holes, within)
+        if pattern.op == "hole":          # it stands for a part the rule has, never for one left out
+            return value is not None and _bind(pattern.args["name"], value, holes, within)
         if not isinstance(value, Node) or value.op != pattern.op:
             return False
         primitive = REGISTRY[pattern.op]

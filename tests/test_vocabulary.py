@@ -70,6 +70,12 @@ def test_the_longest_matching_pattern_wins(tmp_path):
     assert texts(ir, "silk") == ["When bought: Gain 2 coins."]
 
 
+def test_a_hole_stands_for_a_part_that_is_there(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "score N per CARDS": score {N} for each of {CARDS}\n'))
+    said = Wording(ir.vocabulary).say(ir.procedures["scoring"])     # score coins: no `per` to stand for
+    assert "for each of" not in said and said.startswith("each player, from the first player clockwise: (score your coins points")
+
+
 def test_the_vocabulary_changes_no_rule(tmp_path):
     bare = tmp_path / "bare"
     shutil.copytree(MARKET, bare)
