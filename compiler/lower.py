@@ -355,7 +355,9 @@ class Lowerer:
     def expr_if_else(self, tree, source, scope):
         then, cond, other = tree.children
         then_node, kind = self.expr(then, source, scope)
-        other_node, other_kind = self.typed(other, source, scope, {"card": "value", "numbers": "list"}.get(kind, kind))
+        other_node, other_kind = self.typed(other, source, scope,
+                                            {"card": "value", "numbers": "list", "any": "value"}.get(kind, kind))
+        kind = other_kind if kind == "any" else kind            # a phrase's hole first: the other value tells
         node = self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
                          other=other_node)
         then_kind = "list" if kind == "numbers" != other_kind else kind     # numbers or some other list: a list

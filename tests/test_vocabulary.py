@@ -76,6 +76,11 @@ def test_a_hole_stands_for_a_part_that_is_there(tmp_path):
     assert "for each of" not in said and said.startswith("each player, from the first player clockwise: (score your coins points")
 
 
+def test_a_hole_may_stand_first_in_a_choice_of_values(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add N if C else 0 to coins": gain {N} if {C}\n'))
+    assert [p.text for p in ir.vocabulary.phrases][-1] == "gain {N} if {C}"
+
+
 def test_the_vocabulary_changes_no_rule(tmp_path):
     bare = tmp_path / "bare"
     shutil.copytree(MARKET, bare)
