@@ -33,6 +33,7 @@ class Wording:
         self.runs = [p for p in ordered if len(p.pattern) > 1]
         self.labels = vocabulary.labels if vocabulary else {}
         self.within = 0          # how many parts deep the renderer is where `it` is a card being tested
+        self.named: dict = {}    # a name a hidden `let` binds -> the words of its value, said where it is used
 
     def say(self, value) -> str:
         """The English of an IR node, a list of steps, or a plain value."""
@@ -44,18 +45,27 @@ class Wording:
 
     def steps(self, steps: tuple) -> list[str]:
         """The English of each step, a run of steps that a phrase matches read as one."""
-        said, i = [], 0
-        while i < len(steps):
-            for phrase in self.runs:
-                holes = _match_run(phrase.pattern, steps[i:])
-                if holes is not None:
-                    said.append(self._filled(phrase, holes))
-                    i += len(phrase.pattern)
-                    break
-            else:
-                said.append(self.say(steps[i]))
-                i += 1
+        said, i, named = [], 0, dict(self.named)
+        try:
+            while i < len(steps):
+                for phrase in self.runs:
+                    holes = _match_run(phrase.pattern, steps[i:])
+                    if holes is not None:
+                        said.append(self._filled(phrase, holes))
+                        i += len(phrase.pattern)
+                        break
+                else:
+                    said.append(self.say(steps[i]))
+                    self._name_hidden(steps[i], said[-1])
+                    i += 1
+        finally:
+            self.named = named                        # a name is gone when its list of steps ends
         return [text for text in said if text]        # a phrase that reads as nothing hides bookkeeping
+
+    def _name_hidden(self, step, said: str) -> None:
+        """A `let` hidden by a phrase that reads as nothing: its name reads as its value from here on."""
+        if not said and isinstance(step, Node) and step.op == "let":
+            self.named[step.args["var"]] = self.say(step.args["value"])
 
     def sentences(self, value) -> str:
         """An effect as a card prints it: each step a sentence."""
@@ -64,6 +74,8 @@ class Wording:
 
     # ---- one node ----
     def _node(self, node: Node) -> str:
+        if node.op == "var" and node.args.get("name") in self.named:
+            return self.named[node.args["name"]]
         for phrase in self.single:
             holes: dict = {}
             if _match(phrase.pattern[0], node, holes):
@@ -175,11 +187,12 @@ _SKIPPED: dict = {}
 
 def _unmatched(op: str) -> frozenset:
     """The parts of a primitive a pattern does not compare: shared bodies and their numbers,
-    and text the compiler writes (a question's prompt names the rule it is asked in)."""
+    text the compiler writes (a question's prompt names the rule it is asked in), and what the
+    compiler works out from the parts that are compared (whether `choose` picks among cards)."""
     if op not in _SKIPPED:
         primitive = REGISTRY[op]
         _SKIPPED[op] = frozenset({primitive.roles.get("shared body"), primitive.roles.get("body number")}
-                                 | {p.name for p in primitive.params if p.type == "text"}) - {None}
+                                 | {p.name for p in primitive.params if p.type == "text" or p.derived == "compiler"}) - {None}
     return _SKIPPED[op]
 
 

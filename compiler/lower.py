@@ -523,7 +523,7 @@ class Lowerer:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list", "numbers", "spaces", "players"):
+        if kind not in ("cards", "list", "numbers", "spaces", "players", "any"):      # any: a phrase's hole
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         many = {}
         for part in ("count", "worth"):
@@ -537,7 +537,7 @@ class Lowerer:
         prompt = f"{procedure}: {primitive.prompt.format(var=var)}"
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
                          prompt=prompt, **{"from": origin}, **many)
-        element = "cards" if many else {"cards": "card", **ELEMENT}.get(kind, "value")
+        element = "cards" if many else {"cards": "card", "any": "any", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:

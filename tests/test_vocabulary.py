@@ -81,6 +81,21 @@ def test_a_hole_may_stand_first_in_a_choice_of_values(tmp_path):
     assert [p.text for p in ir.vocabulary.phrases][-1] == "gain {N} if {C}"
 
 
+def test_a_hole_may_stand_for_what_is_chosen_from(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "choose C from PLACES; move C to stall face up": buy a card from {PLACES}\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["buy"]).startswith("buy a card from the row; then ")
+
+
+def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
+    game = copy_market(tmp_path, '    "let L = top(row)": ""\n    "top(row)": the newest card of the row\n')
+    text = game.read_text()
+    game.write_text(text.replace("vocabulary:", "  tidy:\n    - let last = top(row)\n    - move last to discard\n"
+                                                "vocabulary:", 1))
+    ir = compile_game(game)
+    assert Wording(ir.vocabulary).say(ir.procedures["tidy"]) == "move the newest card of the row to discard"
+    assert english(ir.procedures["tidy"]) == "let last be the top card of row; then move last to discard"
+
+
 def test_the_vocabulary_changes_no_rule(tmp_path):
     bare = tmp_path / "bare"
     shutil.copytree(MARKET, bare)
