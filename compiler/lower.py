@@ -297,7 +297,7 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
-        if kind == "card":
+        if kind in ("card", "any"):               # any: a phrase's hole, its parts read as a card's
             found = self.field(node, name, token, source, scope)
         elif kind == "space":
             found = self.space_field(node, name, token, source)

@@ -86,6 +86,11 @@ def test_a_hole_may_stand_for_what_is_chosen_from(tmp_path):
     assert Wording(ir.vocabulary).say(ir.procedures["buy"]).startswith("buy a card from the row; then ")
 
 
+def test_a_hole_has_the_parts_of_a_card(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain the price of {C} in coins\n'))
+    assert "then gain the price of card in coins; then" in Wording(ir.vocabulary).say(ir.procedures["buy"])
+
+
 def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
     game = copy_market(tmp_path, '    "let L = top(row)": ""\n    "top(row)": the newest card of the row\n')
     text = game.read_text()
