@@ -50,9 +50,9 @@ def attribute_line(name: str, value: Node, wording: Wording) -> str:
 
 
 def as_written(text) -> str:
-    """The designer's text: a string as it is, a list of steps in YAML's flow style."""
-    if isinstance(text, str):
-        return text
+    """The designer's text: a string or a number as it is, a list of steps in YAML's flow style."""
+    if not isinstance(text, (list, tuple, dict)):
+        return str(text)                 # a scalar dumped alone would end in YAML's document end, "..."
     return yaml.safe_dump(_plain(text), default_flow_style=True, width=10**6, sort_keys=False).strip()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from silvics.compiler.build import compile_game
-from silvics.compiler.cardtext import card_text
+from silvics.compiler.cardtext import as_written, card_text
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.english import Wording, english
 from silvics.interpreter import ir as irmod
@@ -89,6 +89,10 @@ def test_a_hole_may_stand_for_what_is_chosen_from(tmp_path):
 def test_a_hole_has_the_parts_of_a_card(tmp_path):
     ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain the price of {C} in coins\n'))
     assert "then gain the price of card in coins; then" in Wording(ir.vocabulary).say(ir.procedures["buy"])
+
+
+def test_a_number_as_written_reads_as_the_number():
+    assert as_written(2) == "2" and as_written(["draw", {"may": ["draw"]}]) == "[draw, {may: [draw]}]"
 
 
 def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
