@@ -117,6 +117,8 @@ class Wording:
         kind = param.type if param else ""
         if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
             return "[" + ", ".join(map(str, value)) + "]"       # a literal list
+        if kind == "procedures" and isinstance(value, tuple):          # procedure names: each reads as its call
+            value = tuple(Node("call", {"name": item}) if isinstance(item, str) else item for item in value)
         if isinstance(value, tuple) and primitive.roles.get("sequence") == name:
             return (param.joiner if param else "; then ").join(self.steps(value))
         if isinstance(value, tuple):

@@ -297,7 +297,9 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
-        if kind in ("card", "any"):               # any: a phrase's hole, its parts read as a card's
+        if kind == "any":                         # a phrase's hole: whatever has a part of that name
+            kind = self.owner_of(name)
+        if kind == "card":
             found = self.field(node, name, token, source, scope)
         elif kind == "space":
             found = self.space_field(node, name, token, source)
@@ -323,6 +325,14 @@ class Lowerer:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
+
+    def owner_of(self, name: str) -> str:
+        """What has a part called `name`: a space (its row, column or a declared attribute), a
+        player (a zone or counter of each player's), else a card."""
+        if name in ("row", "column") or name in self.decls.space_attributes:
+            return "space"
+        owned = self.decls.zones.get(name) or self.decls.counters.get(name)
+        return "player" if getattr(owned, "per", None) == "player" else "card"
 
     def space_field(self, space: Node, name: str, token, source):
         """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""

@@ -86,13 +86,19 @@ def test_a_hole_may_stand_for_what_is_chosen_from(tmp_path):
     assert Wording(ir.vocabulary).say(ir.procedures["buy"]).startswith("buy a card from the row; then ")
 
 
-def test_a_hole_has_the_parts_of_a_card(tmp_path):
-    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain the price of {C} in coins\n'))
+def test_a_hole_has_the_parts_of_what_has_a_part_so_named(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain the price of {C} in coins\n'
+                                            '    "add N to P.coins": give {P} {N} coins\n'))    # P: a player, by its part
     assert "then gain the price of card in coins; then" in Wording(ir.vocabulary).say(ir.procedures["buy"])
 
 
 def test_a_number_as_written_reads_as_the_number():
     assert as_written(2) == "2" and as_written(["draw", {"may": ["draw"]}]) == "[draw, {may: [draw]}]"
+
+
+def test_a_choice_of_procedures_reads_each_as_its_phrase(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    rest: rest for a coin\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "one of buy or rest for a coin or sell, as chosen by you"
 
 
 def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):

@@ -189,7 +189,7 @@ def when(node, build):
     return enter
 
 
-@primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
+@primitive("any_order", "flow", template="{steps}, in an order chosen by {chooser} as the round goes",
            example="in any order: [draft, trade, refill]", spelled="in any order", form="step",
            params=[Param("steps", "procedures", key="in any order"), Param("chooser", "player", key="chooser"),
                    Param("guards", "conditions", required=False, key="in any order",
@@ -471,9 +471,10 @@ class Watched(NamedTuple):
     span: object
 
 
-@primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
+@primitive("one_of", "flow", template="one of {steps}, as chosen by {chooser}", example="one of: [take, pass]",
            spelled="one of", form="step",
-           params=[Param("steps", "procedures", key="one of"), Param("chooser", "player", key="chooser", default="you"),
+           params=[Param("steps", "procedures", key="one of", joiner=" or "),
+                   Param("chooser", "player", key="chooser", default="you"),
                    Param("guards", "conditions", required=False, key="one of",
                          doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
 def one_of(node, build):
