@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..interpreter.ir import Node, Phrase, Vocabulary
-from ..interpreter.registry import IT, REGISTRY, has_role, load_all, role
+from ..interpreter.registry import IT, REGISTRY, UNSAID, has_role, load_all, role
 
 # How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -81,7 +81,8 @@ class Wording:
             if _match(phrase.pattern[0], node, holes):
                 return self._filled(phrase, holes)
         primitive = REGISTRY[node.op]
-        template = next((text for when, text in primitive.english if _holds(when, node.args)), primitive.template)
+        unsaid = self._unsaid(primitive, node.args)
+        template = next((text for when, text in primitive.english if _holds(when, node.args, unsaid)), primitive.template)
         template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False, ())
                                                              for h in _HOLE.findall(m.group(1))) else m.group(2) or "",
                                  template)
@@ -89,6 +90,14 @@ class Wording:
             return "it"                                  # the card a condition is testing, not the card printed
         text = _HOLE.sub(lambda m: self._part(primitive, m.group(1), node.args, node.op), template)
         return " ".join(text.split()).replace(" ,", ",")
+
+    def _unsaid(self, primitive, args: dict) -> set:
+        """The loop's name, when its body's English never says it (the phrases say "its")."""
+        name, body = primitive.roles.get("loop name"), primitive.roles.get("loop body")
+        if not name or not any(UNSAID in when.values() for when, _ in primitive.english):
+            return set()
+        said = self._part(primitive, body, args, primitive.name)
+        return set() if re.search(rf"\b{re.escape(str(args.get(name)))}\b", said) else {name}
 
     def _filled(self, phrase: Phrase, holes: dict) -> str:
         def fill(m):
@@ -207,8 +216,9 @@ def _size(pattern) -> int:
     return 0
 
 
-def _holds(when: dict, args: dict) -> bool:
-    return all(_is_it(args.get(part)) if wanted == IT else args.get(part) == wanted for part, wanted in when.items())
+def _holds(when: dict, args: dict, unsaid: set = frozenset()) -> bool:
+    return all(_is_it(args.get(part)) if wanted == IT else part in unsaid if wanted == UNSAID
+               else args.get(part) == wanted for part, wanted in when.items())
 
 
 def _is_it(node) -> bool:

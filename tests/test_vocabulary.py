@@ -101,6 +101,13 @@ def test_a_choice_of_procedures_reads_each_as_its_phrase(tmp_path):
     assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "one of buy or rest for a coin or sell, as chosen by you"
 
 
+def test_a_loop_whose_body_never_says_its_name_reads_without_it(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "move C to discard": discard it\n    "add C.price to coins": gain its price\n'))
+    sell_all = ir.procedures["market_day"].args["steps"][0].args["loops"].args["steps"][0]
+    assert Wording(ir.vocabulary).say(sell_all) == "for each of your stall: (discard it; then gain its price)"
+    assert english(sell_all) == "for each c in your stall: (move c to discard; then add the price of c to your coins)"
+
+
 def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
     game = copy_market(tmp_path, '    "let L = top(row)": ""\n    "top(row)": the newest card of the row\n')
     text = game.read_text()
