@@ -167,6 +167,9 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     if isinstance(pattern, Node):
         if pattern.op == "hole":          # it stands for a part the rule has, never for one left out
             return value is not None and _bind(pattern.args["name"], value, holes, within)
+        if pattern.op == "list" and isinstance(role(value, "literal"), tuple):     # [X, Y] against a literal list
+            return _match(pattern.args["items"], tuple(Node("const", {"value": v}) for v in role(value, "literal")),
+                          holes, within)
         if not isinstance(value, Node) or value.op != pattern.op:
             return False
         primitive = REGISTRY[pattern.op]

@@ -108,6 +108,14 @@ def test_a_loop_whose_body_never_says_its_name_reads_without_it(tmp_path):
     assert english(sell_all) == "for each c in your stall: (move c to discard; then add the price of c to your coins)"
 
 
+def test_a_list_of_holes_matches_a_literal_list(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "nth([A, B], N)": "{A} or {B}, by {N}"\n'))
+    const = lambda value: irmod.Node("const", {"value": value})
+    picked = irmod.Node("nth", {"items": const((30, 50)), "n": const(2)})
+    assert Wording(ir.vocabulary).say(picked) == "30 or 50, by 2"
+    assert Wording(ir.vocabulary).say(irmod.Node("nth", {"items": const((30, 50, 70)), "n": const(2)})) == "item 2 of [30, 50, 70]"
+
+
 def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
     game = copy_market(tmp_path, '    "let L = top(row)": ""\n    "top(row)": the newest card of the row\n')
     text = game.read_text()
