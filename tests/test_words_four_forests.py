@@ -32,6 +32,12 @@ def test_the_reviewed_files_are_what_is_generated_with_no_syntax_left():
     assert problems(GAME) == []
 
 
+def test_every_procedure_is_named_in_the_games_words(four_forests):
+    named = {p.pattern[0].args["name"] for p in four_forests.vocabulary.phrases if p.pattern[0].op == "call"}
+    procedures = {name for rules in (four_forests, *four_forests.modules.values()) for name in rules.procedures}
+    assert procedures - named == set()          # each heading, and each step that runs it, in the game's words
+
+
 @pytest.mark.parametrize("card, side, expected", [
     ("dragons", "leaf", "Prefers plants worth more than 7."),            # the issue's own example
     ("dragons", "thorn", "Prefers plants from the rainforest or mangrove forest and worth 5 or more."),

@@ -34,6 +34,12 @@ def test_the_reviewed_files_are_what_is_generated_with_no_syntax_left():
     assert problems(GAME) == []
 
 
+def test_every_procedure_is_named_in_the_games_words(reforest):
+    named = {p.pattern[0].args["name"] for p in reforest.vocabulary.phrases if p.pattern[0].op == "call"}
+    procedures = {name for rules in (reforest, *reforest.modules.values()) for name in rules.procedures}
+    assert procedures - named == set()          # each heading, and each step that runs it, in the game's words
+
+
 @pytest.mark.parametrize("card, expected", [
     # glossary: "Draw X Card(s): … If a source is specified, draw from it instead."
     ("salal", ["When played: Draw 1 card from the nursery."]),
