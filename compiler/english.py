@@ -92,12 +92,18 @@ class Wording:
         return " ".join(text.split()).replace(" ,", ",")
 
     def _unsaid(self, primitive, args: dict) -> set:
-        """The loop's name, when its body's English never says it (the phrases say "its")."""
-        name, body = primitive.roles.get("loop name"), primitive.roles.get("loop body")
-        if not name or not any(UNSAID in when.values() for when, _ in primitive.english):
+        """The names a loop binds that its body's English never says (the phrases say "its")."""
+        names = {part for when, _ in primitive.english for part, wanted in when.items() if wanted == UNSAID}
+        if not names:
             return set()
-        said = self._part(primitive, body, args, primitive.name)
-        return set() if re.search(rf"\b{re.escape(str(args.get(name)))}\b", said) else {name}
+        marks = {name: f"\0{name}\0" for name in names}         # each name, said as a mark no words contain
+        named, self.named = self.named, {**self.named, **{args[name]: marks[name] for name in names if args.get(name)}}
+        try:
+            said = " ".join(self._part(primitive, p.name, args, primitive.name)
+                            for p in primitive.params if p.type == "block")
+        finally:
+            self.named = named
+        return {name for name in names if marks[name] not in said}
 
     def _filled(self, phrase: Phrase, holes: dict) -> str:
         def fill(m):

@@ -59,6 +59,10 @@ def test_a_creature_reads_as_the_rulebook_words_it(four_forests, card, side, exp
     (None, "vote", ["each player, from the first player clockwise: (place a card from your hand face down under a "
                     "creature, turned to vote for or against it)"]),
     (None, "round", ["cultivate", "harvest/burn", "pollinate", "prune"]),
+    # "After all players have completed all four actions, pass the first player token clockwise and deal four new cards"
+    (None, "play", ["4 times: (play a round; then if it is not the 4th round: pass the first player marker to the left; "
+                    "then each player, from the first player clockwise: (draw 4 cards from the plant deck))",
+                    "each player, from the first player clockwise: (place the cards in your hand face up in your forest)"]),
     # "the person with the first player token each round chooses what order these occur"
     ("experienced", "round", ["cultivate, harvest/burn, pollinate, prune, in an order chosen by the first player "
                               "as the round goes"]),

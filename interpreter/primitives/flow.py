@@ -147,6 +147,7 @@ def each_player(node, build):
 
 @primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
            example="repeat: 4, as: round", spelled="repeat", form="step", binds=[Binds("body", var="as", type="int")],
+           english=(({"as": UNSAID}, "{count} times: ({body})"),),
            params=[Param("count", "int", key="repeat"), Param("as", "binding", required=False, key="as"),
                    Param("body", "block", key="do")])
 def repeat(node, build):
