@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..interpreter.ir import Node, Phrase, Vocabulary
-from ..interpreter.registry import IT, REGISTRY, has_role, load_all, role
+from ..interpreter.registry import IT, REGISTRY, UNSAID, has_role, load_all, role
 
 # How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -35,6 +35,7 @@ class Wording:
         self.runs = [p for p in ordered if len(p.pattern) > 1]
         self.labels = vocabulary.labels if vocabulary else {}
         self.within = 0          # how many parts deep the renderer is where `it` is a card being tested
+        self.named: dict = {}    # a name a hidden `let` binds -> the words of its value, said where it is used
 
     def say(self, value) -> str:
         """The English of an IR node, a list of steps, or a plain value."""
@@ -46,18 +47,27 @@ class Wording:
 
     def steps(self, steps: tuple) -> list[str]:
         """The English of each step, a run of steps that a phrase matches read as one."""
-        said, i = [], 0
-        while i < len(steps):
-            for phrase in self.runs:
-                holes = _match_run(phrase.pattern, steps[i:])
-                if holes is not None:
-                    said.append(self._filled(phrase, holes))
-                    i += len(phrase.pattern)
-                    break
-            else:
-                said.append(self.say(steps[i]))
-                i += 1
+        said, i, named = [], 0, dict(self.named)
+        try:
+            while i < len(steps):
+                for phrase in self.runs:
+                    holes = _match_run(phrase.pattern, steps[i:])
+                    if holes is not None:
+                        said.append(self._filled(phrase, holes))
+                        i += len(phrase.pattern)
+                        break
+                else:
+                    said.append(self.say(steps[i]))
+                    self._name_hidden(steps[i], said[-1])
+                    i += 1
+        finally:
+            self.named = named                        # a name is gone when its list of steps ends
         return [text for text in said if text]        # a phrase that reads as nothing hides bookkeeping
+
+    def _name_hidden(self, step, said: str) -> None:
+        """A `let` hidden by a phrase that reads as nothing: its name reads as its value from here on."""
+        if not said and isinstance(step, Node) and step.op == "let":
+            self.named[step.args["var"]] = self.say(step.args["value"])
 
     def sentences(self, value) -> str:
         """An effect as a card prints it: each step a sentence."""
@@ -68,12 +78,15 @@ class Wording:
     def _node(self, node: Node) -> str:
         if node.op == "call" and node.args["name"] in self.quiet:
             return ""
+        if node.op == "var" and node.args.get("name") in self.named:
+            return self.named[node.args["name"]]
         for phrase in self.single:
             holes: dict = {}
             if _match(phrase.pattern[0], node, holes):
                 return self._filled(phrase, holes)
         primitive = REGISTRY[node.op]
-        template = next((text for when, text in primitive.english if _holds(when, node.args)), primitive.template)
+        unsaid = self._unsaid(primitive, node.args)
+        template = next((text for when, text in primitive.english if _holds(when, node.args, unsaid)), primitive.template)
         template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False, ())
                                                              for h in _HOLE.findall(m.group(1))) else m.group(2) or "",
                                  template)
@@ -81,6 +94,20 @@ class Wording:
             return "it"                                  # the card a condition is testing, not the card printed
         text = _HOLE.sub(lambda m: self._part(primitive, m.group(1), node.args, node.op), template)
         return " ".join(text.split()).replace(" ,", ",")
+
+    def _unsaid(self, primitive, args: dict) -> set:
+        """The names a loop binds that its body's English never says (the phrases say "its")."""
+        names = {part for when, _ in primitive.english for part, wanted in when.items() if wanted == UNSAID}
+        if not names:
+            return set()
+        marks = {name: f"\0{name}\0" for name in names}         # each name, said as a mark no words contain
+        named, self.named = self.named, {**self.named, **{args[name]: marks[name] for name in names if args.get(name)}}
+        try:
+            said = " ".join(self._part(primitive, p.name, args, primitive.name)
+                            for p in primitive.params if p.type == "block")
+        finally:
+            self.named = named
+        return {name for name in names if marks[name] not in said}
 
     def _filled(self, phrase: Phrase, holes: dict) -> str:
         def fill(m):
@@ -100,26 +127,18 @@ class Wording:
         if any(binding.name == "it" for binding in primitive.bindings(name, args)):
             self.within += 1                         # inside this part, `it` is the card being tested
             try:
-                return self._part_text(primitive, param, name, value, parent, args)
+                return self._part_text(primitive, param, name, value, parent)
             finally:
                 self.within -= 1
-        return self._part_text(primitive, param, name, value, parent, args)
+        return self._part_text(primitive, param, name, value, parent)
 
-    def _procedures(self, primitive, names, args) -> str:
-        """Procedures to pick from, each as its call reads, with the condition it is offered under."""
-        param = next(p for p in primitive.params if p.type == "procedures")
-        guards = next((args.get(p.name) for p in primitive.params if p.type == "conditions"), None) or ()
-        said = [self.say(Node("call", {"name": name})) for name in names]
-        said = [text + (f" (if {self.say(guard)})" if guard is not None else "")
-                for text, guard in zip(said, (*guards, *[None] * len(said)))]
-        return param.joiner.join(said)
 
-    def _part_text(self, primitive, param, name, value, parent, args) -> str:
+    def _part_text(self, primitive, param, name, value, parent) -> str:
         kind = param.type if param else ""
         if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
             return "[" + ", ".join(map(str, value)) + "]"       # a literal list
-        if kind == "procedures":                            # names of procedures: each read as a call is
-            return self._procedures(primitive, value, args)
+        if kind == "procedures" and isinstance(value, tuple):          # procedure names: each reads as its call
+            value = tuple(Node("call", {"name": item}) if isinstance(item, str) else item for item in value)
         if isinstance(value, tuple) and primitive.roles.get("sequence") == name:
             return (param.joiner if param else "; then ").join(self.steps(value))
         if isinstance(value, tuple):
@@ -157,8 +176,11 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     `it` there is a card being tested); a hole met twice must stand for the same part. Spans, a
     definition's body and a question's wording are not compared: the same rule is the same rule."""
     if isinstance(pattern, Node):
-        if pattern.op == "hole":
-            return _bind(pattern.args["name"], value, holes, within)
+        if pattern.op == "hole":          # it stands for a part the rule has, never for one left out
+            return value is not None and _bind(pattern.args["name"], value, holes, within)
+        if pattern.op == "list" and isinstance(role(value, "literal"), tuple):     # [X, Y] against a literal list
+            return _match(pattern.args["items"], tuple(Node("const", {"value": v}) for v in role(value, "literal")),
+                          holes, within)
         if not isinstance(value, Node) or value.op != pattern.op:
             return False
         primitive = REGISTRY[pattern.op]
@@ -190,11 +212,12 @@ _SKIPPED: dict = {}
 
 def _unmatched(op: str) -> frozenset:
     """The parts of a primitive a pattern does not compare: shared bodies and their numbers,
-    and text the compiler writes (a question's prompt names the rule it is asked in)."""
+    text the compiler writes (a question's prompt names the rule it is asked in), and what the
+    compiler works out from the parts that are compared (whether `choose` picks among cards)."""
     if op not in _SKIPPED:
         primitive = REGISTRY[op]
         _SKIPPED[op] = frozenset({primitive.roles.get("shared body"), primitive.roles.get("body number")}
-                                 | {p.name for p in primitive.params if p.type == "text"}) - {None}
+                                 | {p.name for p in primitive.params if p.type == "text" or p.derived == "compiler"}) - {None}
     return _SKIPPED[op]
 
 
@@ -207,8 +230,9 @@ def _size(pattern) -> int:
     return 0
 
 
-def _holds(when: dict, args: dict) -> bool:
-    return all(_is_it(args.get(part)) if wanted == IT else _has_parts(args.get(part), wanted) if isinstance(wanted, dict)
+def _holds(when: dict, args: dict, unsaid: set = frozenset()) -> bool:
+    return all(_is_it(args.get(part)) if wanted == IT else part in unsaid if wanted == UNSAID
+               else _has_parts(args.get(part), wanted) if isinstance(wanted, dict)
                else args.get(part) == wanted for part, wanted in when.items())
 
 

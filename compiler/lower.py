@@ -297,6 +297,8 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
+        if kind == "any":                         # a phrase's hole: whatever has a part of that name
+            kind = self.owner_of(name)
         if kind == "card":
             found = self.field(node, name, token, source, scope)
         elif kind == "space":
@@ -323,6 +325,14 @@ class Lowerer:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
+
+    def owner_of(self, name: str) -> str:
+        """What has a part called `name`: a space (its row, column or a declared attribute), a
+        player (a zone or counter of each player's), else a card."""
+        if name in ("row", "column") or name in self.decls.space_attributes:
+            return "space"
+        owned = self.decls.zones.get(name) or self.decls.counters.get(name)
+        return "player" if getattr(owned, "per", None) == "player" else "card"
 
     def space_field(self, space: Node, name: str, token, source):
         """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""
@@ -355,7 +365,9 @@ class Lowerer:
     def expr_if_else(self, tree, source, scope):
         then, cond, other = tree.children
         then_node, kind = self.expr(then, source, scope)
-        other_node, other_kind = self.typed(other, source, scope, {"card": "value", "numbers": "list"}.get(kind, kind))
+        other_node, other_kind = self.typed(other, source, scope,
+                                            {"card": "value", "numbers": "list", "any": "value"}.get(kind, kind))
+        kind = other_kind if kind == "any" else kind            # a phrase's hole first: the other value tells
         node = self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
                          other=other_node)
         then_kind = "list" if kind == "numbers" != other_kind else kind     # numbers or some other list: a list
@@ -521,7 +533,7 @@ class Lowerer:
             self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list", "numbers", "spaces", "players"):
+        if kind not in ("cards", "list", "numbers", "spaces", "players", "any"):      # any: a phrase's hole
             self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
         many = {}
         for part in ("count", "worth"):
@@ -535,7 +547,7 @@ class Lowerer:
         prompt = f"{procedure}: {primitive.prompt.format(var=var)}"
         node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
                          prompt=prompt, **{"from": origin}, **many)
-        element = "cards" if many else {"cards": "card", **ELEMENT}.get(kind, "value")
+        element = "cards" if many else {"cards": "card", "any": "any", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:

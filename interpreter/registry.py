@@ -113,6 +113,7 @@ class Primitive:
 
 
 IT = "@it"       # in an `english` condition: the part is the card in view (`it`)
+UNSAID = "@unsaid"   # in an `english` condition: the part is a name its loop's body never says in its English
 
 REGISTRY: dict[str, Primitive] = {}
 KINDS = ("action", "expression", "flow")

@@ -147,7 +147,7 @@ def test_play_shows_a_counter_by_the_word_its_rules_name_for_its_value(capsys):
 
 def test_show_renders_a_card_in_english(capsys):
     status, out, _ = run(capsys, "show", "four-forests", "dragons")
-    assert status == 0 and "leaf side: Dragons" in out and "value is more than 7" in out
+    assert status == 0 and "leaf side: Dragons" in out and "Prefers plants worth more than 7." in out
     status, _, err = run(capsys, "show", "four-forests", "kapok")
     assert status == 2 and "did you mean 'kapok-tree'" in err
 

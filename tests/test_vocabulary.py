@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from silvics.compiler.build import compile_game
-from silvics.compiler.cardtext import card_text
+from silvics.compiler.cardtext import as_written, card_text
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.english import Wording, english
 from silvics.interpreter import ir as irmod
@@ -68,6 +68,62 @@ def test_the_longest_matching_pattern_wins(tmp_path):
     ir = compile_game(game)
     assert Wording(ir.vocabulary).say(ir.procedures["rest"]) == "take a coin; then discard 1 card from the row"
     assert texts(ir, "silk") == ["When bought: Gain 2 coins."]
+
+
+def test_a_hole_stands_for_a_part_that_is_there(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "score N per CARDS": score {N} for each of {CARDS}\n'))
+    said = Wording(ir.vocabulary).say(ir.procedures["scoring"])     # score coins: no `per` to stand for
+    assert "for each of" not in said and said.startswith("each player, from the first player clockwise: (score your coins points")
+
+
+def test_a_hole_may_stand_first_in_a_choice_of_values(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add N if C else 0 to coins": gain {N} if {C}\n'))
+    assert [p.text for p in ir.vocabulary.phrases][-1] == "gain {N} if {C}"
+
+
+def test_a_hole_may_stand_for_what_is_chosen_from(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "choose C from PLACES; move C to stall face up": buy a card from {PLACES}\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["buy"]).startswith("buy a card from the row; then ")
+
+
+def test_a_hole_has_the_parts_of_what_has_a_part_so_named(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain the price of {C} in coins\n'
+                                            '    "add N to P.coins": give {P} {N} coins\n'))    # P: a player, by its part
+    assert "then gain the price of card in coins; then" in Wording(ir.vocabulary).say(ir.procedures["buy"])
+
+
+def test_a_number_as_written_reads_as_the_number():
+    assert as_written(2) == "2" and as_written(["draw", {"may": ["draw"]}]) == "[draw, {may: [draw]}]"
+
+
+def test_a_choice_of_procedures_reads_each_as_its_phrase(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    rest: rest for a coin\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "choose one: buy, or rest for a coin, or sell"
+
+
+def test_a_loop_whose_body_never_says_its_name_reads_without_it(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "move C to discard": discard it\n    "add C.price to coins": gain its price\n'))
+    sell_all = ir.procedures["market_day"].args["steps"][0].args["loops"].args["steps"][0]
+    assert Wording(ir.vocabulary).say(sell_all) == "for each of your stall: (discard it; then gain its price)"
+    assert english(sell_all) == "for each c in your stall: (move c to discard; then add the price of c to your coins)"
+
+
+def test_a_list_of_holes_matches_a_literal_list(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "nth([A, B], N)": "{A} or {B}, by {N}"\n'))
+    const = lambda value: irmod.Node("const", {"value": value})
+    picked = irmod.Node("nth", {"items": const((30, 50)), "n": const(2)})
+    assert Wording(ir.vocabulary).say(picked) == "30 or 50, by 2"
+    assert Wording(ir.vocabulary).say(irmod.Node("nth", {"items": const((30, 50, 70)), "n": const(2)})) == "item 2 of [30, 50, 70]"
+
+
+def test_a_hidden_let_reads_as_its_value_where_its_name_is_used(tmp_path):
+    game = copy_market(tmp_path, '    "let L = top(row)": ""\n    "top(row)": the newest card of the row\n')
+    text = game.read_text()
+    game.write_text(text.replace("vocabulary:", "  tidy:\n    - let last = top(row)\n    - move last to discard\n"
+                                                "vocabulary:", 1))
+    ir = compile_game(game)
+    assert Wording(ir.vocabulary).say(ir.procedures["tidy"]) == "move the newest card of the row to discard"
+    assert english(ir.procedures["tidy"]) == "let last be the top card of row; then move last to discard"
 
 
 def test_the_vocabulary_changes_no_rule(tmp_path):

@@ -327,6 +327,7 @@ class Drawing(tuple):
 
 
 @primitive("pass", "action", template="pass the {marker} player marker to the {to}", example="pass first to left",
+           english=(({"to": "random"}, "give the {marker} player marker to a player picked at random"),),
            params=[Param("marker", "word", words="markers"),
                    Param("to", "word", prep="to", words=("left", "right", "random"))])
 def pass_(node, build):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import Binds, Param, primitive, role
+from ..registry import UNSAID, Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice, RuleError
 from ..state import Zone
 from ..views import card_label
@@ -120,7 +120,8 @@ def _next_value(name):
 @primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
            example="each player: [choose card from hand, move card to tableau face up]",
            spelled="each player", form="step", binds=[Binds("body", name="you", type="player")],
-           english=(({"reverse": True}, "each player{simultaneously}, from the last player counter-clockwise: ({body})"),),
+           english=(({"simultaneously": True}, "every player at the same time: ({body})"),
+                    ({"reverse": True}, "each player, from the last player counter-clockwise: ({body})")),
            params=[Param("body", "block", key="each player"),
                    Param("simultaneously", "flag", required=False, key="simultaneously",
                          doc="every seat chooses before any action takes effect"),
@@ -146,6 +147,7 @@ def each_player(node, build):
 
 @primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
            example="repeat: 4, as: round", spelled="repeat", form="step", binds=[Binds("body", var="as", type="int")],
+           english=(({"as": UNSAID}, "{count} times: ({body})"),),
            params=[Param("count", "int", key="repeat"), Param("as", "binding", required=False, key="as"),
                    Param("body", "block", key="do")])
 def repeat(node, build):
@@ -162,6 +164,7 @@ def repeat(node, build):
 
 @primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
            example="for: c in pool", spelled="for", form="step", binds=[Binds("body", var="var", element_of="coll")],
+           english=(({"var": UNSAID}, "for each of {coll}: ({body})"),),
            roles={"loop name": "var", "loop over": "coll", "loop body": "body"},
            params=[Param("var", "binding", key="for", doc="written NAME in CARDS"), Param("coll", "cards", key="for"),
                    Param("body", "block", key="do")])
@@ -189,7 +192,7 @@ def when(node, build):
     return enter
 
 
-@primitive("any_order", "flow", template="{steps}, in the order {chooser} picks as the round goes",
+@primitive("any_order", "flow", template="{steps}, in an order chosen by {chooser} as the round goes",
            example="in any order: [draft, trade, refill]", spelled="in any order", form="step",
            params=[Param("steps", "procedures", key="in any order"), Param("chooser", "player", key="chooser"),
                    Param("guards", "conditions", required=False, key="in any order",
