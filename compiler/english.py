@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..interpreter.ir import Node, Phrase, Vocabulary
-from ..interpreter.registry import IT, REGISTRY, has_role, load_all, role
+from ..interpreter.registry import IT, REGISTRY, YOU, has_role, load_all, role
 
 # How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -192,8 +192,12 @@ def _size(pattern) -> int:
     return 0
 
 
+_BOUND = {IT: "it", YOU: "you"}       # an `english` condition's names for the card in view and the acting player
+
+
 def _holds(when: dict, args: dict) -> bool:
-    return all(_is_it(args.get(part)) if wanted == IT else args.get(part) == wanted for part, wanted in when.items())
+    return all(role(args.get(part), "bound name") == _BOUND[wanted] if wanted in _BOUND else args.get(part) == wanted
+               for part, wanted in when.items())
 
 
 def _is_it(node) -> bool:

@@ -655,7 +655,7 @@ ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"car
 
 
 def _fits(got: str, want: str) -> bool:
-    return want == "value" or got == want or got == "any" or got in ACCEPTS.get(want, ())
+    return want in ("value", "any") or got == want or got == "any" or got in ACCEPTS.get(want, ())
 
 
 HOLE = re.compile(r"[A-Z][A-Z0-9]*")     # a hole in a phrase: capital letters (and digits)

@@ -57,6 +57,21 @@ def test_a_hole_used_twice_stands_for_the_same_part(tmp_path):
     assert wording.say(once_each) == "gain 1 coin; then gain 2 coins"
 
 
+def test_a_hole_may_stand_for_either_branch_of_an_if(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add N if C else 0 to coins": gain {N} coins if {C}\n'))
+    [phrase] = [p for p in ir.vocabulary.phrases if p.text.startswith("gain {N} coins if")]
+    rest = ir.procedures["rest"].args["steps"][0]                        # add 1 to coins
+    step = irmod.Node(rest.op, {**rest.args, "amount": irmod.Node("if_else", {
+        "cond": irmod.Node("compare", {"op": ">", "left": irmod.Node("const", {"value": 3}),
+                                       "right": irmod.Node("const", {"value": 2})}),
+        "then": irmod.Node("const", {"value": 4}), "other": irmod.Node("const", {"value": 0})})})
+    assert Wording(ir.vocabulary).say(step) == "gain 4 coins if 3 is more than 2"
+
+
+def test_the_acting_player_picks_in_the_second_person(market):
+    assert english(market.procedures["turn"]) == "one of buy, rest, sell, as you pick"
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]

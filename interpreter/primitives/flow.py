@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import Binds, Param, primitive, role
+from ..registry import YOU, Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice, RuleError
 from ..state import Zone
 from ..views import card_label
@@ -472,7 +472,7 @@ class Watched(NamedTuple):
 
 
 @primitive("one_of", "flow", template="one of {steps}, as {chooser} picks", example="one of: [take, pass]",
-           spelled="one of", form="step",
+           spelled="one of", form="step", english=(({"chooser": YOU}, "one of {steps}, as you pick"),),
            params=[Param("steps", "procedures", key="one of"), Param("chooser", "player", key="chooser", default="you"),
                    Param("guards", "conditions", required=False, key="one of",
                          doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
