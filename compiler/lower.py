@@ -297,20 +297,12 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
-        if kind == "card":
-            found = self.field(node, name, token, source, scope)
-        elif kind == "space":
-            found = self.space_field(node, name, token, source)
-        elif kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card":
-            found = self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
-        elif kind == "player" and name == "score" and "score" not in self.decls.counters:
-            found = self.node("points", token, source, of=node), "int"
-        elif kind == "player":
-            zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
-            found = (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
-                     "spaces" if zone.rows else "cards") if zone and zone.per == "player" else None
-            if counter and counter.per == "player":
-                found = self.node("counter", token, source, name=name, per="player", of=node), "int"
+        if kind == "any":                   # a phrase's hole: it stands for whatever has this part
+            found = next(filter(None, (self.part(node, has, name, token, source, scope)
+                                       for has in ("card", "player", "space"))), None)
+        elif kind in ("card", "space", "player") or (
+                kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card"):
+            found = self.part(node, kind, name, token, source, scope)
         else:
             self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
         if found is None and kind == "space":
@@ -323,6 +315,24 @@ class Lowerer:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
+
+    def part(self, node: Node, kind: str, name: str, token, source, scope):
+        """`node.name` for a node of this kind (card, space, cards or player), or None."""
+        if kind == "card":
+            return self.field(node, name, token, source, scope)
+        if kind == "space":
+            return self.space_field(node, name, token, source)
+        if kind == "cards":
+            return self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
+        if name == "score" and "score" not in self.decls.counters:
+            return self.node("points", token, source, of=node), "int"
+        zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
+        if counter and counter.per == "player":
+            return self.node("counter", token, source, name=name, per="player", of=node), "int"
+        if zone and zone.per == "player":
+            return (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
+                    "spaces" if zone.rows else "cards")
+        return None
 
     def space_field(self, space: Node, name: str, token, source):
         """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""
@@ -641,7 +651,7 @@ class Lowerer:
         return word
 
 
-_A = {"numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
+_A = {"any": "a hole", "numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
       "pile": "a pile, a space or cards", "int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
       "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
       "space": "a space", "spaces": "spaces", "players": "players"}

@@ -72,6 +72,11 @@ def test_the_acting_player_picks_in_the_second_person(market):
     assert english(market.procedures["turn"]) == "one of buy, rest, sell, as you pick"
 
 
+def test_a_hole_may_have_parts(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain as many coins as {C} costs\n'))
+    assert Wording(ir.vocabulary).steps(ir.procedures["buy"].args["steps"])[1] == "gain as many coins as card costs"
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]
