@@ -218,7 +218,10 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics)
+    rules = (*procedures.values(), *(body for m in built for part in (m.before, m.procedures, m.after)
+                                     for body in part.values()),
+             *(value for card in cards for side in card.sides for value in side.attributes.values()))
+    words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics, rules)
     return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
                               built, tiebreak), vocabulary=words)
 

@@ -105,6 +105,8 @@ class Wording:
         kind = param.type if param else ""
         if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
             return "[" + ", ".join(map(str, value)) + "]"       # a literal list
+        if isinstance(value, tuple) and kind == "procedures":                # each as a call to it reads
+            return (param.joiner if param else ", ").join(self.say(Node("call", {"name": step})) for step in value)
         if isinstance(value, tuple) and primitive.roles.get("sequence") == name:
             return (param.joiner if param else "; then ").join(self.steps(value))
         if isinstance(value, tuple):

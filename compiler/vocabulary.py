@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..interpreter.ir import Phrase, Vocabulary
-from ..interpreter.registry import spelled
+from ..interpreter.ir import Node, Phrase, Vocabulary
+from ..interpreter.registry import REGISTRY, spelled
 from .diagnostics import did_you_mean
 from .lower import HOLE, LowerError, Lowerer, Scope
 from .parse import Source
@@ -19,10 +19,11 @@ from .parse import Source
 _FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
 
 
-def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list) -> Vocabulary:
+def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list, rules=()) -> Vocabulary:
     """The labels and phrases of the rules and modules, in that order (a later label wins).
-    Lower them after the rules: a definition used in a phrase may add a variant of its body."""
-    scope = Scope({"you": "player", "it": "card", "subject": "card",
+    Lower them after the rules: a definition used in a phrase may add a variant of its body.
+    A phrase may name what the `rules` (their steps and effects) bind: `let`, `choose`, `for`…"""
+    scope = Scope({**_bound(rules, decls), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
     labels, phrases = {}, []
     for doc in documents:
@@ -35,6 +36,21 @@ def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list) -> Vocabul
             if phrase:
                 phrases.append(phrase)
     return Vocabulary(labels, tuple(phrases))
+
+
+def _bound(rules, decls) -> dict:
+    """The names the rules bind and read, each standing for anything (its type may differ from
+    step to step), but for names and words the game declares: those keep their meaning."""
+    names, stack = set(), list(rules)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Node):
+            names.update(value.args[p.name] for p in REGISTRY[value.op].params
+                         if p.type == "binding" and isinstance(value.args.get(p.name), str))
+            stack.extend(value.args.values())
+        elif isinstance(value, tuple):
+            stack.extend(value)
+    return {name: "any" for name in names - decls.known() if ":" not in name}   # "definition:parameter" is hidden
 
 
 def _label_fits(doc, name, text, decls, diagnostics) -> bool:

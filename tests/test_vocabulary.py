@@ -77,6 +77,16 @@ def test_a_hole_may_have_parts(tmp_path):
     assert Wording(ir.vocabulary).steps(ir.procedures["buy"].args["steps"])[1] == "gain as many coins as card costs"
 
 
+def test_a_phrase_may_name_what_the_rules_bind(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add card.price to coins": gain the price of the card bought\n'))
+    assert Wording(ir.vocabulary).steps(ir.procedures["buy"].args["steps"])[1] == "gain the price of the card bought"
+
+
+def test_procedures_to_pick_from_read_as_their_calls(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    rest: take a rest\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "one of buy, take a rest, sell, as you pick"
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]
