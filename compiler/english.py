@@ -116,7 +116,7 @@ class Wording:
         if kind == "flag":
             return FLAGS.get(name, f" {name}") if value else ""
         if kind == "binding" and isinstance(value, str):      # a definition's parameter is held as "definition:parameter"
-            return value.rpartition(":")[2]
+            return value.rpartition(":")[2].replace("_", " ")
         return self._grouped(value, parent)
 
     def _grouped(self, value, parent: str) -> str:

@@ -87,6 +87,12 @@ def test_procedures_to_pick_from_read_as_their_calls(tmp_path):
     assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "one of buy, take a rest, sell, as you pick"
 
 
+def test_a_name_the_rules_bind_reads_as_words():
+    loop = irmod.Node("for_each", {"var": "new_card", "coll": irmod.Node("zone", {"name": "row", "per": "shared"}),
+                                   "body": irmod.Node("block", {"steps": ()})})
+    assert english(loop).startswith("for each new card in row")
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]
