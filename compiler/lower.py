@@ -299,7 +299,7 @@ class Lowerer:
         name = str(token)
         if kind == "any":                   # a phrase's hole: it stands for whatever has this part
             found = next(filter(None, (self.part(node, has, name, token, source, scope)
-                                       for has in ("card", "player", "space"))), None)
+                                       for has in ("card", "space", "player"))), None)
         elif kind in ("card", "space", "player") or (
                 kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card"):
             found = self.part(node, kind, name, token, source, scope)
@@ -407,6 +407,12 @@ class Lowerer:
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
         lnode, lkind = self.expr(left, source, scope)          # once: lowering it again would be exponential
+        if str(op) == "+" and lkind == "any":                  # a phrase's hole: it adds up as the right side does
+            rnode, rkind = self.expr(right, source, scope)
+            joined = {"card": "union", "cards": "union", "space": "joined_spaces", "spaces": "joined_spaces"}.get(rkind)
+            if joined:
+                return self.node(joined, tree, source, items=(lnode, rnode)), REGISTRY[joined].result({})
+            return self.node("arith", tree, source, op="+", left=lnode, right=rnode), "int"
         if str(op) == "+" and lkind in ("cards", "card"):      # hand + stored: one collection of both
             rnode = self.typed(right, source, scope, "cards")[0]
             return self.node("union", tree, source, items=(lnode, rnode)), "cards"

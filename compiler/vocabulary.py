@@ -19,11 +19,12 @@ from .parse import Source
 _FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
 
 
-def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list, rules=()) -> Vocabulary:
+def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list, rules=(), typed=None) -> Vocabulary:
     """The labels and phrases of the rules and modules, in that order (a later label wins).
     Lower them after the rules: a definition used in a phrase may add a variant of its body.
-    A phrase may name what the `rules` (their steps and effects) bind: `let`, `choose`, `for`…"""
-    scope = Scope({**_bound(rules, decls), "you": "player", "it": "card", "subject": "card",
+    A phrase may name what the `rules` (their steps and effects) bind: `let`, `choose`, `for`…,
+    of the type `typed` gives it (name -> type) where the rules give it one."""
+    scope = Scope({**_bound(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
     labels, phrases = {}, []
     for doc in documents:
@@ -38,9 +39,10 @@ def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list, rules=()) 
     return Vocabulary(labels, tuple(phrases))
 
 
-def _bound(rules, decls) -> dict:
-    """The names the rules bind and read, each standing for anything (its type may differ from
-    step to step), but for names and words the game declares: those keep their meaning."""
+def _bound(rules, decls, typed: dict) -> dict:
+    """The names the rules bind and read, but for names and words the game declares (those keep
+    their meaning): of their type in `typed`, else standing for anything. A definition's name,
+    alone, is the rules' name: a definition is called with its parts."""
     names, stack = set(), list(rules)
     while stack:
         value = stack.pop()
@@ -50,7 +52,8 @@ def _bound(rules, decls) -> dict:
             stack.extend(value.args.values())
         elif isinstance(value, tuple):
             stack.extend(value)
-    return {name: "any" for name in names - decls.known() if ":" not in name}   # "definition:parameter" is hidden
+    declared = decls.known() - set(decls.defines)       # a definition takes parts: alone, the name is the rules'
+    return {name: typed.get(name, "any") for name in names - declared if ":" not in name}   # "definition:parameter" is hidden
 
 
 def _label_fits(doc, name, text, decls, diagnostics) -> bool:
