@@ -226,7 +226,7 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
         for name, kind in names.items():
             kinds.setdefault(name, set()).add(kind)
     typed = {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
-    words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics, rules, typed)
+    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed)
     return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
                               built, tiebreak), vocabulary=words)
 

@@ -93,6 +93,12 @@ def test_a_name_the_rules_bind_reads_as_words():
     assert english(loop).startswith("for each new card in row")
 
 
+def test_a_phrase_in_braces_is_a_flow_step(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "{if: count(row) > 0, then: [turn]}": take a turn if the row has cards\n'))
+    assert "each player, from the first player clockwise: (take a turn if the row has cards)" in \
+        Wording(ir.vocabulary).say(ir.procedures["play"])
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]
@@ -137,6 +143,7 @@ def test_a_hole_outside_a_phrase_is_refused_in_an_ir_file(market):
     ("  phrases:\n    'add N to coins': gain {M} coins\n", "gain {M}", "the phrase's text fills {M}, which its pattern lacks"),
     ("  phrases:\n    'add N to coinz': gain {N} coins\n", "coinz", "unknown name 'coinz'"),
     ("  phrases:\n    'move C to stall; add N to pile': x\n", "pile", "unknown name 'pile'"),
+    ("  phrases:\n    '{again: N}': x\n", "'{again", "a phrase in braces is one flow step, written as in the rules"),
 ])
 def test_a_mistake_in_the_vocabulary_is_reported_where_it_is(tmp_path, words, where, message):
     game = tmp_path / "market"
