@@ -71,6 +71,12 @@ def rules_syntax_left(game_id: str) -> list[str]:
             if line.startswith("  ") and SYNTAX.search(line)]
 
 
+def stale(game_id: str) -> list[str]:
+    """The files of tests/cardtext/ for the game that differ from what is generated now."""
+    files = {f"{game_id}.txt": generated(game_id), f"{game_id}-rules.txt": generated_rules(game_id)}
+    return [name for name, text in files.items() if (FOLDER / name).read_text(encoding="utf-8") != text]
+
+
 if __name__ == "__main__":
     for game in sys.argv[1:]:
         (FOLDER / f"{game}.txt").write_text(generated(game), encoding="utf-8")
