@@ -51,9 +51,11 @@ def _bound(rules, decls, typed: dict) -> dict:
     while stack:
         value = stack.pop()
         if isinstance(value, Node):
-            names.update(value.args[p.name] for p in REGISTRY[value.op].params
+            primitive = REGISTRY[value.op]
+            names.update(value.args[p.name] for p in primitive.params
                          if p.type == "binding" and isinstance(value.args.get(p.name), str))
-            stack.extend(value.args.values())
+            shared = primitive.roles.get("shared body")          # a definition's body: not the rules' names
+            stack.extend(part for key, part in value.args.items() if key != shared)
         elif isinstance(value, tuple):
             stack.extend(value)
     declared = decls.known() - set(decls.defines)       # a definition takes parts: alone, the name is the rules'
