@@ -255,7 +255,15 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
                      faces=face_templates(doc, declared.kinds, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    words = vocabulary([game, *modules], declared.decls, steps.lowerer, diagnostics)
+    rules = (*procedures.values(), *(body for m in built for part in (m.before, m.procedures, m.after)
+                                     for body in part.values()),
+             *(value for card in cards for side in card.sides for value in side.attributes.values()))
+    kinds: dict = {}                                # each name the rules bind: its types where it is used
+    for _, _, names in calls:
+        for name, kind in names.items():
+            kinds.setdefault(name, set()).add(kind)
+    typed = {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
+    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed)
     written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
     return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
                               built, tiebreak, face_templates(game, declared.kinds, diagnostics)),

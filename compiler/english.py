@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..interpreter.ir import Node, Phrase, Vocabulary
-from ..interpreter.registry import IT, REGISTRY, UNSAID, has_role, load_all, role
+from ..interpreter.registry import IT, REGISTRY, UNSAID, YOU, has_role, load_all, role
 
 # How symbols and flags read.
 WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -148,7 +148,7 @@ class Wording:
         if kind == "flag":
             return FLAGS.get(name, f" {name}") if value else ""
         if kind == "binding" and isinstance(value, str):      # a definition's parameter is held as "definition:parameter"
-            return value.rpartition(":")[2]
+            return value.rpartition(":")[2].replace("_", " ")
         return self._grouped(value, parent)
 
     def _grouped(self, value, parent: str) -> str:
@@ -230,14 +230,12 @@ def _size(pattern) -> int:
     return 0
 
 
+_BOUND = {IT: "it", YOU: "you"}       # an `english` condition's names for the card in view and the acting player
+
+
 def _holds(when: dict, args: dict, unsaid: set = frozenset()) -> bool:
-    return all(_is_it(args.get(part)) if wanted == IT else part in unsaid if wanted == UNSAID
-               else _has_parts(args.get(part), wanted) if isinstance(wanted, dict)
-               else args.get(part) == wanted for part, wanted in when.items())
-
-
-def _has_parts(node, parts: dict) -> bool:
-    return isinstance(node, Node) and all(node.args.get(name) == value for name, value in parts.items())
+    return all(role(args.get(part), "bound name") == _BOUND[wanted] if wanted in _BOUND
+               else part in unsaid if wanted == UNSAID else args.get(part) == wanted for part, wanted in when.items())
 
 
 def _is_it(node) -> bool:

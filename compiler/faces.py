@@ -134,7 +134,7 @@ class _Panel:
                          fill=PAPER, anchor="middle", bold=True))
         out += self.corners(corners, band, radius)
         top = self.y + band + 2.2
-        kind = self.text.kind + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
+        kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
         out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
         top += 2.5
         badges, top = self.badges(top)

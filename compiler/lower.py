@@ -297,22 +297,12 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
-        if kind == "any":                         # a phrase's hole: whatever has a part of that name
-            kind = self.owner_of(name)
-        if kind == "card":
-            found = self.field(node, name, token, source, scope)
-        elif kind == "space":
-            found = self.space_field(node, name, token, source)
-        elif kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card":
-            found = self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
-        elif kind == "player" and name == "score" and "score" not in self.decls.counters:
-            found = self.node("points", token, source, of=node), "int"
-        elif kind == "player":
-            zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
-            found = (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
-                     "spaces" if zone.rows else "cards") if zone and zone.per == "player" else None
-            if counter and counter.per == "player":
-                found = self.node("counter", token, source, name=name, per="player", of=node), "int"
+        if kind == "any":                   # a phrase's hole: it stands for whatever has this part
+            found = next(filter(None, (self.part(node, has, name, token, source, scope)
+                                       for has in ("card", "space", "player"))), None)
+        elif kind in ("card", "space", "player") or (
+                kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card"):
+            found = self.part(node, kind, name, token, source, scope)
         else:
             self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
         if found is None and kind == "space":
@@ -326,13 +316,23 @@ class Lowerer:
             self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
         return found
 
-    def owner_of(self, name: str) -> str:
-        """What has a part called `name`: a space (its row, column or a declared attribute), a
-        player (a zone or counter of each player's), else a card."""
-        if name in ("row", "column") or name in self.decls.space_attributes:
-            return "space"
-        owned = self.decls.zones.get(name) or self.decls.counters.get(name)
-        return "player" if getattr(owned, "per", None) == "player" else "card"
+    def part(self, node: Node, kind: str, name: str, token, source, scope):
+        """`node.name` for a node of this kind (card, space, cards or player), or None."""
+        if kind == "card":
+            return self.field(node, name, token, source, scope)
+        if kind == "space":
+            return self.space_field(node, name, token, source)
+        if kind == "cards":
+            return self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
+        if name == "score" and "score" not in self.decls.counters:
+            return self.node("points", token, source, of=node), "int"
+        zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
+        if counter and counter.per == "player":
+            return self.node("counter", token, source, name=name, per="player", of=node), "int"
+        if zone and zone.per == "player":
+            return (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
+                    "spaces" if zone.rows else "cards")
+        return None
 
     def space_field(self, space: Node, name: str, token, source):
         """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""
@@ -409,6 +409,12 @@ class Lowerer:
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
         lnode, lkind = self.expr(left, source, scope)          # once: lowering it again would be exponential
+        if str(op) == "+" and lkind == "any":                  # a phrase's hole: it adds up as the right side does
+            rnode, rkind = self.expr(right, source, scope)
+            joined = {"card": "union", "cards": "union", "space": "joined_spaces", "spaces": "joined_spaces"}.get(rkind)
+            if joined:
+                return self.node(joined, tree, source, items=(lnode, rnode)), REGISTRY[joined].result({})
+            return self.node("arith", tree, source, op="+", left=lnode, right=rnode), "int"
         if str(op) == "+" and lkind in ("cards", "card"):      # hand + stored: one collection of both
             rnode = self.typed(right, source, scope, "cards")[0]
             return self.node("union", tree, source, items=(lnode, rnode)), "cards"
@@ -653,7 +659,7 @@ class Lowerer:
         return word
 
 
-_A = {"numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
+_A = {"any": "a hole", "numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
       "pile": "a pile, a space or cards", "int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
       "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
       "space": "a space", "spaces": "spaces", "players": "players"}
@@ -667,7 +673,7 @@ ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"car
 
 
 def _fits(got: str, want: str) -> bool:
-    return want == "value" or got == want or got == "any" or got in ACCEPTS.get(want, ())
+    return want in ("value", "any") or got == want or got == "any" or got in ACCEPTS.get(want, ())
 
 
 HOLE = re.compile(r"[A-Z][A-Z0-9]*")     # a hole in a phrase: capital letters (and digits)

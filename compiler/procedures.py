@@ -26,13 +26,14 @@ def lower_procedures(sources, steps: Steps, diagnostics, calls: list) -> list[di
     """The procedures of each source, lowered: a source is (document, section, {name: steps}), the
     game's procedures, then each module's procedures and its steps before and after procedures
     (lowered with what the procedure they extend sees, and counted as calls it makes). `calls`
-    holds the calls already lowered (card effects, interrupts) as (procedure, caller, names)."""
+    holds the calls already lowered (card effects, interrupts) as (procedure, caller, names);
+    the procedures' own calls are added to it."""
     return _Procedures(sources, steps, calls).run(diagnostics)
 
 
 class _Procedures:
     def __init__(self, sources, steps: Steps, calls):
-        self.sources, self.steps = sources, steps
+        self.sources, self.steps, self.calls = sources, steps, calls
         self.names = steps.procedures
         self.callers = defaultdict(dict)     # procedure -> caller -> [names in scope at each call]
         for callee, caller, names in calls:
@@ -55,6 +56,7 @@ class _Procedures:
             self.lower(name)
         for name in sorted(self.found):
             diagnostics.extend(self.found[name])
+        self.calls.extend(call for name in sorted(self.made) for call in self.made[name])
         return [{name: self.lowered[i, name] for name in procedures} for i, (*_, procedures) in enumerate(self.sources)]
 
     def call_graph(self, calls) -> dict:

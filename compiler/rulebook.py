@@ -54,18 +54,24 @@ def _components(ir: GameIR, wording: Wording, gallery: str) -> list[str]:
         if zone.name != "box":
             lines.append(f"- {inline(sentence(_zone_line(zone, wording)))}")
     for counter in ir.counters:
-        name = wording.say(Node("counter", {"name": counter.name, "per": counter.per}))
+        name = _named(wording.say(Node("counter", {"name": counter.name, "per": counter.per})))
         lines.append(f"- {inline(sentence(f'{name}: a number ' + ('each player keeps' if counter.per == 'player' else 'kept for all') + f', from {counter.start}'))}")
     return lines + [""]
 
 
 def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
     node = Node("spaces" if zone.rows else "zone", {"name": zone.name, "per": zone.per})
-    name = wording.say(node) if zone.per != "card" else _word(wording, zone.name)
+    name = _named(wording.say(node)) if zone.per != "card" else _word(wording, zone.name)
     whose = {"player": "each player has one", "card": "under a card", "shared": "shared"}[zone.per]
     shape = (f"a board of {len(zone.map)} spaces" if zone.map else
              f"a grid of {len(zone.rows)} rows by {zone.columns} columns" if zone.rows else "")
     return f"{name}: " + ", ".join(x for x in (shape, whose, SEEN_BY[zone.visibility]) if x)
+
+
+def _named(said: str) -> str:
+    """A place or counter the vocabulary leaves unworded reads as its name's words (rounds_done:
+    rounds done): a component is named on the page even where no rule says it to players."""
+    return said.replace("_", " ")
 
 
 def _word(wording: Wording, word: str) -> str:

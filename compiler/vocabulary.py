@@ -2,7 +2,8 @@
 
 Each phrase's key is written in the effect language, with capitalised names as holes
 (`score N per CARDS: score {N} for each of {CARDS}`), and lowered as the rules are, so that it
-is matched against the rules' IR, never against their source text. Phrases are read by the
+is matched against the rules' IR, never against their source text. A key in braces is one flow
+step, written as the rules write it (`{repeat: N, do: [draw]}`). Phrases are read by the
 English renderer only; they change no rule.
 """
 from __future__ import annotations
@@ -10,19 +11,24 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..interpreter.ir import Phrase, Vocabulary
-from ..interpreter.registry import spelled
+import yaml
+
+from ..interpreter.ir import Node, Phrase, Vocabulary
+from ..interpreter.registry import REGISTRY, spelled, spellings
 from .diagnostics import did_you_mean
 from .lower import HOLE, Lowerer, LowerError, Scope
 from .parse import Source
+from .steps import At, Steps
 
 _FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
 
 
-def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list) -> Vocabulary:
+def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), typed=None) -> Vocabulary:
     """The labels and phrases of the rules and modules, in that order (a later label wins).
-    Lower them after the rules: a definition used in a phrase may add a variant of its body."""
-    scope = Scope({"you": "player", "it": "card", "subject": "card",
+    Lower them after the rules: a definition used in a phrase may add a variant of its body.
+    A phrase may name what the `rules` (their steps and effects) bind: `let`, `choose`, `for`…,
+    of the type `typed` gives it (name -> type) where the rules give it one."""
+    scope = Scope({**_bound(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
     labels, phrases = {}, []
     for doc in documents:
@@ -31,10 +37,29 @@ def vocabulary(documents, decls, lowerer: Lowerer, diagnostics: list) -> Vocabul
             if _label_fits(doc, name, text, decls, diagnostics):
                 labels[name] = text
         for key, text in words.get("phrases", {}).items():
-            phrase = _phrase(doc, ("vocabulary", "phrases", key), str(key), text, lowerer, scope, diagnostics)
+            phrase = _phrase(doc, ("vocabulary", "phrases", key), str(key), text, steps, scope, diagnostics)
             if phrase:
                 phrases.append(phrase)
     return Vocabulary(labels, tuple(phrases))
+
+
+def _bound(rules, decls, typed: dict) -> dict:
+    """The names the rules bind and read, but for names and words the game declares (those keep
+    their meaning): of their type in `typed`, else standing for anything. A definition's name,
+    alone, is the rules' name: a definition is called with its parts."""
+    names, stack = set(), list(rules)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Node):
+            primitive = REGISTRY[value.op]
+            names.update(value.args[p.name] for p in primitive.params
+                         if p.type == "binding" and isinstance(value.args.get(p.name), str))
+            shared = primitive.roles.get("shared body")          # a definition's body: not the rules' names
+            stack.extend(part for key, part in value.args.items() if key != shared)
+        elif isinstance(value, tuple):
+            stack.extend(value)
+    declared = decls.known() - set(decls.defines)       # a definition takes parts: alone, the name is the rules'
+    return {name: typed.get(name, "any") for name in names - declared if ":" not in name}   # "definition:parameter" is hidden
 
 
 def _label_fits(doc, name, text, decls, diagnostics) -> bool:
@@ -50,15 +75,20 @@ def _label_fits(doc, name, text, decls, diagnostics) -> bool:
     return True
 
 
-def _phrase(doc, path, key, text, lowerer, scope, diagnostics) -> Phrase | None:
+def _phrase(doc, path, key, text, steps: Steps, scope, diagnostics) -> Phrase | None:
     line, col = doc.located.key_at(path)
     quoted = doc.text.splitlines()[line - 1][col - 1:col] in ("'", '"')
     source = Source(doc.located.file, line, col + quoted)
-    try:
-        pattern = _lowered(key, source, lowerer, scope)
-    except LowerError as error:
-        diagnostics.append(error.diagnostic)
-        return None
+    if key.lstrip().startswith("{"):
+        pattern = _flow_step(doc, path, key, steps, scope, diagnostics)
+        if pattern is None:
+            return None
+    else:
+        try:
+            pattern = _lowered(key, source, steps.lowerer, scope)
+        except LowerError as error:
+            diagnostics.append(error.diagnostic)
+            return None
     holes = set(HOLE.findall(key))
     for filled in _FILLED.findall(text):
         if filled not in holes:
@@ -67,6 +97,23 @@ def _phrase(doc, path, key, text, lowerer, scope, diagnostics) -> Phrase | None:
                                          "a hole is a capitalised name in the pattern, e.g. N in 'score N per CARDS'"))
             return None
     return Phrase(pattern, text, pattern[0].span)
+
+
+def _flow_step(doc, path, key: str, steps: Steps, scope: Scope, diagnostics) -> tuple | None:
+    """A flow step written as a YAML mapping on one line (`{repeat: N, do: [draw]}`), lowered as
+    the rules' steps are."""
+    try:
+        step = yaml.safe_load(key)
+    except yaml.YAMLError:
+        step = None
+    if not isinstance(step, dict) or not any(k in step for k in spellings("step")):
+        diagnostics.append(doc.error(path, "E0402", "a phrase in braces is one flow step, written as in the rules",
+                                     "e.g. '{repeat: N, do: [draw]}'", at_key=True))
+        return None
+    found: list = []
+    node, _ = steps.step(At(doc, "vocabulary", found, []), step, path, scope)
+    diagnostics.extend(found)
+    return (node,) if node is not None and not found else None
 
 
 def _lowered(key: str, source: Source, lowerer: Lowerer, scope: Scope) -> tuple:

@@ -86,8 +86,7 @@ class Primitive:
     binds: tuple = ()            # Binds
     reads: tuple | Callable = ()  # names read from the surroundings besides its parts' ("@name": the name in that
                                   # part), or a function of the parts giving them (the acting player, when no owner is named)
-    english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT: the card in view;
-                                 # a dict: the part is a node with these parts)
+    english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
     roles: dict = field(default_factory=dict)   # role -> part, for readers that look at IR shape
     prompt: str = ""             # a choice's question, filled with what is written (flow steps and choose)
     face: Callable | None = None  # an expression as a test of a card's printed face (see face_form)
@@ -114,6 +113,7 @@ class Primitive:
 
 IT = "@it"       # in an `english` condition: the part is the card in view (`it`)
 UNSAID = "@unsaid"   # in an `english` condition: the part is a name its loop's body never says in its English
+YOU = "@you"     # … the part is the acting player (`you`)
 
 REGISTRY: dict[str, Primitive] = {}
 KINDS = ("action", "expression", "flow")

@@ -71,14 +71,18 @@ def rules_syntax_left(game_id: str) -> list[str]:
             if line.startswith("  ") and SYNTAX.search(line)]
 
 
+def stale(game_id: str) -> list[str]:
+    """The files of tests/cardtext/ for the game that differ from what is generated now."""
+    files = {f"{game_id}.txt": generated(game_id), f"{game_id}-rules.txt": generated_rules(game_id)}
+    return [name for name, text in files.items() if (FOLDER / name).read_text(encoding="utf-8") != text]
+
+
 def problems(game_id: str) -> list[str]:
     """How the reviewed files of a game differ from what is generated, and the syntax left in
     them: none when all is well."""
-    found = [f"tests/cardtext/{name} is not what is generated: regenerate with "
-             f"`python tests/cardtext_golden.py {game_id}` and review the diff"
-             for name, text in ((f"{game_id}.txt", generated(game_id)), (f"{game_id}-rules.txt", generated_rules(game_id)))
-             if (FOLDER / name).read_text(encoding="utf-8") != text]
-    return found + [f"effect-language syntax left: {line}" for line in syntax_left(game_id) + rules_syntax_left(game_id)]
+    return [f"tests/cardtext/{name} is not what is generated: regenerate with "
+            f"`python tests/cardtext_golden.py {game_id}` and review the diff" for name in stale(game_id)] + \
+        [f"effect-language syntax left: {line}" for line in syntax_left(game_id) + rules_syntax_left(game_id)]
 
 
 if __name__ == "__main__":

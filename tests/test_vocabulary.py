@@ -57,6 +57,49 @@ def test_a_hole_used_twice_stands_for_the_same_part(tmp_path):
     assert wording.say(once_each) == "gain 1 coin; then gain 2 coins"
 
 
+def test_a_hole_may_stand_for_either_branch_of_an_if(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add N if C else 0 to coins": gain {N} coins if {C}\n'))
+    [phrase] = [p for p in ir.vocabulary.phrases if p.text.startswith("gain {N} coins if")]
+    rest = ir.procedures["rest"].args["steps"][0]                        # add 1 to coins
+    step = irmod.Node(rest.op, {**rest.args, "amount": irmod.Node("if_else", {
+        "cond": irmod.Node("compare", {"op": ">", "left": irmod.Node("const", {"value": 3}),
+                                       "right": irmod.Node("const", {"value": 2})}),
+        "then": irmod.Node("const", {"value": 4}), "other": irmod.Node("const", {"value": 0})})})
+    assert Wording(ir.vocabulary).say(step) == "gain 4 coins if 3 is more than 2"
+
+
+def test_the_acting_player_picks_in_the_second_person(market):
+    assert english(market.procedures["turn"]) == "choose one: buy, or rest, or sell"
+
+
+def test_a_hole_may_have_parts(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add C.price to coins": gain as many coins as {C} costs\n'))
+    assert Wording(ir.vocabulary).steps(ir.procedures["buy"].args["steps"])[1] == "gain as many coins as card costs"
+
+
+def test_a_phrase_may_name_what_the_rules_bind(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "add card.price to coins": gain the price of the card bought\n'))
+    assert Wording(ir.vocabulary).steps(ir.procedures["buy"].args["steps"])[1] == "gain the price of the card bought"
+
+
+def test_procedures_to_pick_from_read_as_their_calls(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    rest: take a rest\n'))
+    assert Wording(ir.vocabulary).say(ir.procedures["turn"]) == "choose one: buy, or take a rest, or sell"
+
+
+def test_a_name_the_rules_bind_reads_as_words():
+    row = irmod.Node("zone", {"name": "row", "per": "shared"})
+    said = irmod.Node("block", {"steps": (irmod.Node("shuffle", {"zone": irmod.Node("var", {"name": "new_card"})}),)})
+    loop = irmod.Node("for_each", {"var": "new_card", "coll": row, "body": said})
+    assert english(loop).startswith("for each new card in row")       # (a body that never says it: "for each of")
+
+
+def test_a_phrase_in_braces_is_a_flow_step(tmp_path):
+    ir = compile_game(copy_market(tmp_path, '    "{if: count(row) > 0, then: [turn]}": take a turn if the row has cards\n'))
+    assert "each player, from the first player clockwise: (take a turn if the row has cards)" in \
+        Wording(ir.vocabulary).say(ir.procedures["play"])
+
+
 def add(n, ir):
     buy = ir.procedures["rest"]                       # rest: add 1 to coins; move 1 from row to discard
     step = buy.args["steps"][0]
@@ -157,6 +200,7 @@ def test_a_hole_outside_a_phrase_is_refused_in_an_ir_file(market):
     ("  phrases:\n    'add N to coins': gain {M} coins\n", "gain {M}", "the phrase's text fills {M}, which its pattern lacks"),
     ("  phrases:\n    'add N to coinz': gain {N} coins\n", "coinz", "unknown name 'coinz'"),
     ("  phrases:\n    'move C to stall; add N to pile': x\n", "pile", "unknown name 'pile'"),
+    ("  phrases:\n    '{again: N}': x\n", "'{again", "a phrase in braces is one flow step, written as in the rules"),
 ])
 def test_a_mistake_in_the_vocabulary_is_reported_where_it_is(tmp_path, words, where, message):
     game = tmp_path / "market"

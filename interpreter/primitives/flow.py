@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import UNSAID, Binds, Param, primitive, role
+from ..registry import UNSAID, YOU, Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice, RuleError
 from ..state import Zone
 from ..views import card_label
@@ -475,7 +475,7 @@ class Watched(NamedTuple):
 
 
 @primitive("one_of", "flow", template="{chooser} chooses one: {steps}", example="one of: [take, pass]",
-           english=(({"chooser": {"name": "you"}}, "choose one: {steps}"),),
+           english=(({"chooser": YOU}, "choose one: {steps}"),),
            spelled="one of", form="step",
            params=[Param("steps", "procedures", key="one of", joiner=", or "),
                    Param("chooser", "player", key="chooser", default="you"),
