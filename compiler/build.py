@@ -255,7 +255,17 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
                      faces=face_templates(doc, declared.kinds, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    rules = (*procedures.values(), *(body for m in built for part in (m.before, m.procedures, m.after)
+    words = _words([game, *modules], declared, steps, diagnostics, procedures, built, cards, calls)
+    written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
+    return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
+                              built, tiebreak, face_templates(game, declared.kinds, diagnostics)),
+                   vocabulary=words, written=written)
+
+
+def _words(documents, declared, steps, diagnostics, procedures, modules, cards, calls):
+    """The vocabulary of the rules and modules, lowered against the rules as compiled: every
+    rule (to match its phrases against) and the one type each name the rules bind has."""
+    rules = (*procedures.values(), *(body for m in modules for part in (m.before, m.procedures, m.after)
                                      for body in part.values()),
              *(value for card in cards for side in card.sides for value in side.attributes.values()))
     kinds: dict = {}                                # each name the rules bind: its types where it is used
@@ -263,11 +273,7 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
         for name, kind in names.items():
             kinds.setdefault(name, set()).add(kind)
     typed = {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
-    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed)
-    written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
-    return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
-                              built, tiebreak, face_templates(game, declared.kinds, diagnostics)),
-                   vocabulary=words, written=written)
+    return vocabulary(documents, declared.decls, steps, diagnostics, rules, typed)
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:
