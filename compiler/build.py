@@ -50,25 +50,28 @@ from .yamlload import dumped
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
 
 
-def compile_game(game_path, extra_cards=(), extra_modules=(), warnings: list | None = None) -> GameIR:
+def compile_game(game_path, extra_cards=(), extra_modules=(), warnings: list | None = None,
+                 cards_instead=None) -> GameIR:
     """Compile a game; `game_path` is a game.yaml or its folder. `extra_cards` and `extra_modules`
     are files vetted already: a pack's (inside the pack's folder) or one the user named.
-    `warnings`, when given, receives the game's lint warnings (lint.py)."""
-    ir = _compile_game(game_path, extra_cards, extra_modules)[0]
+    `warnings`, when given, receives the game's lint warnings (lint.py). `cards_instead`, when
+    given, are the card files read in place of those the rules list (a card table to check)."""
+    ir = _compile_game(game_path, extra_cards, extra_modules, cards_instead=cards_instead)[0]
     if warnings is not None:
         game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
         warnings += lint(Document(game_path, "game", []), ir)
     return ir
 
 
-def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None) -> tuple[GameIR, list[str]]:
+def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None,
+                  cards_instead=None) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules` (whose card files
     must lie inside `fence`: the pack's folder; by default the game's root)."""
     with suggestion_budget(SUGGESTION_COMPARISONS):
-        return _compile_game_hinted(game_path, extra_cards, extra_modules, fence)
+        return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead)
 
 
-def _compile_game_hinted(game_path, extra_cards, extra_modules, fence) -> tuple[GameIR, list[str]]:
+def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead=None) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
     game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
     own_fence = Fence.of_game(game_path)
@@ -77,7 +80,8 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules, fence) -> tuple[
     path = game.path
     modules = [(Document(p, "module", diagnostics), own_fence) for p in _module_files(game, diagnostics)]
     added = [(Document(Path(p), "module", diagnostics), fence or own_fence) for p in extra_modules]
-    card_docs = [Document(p, "cards", diagnostics) for p in _card_files(game, extra_cards, diagnostics)]
+    files = _card_files(game, extra_cards, diagnostics) if cards_instead is None else list(map(Path, cards_instead))
+    card_docs = [Document(p, "cards", diagnostics) for p in files]
     opened: dict = {}          # a card file two modules list is read once: its cards are in while either is on
     owned = {m: [c for c in (opened.get(p) or opened.setdefault(p, Document(p, "cards", diagnostics))
                              for p in card_files(m, f, diagnostics)) if c.data]

@@ -50,9 +50,7 @@ def attribute_line(name: str, value: Node, wording: Wording) -> str:
 
 def as_written(text) -> str:
     """The designer's text: a string or a number as it is, a list of steps in YAML's flow style."""
-    if not isinstance(text, (list, tuple, dict)):
-        return str(text)                 # a scalar dumped alone would end in YAML's document end, "..."
-    return dumped(text, flow=True)
+    return str(text) if isinstance(text, (str, int)) else dumped(text, flow=True)
 
 
 def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wording | None = None) -> str:

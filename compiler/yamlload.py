@@ -164,8 +164,9 @@ def _scalar(node, located: Located):
 def dumped(value, flow: bool = False) -> str:
     """Loaded data written back as YAML (lists of steps as designers write them), for the pages
     that show rules as written: in flow style on one line, or in block style."""
-    return yaml.safe_dump(_plain(value), default_flow_style=flow, width=10**6 if flow else 100,
+    text = yaml.safe_dump(_plain(value), default_flow_style=flow, width=10**6 if flow else 100,
                           sort_keys=False, allow_unicode=True).strip()
+    return text.removesuffix("\n...")          # a scalar alone ends the document with "..."
 
 
 def _plain(value):

@@ -435,6 +435,43 @@ def show(args) -> int:
     return OK
 
 
+def export(args) -> int:
+    from silvics.spreadsheet import export_csv
+    text = export_csv(games.load(args.game, use_cache=not args.no_cache))
+    if args.output:
+        _write(Path(args.output), text)
+        print(f"wrote {args.output}")
+    else:
+        print(text, end="")
+    return OK
+
+
+def import_(args) -> int:
+    """A card table as a card file; with --game, compiled with that game first, every mistake
+    reported at its row and column of the table, and nothing written."""
+    from silvics.compiler.build import compile_game
+    from silvics.spreadsheet import checked, import_csv
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or 'not UTF-8 text'}") from None
+    cards, origin = import_csv(text, str(path))
+    if args.game:
+        game = games.game_path(args.game)
+        if game.name != "game.yaml":
+            raise UsageError("--game takes a game (a bundled id, a folder or its game.yaml)")
+        checked(lambda table: compile_game(game, cards_instead=[table]), cards, origin, str(path))
+    if args.output:
+        if Path(args.output).exists():
+            raise UsageError(f"{args.output} exists already: import never overwrites a file")
+        _write(Path(args.output), cards)
+        print(f"wrote {args.output}" + (f", checked against {games.where_from(game)}" if args.game else ""))
+    else:
+        print(cards, end="")
+    return OK
+
+
 def schema(args) -> int:
     """A JSON Schema: the named game's card files, or silvics' own for one kind of file."""
     from silvics.compiler.gameschema import card_schema

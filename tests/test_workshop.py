@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,9 @@ import yaml
 from jsonschema import Draft202012Validator
 from silvics import games
 from silvics.cli import main
+from silvics.compiler.build import compile_game
 from silvics.compiler.gameschema import card_schema
+from silvics.interpreter import ir as irmod
 
 from conftest import run_cli
 
@@ -268,3 +271,44 @@ def test_new_refuses_a_bad_name_a_kind_the_game_lacks_and_an_existing_file(tmp_p
     (tmp_path / "taken.yaml").write_text("mine\n")
     status, _, err = said(capsys, "new", "card", "reforest", "plant", "-o", "taken.yaml")
     assert status == 2 and "exists already" in err and (tmp_path / "taken.yaml").read_text() == "mine\n"
+
+
+# ---- spreadsheets -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_a_card_table_round_trips(game_id, tmp_path, capsys):
+    """export --csv, then import --game: the same cards, attribute for attribute, effects included."""
+    table, cards = tmp_path / "cards.csv", tmp_path / "cards.yaml"
+    assert said(capsys, "export", game_id, "--csv", "-o", table)[0] == 0
+    status, out, err = said(capsys, "import", table, "--game", game_id, "-o", cards)
+    assert status == 0 and "checked against" in out, err
+    ir = games.load(game_id)
+    again = compile_game(games.game_path(game_id), cards_instead=[cards])
+    assert unplaced(again.cards) == unplaced(ir.cards)
+
+
+def unplaced(cards) -> list:
+    """Cards as JSON data without a single source position: what they are, not where they were read."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "span"}
+        return [strip(v) for v in value] if isinstance(value, list) else value
+    return strip(json.loads(irmod.dumps(replace(games.load("four-forests"), cards=tuple(cards))))["cards"])
+
+
+def test_a_mistake_in_a_card_table_is_reported_at_its_row_and_column(tmp_path, capsys):
+    table = tmp_path / "cards.csv"
+    said(capsys, "export", "four-forests", "--csv", "-o", table)
+    lines = table.read_text().splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("giant-sequoia,"))
+    lines[row] = lines[row].replace(",temperate,", ",temprate,")
+    lines.append('broken,,plant,,"[1, 2"')
+    table.write_text("\n".join(lines) + "\n")
+    status, _, err = said(capsys, "import", table)
+    assert status == 1 and f"cards.csv:{len(lines)}:16: error[E0102]: value: YAML syntax error" in err
+    lines.pop()
+    table.write_text("\n".join(lines) + "\n")
+    status, _, err = said(capsys, "import", table, "--game", "four-forests", "-o", tmp_path / "out.yaml")
+    column = lines[row].index("temprate") + 1
+    assert status == 1 and f"cards.csv:{row + 1}:{column}: error[E0402]: suit cannot be 'temprate'" in err
+    assert "did you mean 'temperate'?" in err and not (tmp_path / "out.yaml").exists()
