@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ..interpreter.ir import CardDef, GameIR, Node
 from ..interpreter.registry import has_role
 from .english import Wording
-from .yamlload import dumped
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,10 @@ def attribute_line(name: str, value: Node, wording: Wording) -> str:
 
 def as_written(text) -> str:
     """The designer's text: a string or a number as it is, a list of steps in YAML's flow style."""
-    return str(text) if isinstance(text, (str, int)) else dumped(text, flow=True)
+    if isinstance(text, (str, int)):
+        return str(text)
+    from .yamlload import dumped          # here: a game played from the cache never loads PyYAML
+    return dumped(text, flow=True)
 
 
 def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wording | None = None) -> str:
