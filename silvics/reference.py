@@ -13,26 +13,26 @@ from silvics import bundled, games
 from silvics.compiler.docs import game_page, primitives_page
 from silvics.errors import UsageError
 
-# Every page of a game, in the order of its menu: (file, title, its text from the IR and the
-# balance figures, None when left out). Adding a page is adding a line (and, for this
-# repository's site, a line of mkdocs.yml's nav per bundled game). Pages keep their file
-# names everywhere, so they may link to each other by them.
+# Every page of a game's site, in the order of its menu: (file, title, its text from the IR
+# and the balance figures, None when left out). Adding a page is adding a line (and, for this
+# repository's site, where a page other than the first is reference/<game>-<file>, a line of
+# mkdocs.yml's nav for each bundled game).
 GAME_PAGES = (
-    ("as-written.md", "As written", game_page),
+    ("index.md", "Reference", game_page),
 )
 MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, not these files.\n"
 
 
 def write_reference(out: Path, figures, use_cache: bool = True) -> list[Path]:
     """Write this repository's reference pages under `out`: the primitive reference, and each
-    bundled game's pages in `<game>/`, with the balance figures `figures(ir)` gives; returns
-    the paths written."""
+    bundled game's pages with the balance figures `figures(ir)` gives; returns the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     pages = {"primitives.md": primitives_page()}
     for game_id in bundled.games():
         ir = games.load(game_id, use_cache=use_cache)
         balance = figures(ir)
-        pages |= {f"{game_id}/{name}": page(ir, balance) for name, _, page in GAME_PAGES}
+        for number, (name, _, page) in enumerate(GAME_PAGES):
+            pages[f"{game_id}.md" if number == 0 else f"{game_id}-{name}"] = page(ir, balance)
     return [_write(out / name, text) for name, text in pages.items()]
 
 
@@ -62,22 +62,14 @@ def prepare_site(out: Path) -> None:
 
 def write_site(ir, out: Path, balance) -> list[Path]:
     """Write the mkdocs project of one game (or pack) into the prepared folder `out`: `mkdocs.yml`,
-    and in `docs/` a page per GAME_PAGES entry (`balance`, figures or None, for those that show
-    them), and the home page, `index.md`, listing them (unless one of them is the home page)."""
-    pages = {name: (title, page(ir, balance)) for name, title, page in GAME_PAGES}
-    if "index.md" not in pages:
-        pages = {"index.md": ("Contents", _contents()), **pages}
+    and in `docs/` a page per GAME_PAGES entry (`balance`, figures or None, for those that show them)."""
     config = {"site_name": ir.name, "docs_dir": "docs", "site_dir": "site",
               "theme": {"name": "mkdocs", "highlightjs": False},        # no scripts from the network
-              "nav": [{title: name} for name, (title, _) in pages.items()],
+              "nav": [{title: name} for name, title, _ in GAME_PAGES],
               "validation": {"omitted_files": "warn", "absolute_links": "warn", "unrecognized_links": "warn",
                              "anchors": "warn"}}
     (out / "mkdocs.yml").write_text(MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return [out / "mkdocs.yml"] + [_write(out / "docs" / name, text) for name, (_, text) in pages.items()]
-
-
-def _contents() -> str:
-    return "\n".join(["# Contents", "", *(f"- [{title}]({name})" for name, title, _ in GAME_PAGES)])
+    return [out / "mkdocs.yml"] + [_write(out / "docs" / name, page(ir, balance)) for name, _, page in GAME_PAGES]
 
 
 def build_site(out: Path) -> Path:
@@ -102,6 +94,5 @@ class SiteError(RuntimeError):
 
 
 def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(exist_ok=True)
     path.write_text(text + "\n", encoding="utf-8")
     return path

@@ -154,7 +154,7 @@ def test_a_cards_entry_is_visible_on_the_rendered_site(sites, browser, game):
     shown = []
     for page, _, _ in GAME_PAGES:
         stem = page.removesuffix(".md")
-        session = browser.open(f"{address}/{game}/site/{'' if stem == 'index' else stem + '/'}")   # mkdocs' URLs
+        session = browser.open(f"{address}/{game}/site/{'' if stem == 'index' else stem + '/'}")
         shown.append(words(browser.evaluate(session, "document.body.innerText")))       # what is rendered visible
     assert any(name in page and all(words(text) in page for text in texts) for page in shown), (name, texts)
 
