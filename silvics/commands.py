@@ -599,7 +599,6 @@ def _game_site(args) -> int:
     out = Path(args.out)
     reference.check_site_folder(out)
     ir = games.load(args.game, use_cache=not args.no_cache)
-    print(f"loaded {ir.name} from {games.game_path(args.game).resolve()}")
     reference.prepare_site(out)
     for path in reference.write_site(ir, out, _balance_figures(args)(ir)):
         print(f"wrote {path}")

@@ -22,7 +22,8 @@ announce = None      # set by the command line: called with each game file loade
 
 def game_path(spec: str, base: Path | None = None) -> Path:
     """The game or pack file `spec` names: a game id (the project's own rules/<id>/ under the
-    current folder or a parent, before the installed copy), a folder, or a file."""
+    current folder or a parent, before the installed copy), a game's or pack's folder, a project
+    folder holding one game under rules/, or a file."""
     games = bundled.games()
     local = project_game(spec) if base is None else None
     if local is not None:
@@ -36,6 +37,9 @@ def game_path(spec: str, base: Path | None = None) -> Path:
         for name in ("game.yaml", "pack.yaml"):
             if (path / name).is_file():
                 return path / name
+        inside = sorted(path.glob("rules/*/game.yaml")) if path.is_dir() else []
+        if len(inside) == 1:              # a project folder holding one game
+            return inside[0]
     except OSError:           # a name too long for the file system names no game either
         pass
     raise GameNotFound(f"no game '{spec}': bundled games are {', '.join(games)}; "

@@ -144,7 +144,7 @@ def new_pack(folder: Path, ir: GameIR, name: str) -> list[Path]:
              folder / "modules" / f"{name}.yaml": MODULE.format(name=name, description=json.dumps(
                  f"A variant of {ir.name}, to fill in.", ensure_ascii=False)),
              folder / "cards" / f"{name}.yaml": card_file(ir, kind, f"{name}-card", "../schemas")}
-    files |= {folder / "schemas" / f"{k}.schema.json": _json(schemas()[k]) for k in ("pack", "module", "game")}
+    files |= {folder / "schemas" / f"{k}.schema.json": _json(schemas()[k]) for k in ("pack", "module", "game", "scenario")}
     files[folder / "schemas" / "cards.schema.json"] = _json(card_schema(ir))
     return _write_new(files)
 

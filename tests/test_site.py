@@ -32,7 +32,6 @@ def html(site: Path, page: str = "index.md") -> str:
 def test_every_bundled_game_gets_a_site_that_builds_strictly(capsys, tmp_path, game):
     status, out, err = run(capsys, "docs", game, "-o", str(tmp_path / "site"), "--no-balance")
     assert status == 0, err
-    assert f"from {bundled.games()[game]}" in out                  # says which game it loaded
     ir = games.load(game)
     assert (tmp_path / "site" / "mkdocs.yml").read_text().startswith(MARK)
     assert sorted(p.name for p in (tmp_path / "site" / "docs").iterdir()) == sorted(name for name, _, _ in GAME_PAGES)
@@ -52,7 +51,6 @@ def visible_text(page: str) -> str:
 def test_a_pack_gets_a_site_with_its_cards_and_its_balance_figures(capsys, tmp_path):
     status, out, err = run(capsys, "docs", str(PACK), "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1")
     assert status == 0, err
-    assert f"from {PACK / 'pack.yaml'}" in out
     assert "Krakens" in html(tmp_path / "site", "cards.md")          # the pack's own cards
     assert "Sphinxes" in html(tmp_path / "site", "cards.md")
     assert "From 3 seeded games" in html(tmp_path / "site", "as-written.md")

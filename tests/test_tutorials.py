@@ -1,0 +1,65 @@
+"""The tutorials work as written: every file they show is the file kept in the repository, and
+every step of "Your first card" and "Your first game" gives what the page says."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from silvics.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TUTORIALS = sorted((ROOT / "docs").glob("tutorial-*.md"))
+SHOWN = re.compile(r"<!-- file: (\S+) -->\n```yaml\n(.*?)```\n", re.S)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_every_file_a_tutorial_shows_is_the_file_kept():
+    shown = [(page.name, path, text) for page in TUTORIALS for path, text in SHOWN.findall(page.read_text())]
+    assert len(shown) >= 6, shown
+    for page, path, text in shown:
+        assert (ROOT / path).read_text() == text, f"{page} shows {path} otherwise than it is"
+
+
+def test_your_first_card_step_by_step(tmp_path, monkeypatch, capsys):
+    page = (ROOT / "docs" / "tutorial-first-card.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "new", "pack", "four-forests", "my-plants")[0] == 0
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tutorial", tmp_path, dirs_exist_ok=True)
+    status, out, _ = run(capsys, "check", "my-plants")
+    assert status == 0 and out in page
+    cards = tmp_path / "my-plants" / "cards" / "my-plants.yaml"
+    cards.write_text(cards.read_text().replace("suit: rainforest", "suit: rainforrest"))
+    status, _, err = run(capsys, "check", "my-plants")
+    assert status == 1 and err in page
+    cards.write_text(cards.read_text().replace("suit: rainforrest", "suit: rainforest"))
+    status, out, err = run(capsys, "show", "my-plants", "cacao")
+    assert status == 0 and (err + out) in page
+    assert run(capsys, "play", "my-plants", "--players", "2", "--quiet")[0] == 0
+    status, out, _ = run(capsys, "scenario", "scenarios/elves-prefer-cacao.yaml")
+    assert status == 0 and out in page
+    status, _, _ = run(capsys, "docs", "my-plants", "-o", "site", "--no-balance")
+    assert status == 0 and "Cacao" in (tmp_path / "site" / "site" / "cards" / "index.html").read_text()
+
+
+def test_your_first_game_checks_plays_and_passes_its_scenarios(capsys, monkeypatch):
+    page = (ROOT / "docs" / "tutorial-first-game.md").read_text()
+    monkeypatch.chdir(ROOT)
+    status, out, _ = run(capsys, "check", "examples/orchard", "--strict")
+    assert status == 0 and out in page
+    status, out, _ = run(capsys, "play", "examples/orchard", "--players", "3", "--seed", "2", "--quiet")
+    assert status == 0 and out in page
+    status, out, _ = run(capsys, "scenario", *sorted(Path("examples/orchard/scenarios").glob("*.yaml")))
+    assert status == 0 and out in page
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_orchard_plays_at_every_player_count(players, capsys):
+    assert run(capsys, "play", ROOT / "examples" / "orchard", "--players", players, "--quiet")[0] == 0
