@@ -436,8 +436,23 @@ def show(args) -> int:
 
 
 def export(args) -> int:
+    ir = games.load(args.game, use_cache=not args.no_cache)
+    cards = list(ir.cards)
+    if args.kind:
+        kinds = [k.name for k in ir.kinds]
+        if args.kind not in kinds:
+            raise UsageError(f"{ir.name} has no kind '{args.kind}': its kinds are {', '.join(kinds)}")
+        cards = [card for card in cards if card.kind == args.kind]
+    if args.tts:
+        from silvics.tabletop import write_deck
+        if not args.output:
+            raise UsageError("export --tts writes a folder: name it with -o DIR")
+        written = write_deck(ir, cards, Path(args.output))
+        print(f"wrote {len(written) - 2} sheet(s), the back and {written[-1]} (load it from Tabletop Simulator's "
+              "Saved Objects folder)")
+        return OK
     from silvics.spreadsheet import export_csv
-    text = export_csv(games.load(args.game, use_cache=not args.no_cache))
+    text = export_csv(ir, cards)
     if args.output:
         _write(Path(args.output), text)
         print(f"wrote {args.output}")

@@ -312,3 +312,20 @@ def test_a_mistake_in_a_card_table_is_reported_at_its_row_and_column(tmp_path, c
     column = lines[row].index("temprate") + 1
     assert status == 1 and f"cards.csv:{row + 1}:{column}: error[E0402]: suit cannot be 'temprate'" in err
     assert "did you mean 'temperate'?" in err and not (tmp_path / "out.yaml").exists()
+
+
+def test_a_tabletop_simulator_deck_holds_every_copy_on_sheets_of_faces(tmp_path, capsys):
+    pytest.importorskip("cairosvg", reason="TTS sheets are drawn with cairosvg, the print extra (.ci/run installs it)")
+    status, out, err = said(capsys, "export", "four-forests", "--tts", "--kind", "plant", "-o", tmp_path / "tts")
+    assert status == 0, err
+    [deck] = json.loads((tmp_path / "tts" / "deck.json").read_text())["ObjectStates"]
+    plants = [card for card in games.load("four-forests").cards if card.kind == "plant"]
+    assert len(deck["DeckIDs"]) == sum(card.copies for card in plants) == len(deck["ContainedObjects"])
+    assert deck["ContainedObjects"][0]["Nickname"] == plants[0].sides[0].name
+    assert "suit rainforest" in deck["ContainedObjects"][0]["Description"]
+    sheet = Path(deck["CustomDeck"]["1"]["FaceURL"].removeprefix("file://"))
+    header = sheet.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(header[16:20], "big") == 10 * 63 * 6        # 10 faces across, 63 mm at 6 px a mm
+    status, _, err = said(capsys, "export", "renature", "--tts", "-o", tmp_path / "mixed")
+    assert status == 2 and "export one kind at a time with --kind" in err
