@@ -87,7 +87,7 @@ def test_may_in_any_order_takes_for_steps_only(tmp_path):
                                           "        - for: c in stall\n          do: [run c.on_buy]\n",
                                           "        - add 1 to coins\n")
     assert (diagnostic.code, diagnostic.line) == ("E0201", 64)
-    assert diagnostic.message == "procedures.market_day.0.may in any order.1 must be a mapping, got 'add 1 to coins'"
+    assert diagnostic.message == "procedures, market_day #1: may in any order #2 must be a mapping, got 'add 1 to coins'"
 
 
 GIFT_GAME = """
