@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from silvics.cli import main
+from conftest import run_captured
 
 
 def play(capsys, *argv) -> tuple[int, str, str]:
     """`silvics play forest-shuffle --quiet ARGV`, in process: (status, stdout, stderr)."""
-    status = main(["play", "forest-shuffle", "--quiet", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+    return run_captured(capsys, "play", "forest-shuffle", "--quiet", *argv)
 
 
 @pytest.mark.parametrize("expansions", [[], ["alpine"], ["alpine", "woodland-edge"]])
