@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 
+from silvics.compiler.cardtext import attribute_line
 from silvics.interpreter.ir import Node
 
 
 class HumanAgent:
     name = "human"
 
-    def __init__(self, seat: int, read=None, write=None, undo=None):
+    def __init__(self, seat: int, read=None, write=None, undo=None, wording=None):
         self.seat = seat
+        self.wording = wording      # the game's words: a card's effects shown as its printed text
         self.read = read or (lambda prompt: input(prompt))
         self.write = write or print
         self.undo = undo      # undo(seat) goes back to this seat's previous decision, or says why not
@@ -25,7 +27,7 @@ class HumanAgent:
             self.write(f"  * {line}")
         self.last = seen
         for label, cards in zones.items():
-            self.write(f"  {label:<20} {describe_pile(cards)}")
+            self.write(f"  {label:<20} {describe_pile(cards, self.wording)}")
         labels = observation.labels
         for number, label in enumerate(labels, 1):
             self.write(f"  [{number}] {label}")
@@ -55,24 +57,26 @@ def _index(answer: str, labels) -> int | None:
     return labels.index(answer) if answer in labels else None
 
 
-def describe_pile(cards) -> str:
+def describe_pile(cards, wording=None) -> str:
     """A zone's cards (observation.Seen) in words: those the seat sees, then how many it cannot."""
-    shown = [describe(card) for card in cards if card.card is not None or card.marks]
+    shown = [describe(card, wording) for card in cards if card.card is not None or card.marks]
     hidden = sum(1 for card in cards if card.card is None and not card.marks)
     if hidden:
         shown.append(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see")
     return "; ".join(shown)
 
 
-def describe(seen) -> str:
-    """A card as it lies: its face-up side's name and printed attributes, and its marks (each
-    copy its own: two copies of a card may lie on different sides, with different marks). A
-    card the seat cannot see shows its marks alone."""
+def describe(seen, wording=None) -> str:
+    """A card as it lies: its face-up side's name and printed attributes (its effects as the
+    card prints them, given the game's `wording`), and its marks (each copy its own: two copies
+    of a card may lie on different sides, with different marks). A card the seat cannot see
+    shows its marks alone."""
     card, marks = seen.card, [f"{name} {_printed(value)}" for name, value in seen.marks.items()]
     if card is None:
         return f"a card you cannot see [{', '.join(marks)}]"
     side = card.sides[seen.side]
-    parts = [f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
+    parts = [attribute_line(name, value, wording) if wording and isinstance(value, Node)
+             else f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
              for name, value in side.attributes.items()] + marks
     label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
     return f"{label} [{', '.join(parts)}]" if parts else label

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from silvics import bundled, games
+from silvics.compiler.english import Wording
 from silvics.errors import UsageError
 from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
@@ -264,7 +265,8 @@ class Session:
     def __init__(self, rules, save: Save, path: Path | None, game: Game, terminal=None):
         self.rules, self.save, self.path, self.game = rules, save, path, game
         read, write = terminal or (None, None)
-        self.agents = [HumanAgent(number, read, write, undo=self.undo) if seat.agent == PERSON
+        wording = Wording(rules.vocabulary)
+        self.agents = [HumanAgent(number, read, write, undo=self.undo, wording=wording) if seat.agent == PERSON
                        else _bot(seat, number) for number, seat in enumerate(save.seats)]
 
     @classmethod

@@ -104,3 +104,17 @@ def test_an_answer_that_picks_no_option_is_asked_again(typed):
     seat = HumanAgent(game.pending.seat, lambda prompt: next(answers), written.append)
     assert seat.choose(game.observe(game.pending.seat)) == 1
     assert written[-1].startswith("  type a number from 1 to ")
+
+
+def test_a_person_reads_a_cards_effects_as_the_card_prints_them():
+    """Not `when_played: ('reveal',)`: the game's own words, as `silvics show` gives them."""
+    from silvics.compiler.english import Wording
+    from silvics.interpreter.game import Game
+    ir = games.load("reforest")
+    game = Game(ir, 2, 3)
+    written = []
+    seat = HumanAgent(game.pending.seat, lambda prompt: "1", written.append, wording=Wording(ir.vocabulary))
+    seat.choose(game.observe(game.pending.seat))
+    shown = "\n".join(written)
+    assert re.search(r"(When played|Before gathering|After gathering|Scoring|Reaction): [A-Z][^\]]*\.", shown), shown
+    assert "when_played:" not in shown and "('" not in shown
