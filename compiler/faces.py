@@ -224,15 +224,17 @@ def _wrapped(text: str, width: float, size: float) -> list[str]:
 
 
 def _pieces(word: str, width: float, size: float) -> list[str]:
-    """A word in pieces that fit a row (a single character at least)."""
-    pieces = []
-    while len(word) > 1 and _width(word, size) > width:
-        cut = 1
-        while cut < len(word) - 1 and _width(word[:cut + 1], size) <= width:
-            cut += 1
-        pieces.append(word[:cut])
-        word = word[cut:]
-    return pieces + [word]
+    """A word in pieces that fit a row (a single character at least), in one pass over it."""
+    if _width(word, size) <= width:
+        return [word]
+    pieces, piece, used = [], "", 0.0
+    for char in word:
+        wide = _width(char, size)
+        if piece and used + wide > width:
+            pieces.append(piece)
+            piece, used = "", 0.0
+        piece, used = piece + char, used + wide
+    return pieces + [piece]
 
 
 # Widths of characters in ems, roughly those of DejaVu Sans (wider than most sans-serif faces), so
