@@ -14,7 +14,7 @@ from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import face_sides, face_svg
+from .faces import face_sides, face_svg, modules_of
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -165,7 +165,7 @@ def card_entry(ir: GameIR, card: CardDef) -> str:
             lines.append(f"**{_inline(text.side.replace('_', ' ').capitalize())}: {_inline(text.name)}**"
                          + ("" if said else ": no text"))
         lines += [f"- {_inline(line)}" for line in said] + [""]
-    modules = [name for name, m in ir.modules.items() if any(c.id == card.id for c in m.cards)]
+    modules = modules_of(ir, card)
     where = f", in the game only with the module {' or '.join(map(_inline, modules))}" if modules else ""
     lines += [f"Id {_code(card.id)}, {card.copies} {'copy' if card.copies == 1 else 'copies'}{where}.", ""]
     return "\n".join(lines)

@@ -28,13 +28,18 @@ MARGIN = 2.5               # mm, between the card's edge and what is drawn on it
 def template(ir: GameIR, card: CardDef) -> FaceDecl:
     """The template the card is drawn by: its module's for its kind, else the game's, else a default
     (a poker card showing every printed attribute as a badge)."""
-    module = next((m for m in ir.modules.values() if any(c.id == card.id for c in m.cards)), None)
-    for faces in ((module.faces if module else ()), ir.faces):
+    modules = modules_of(ir, card)
+    for faces in ((ir.modules[modules[0]].faces if modules else ()), ir.faces):
         found = next((face for face in faces if face.kind == card.kind), None)
         if found:
             return found
     kind = next(k for k in ir.kinds if k.name == card.kind)
     return FaceDecl(card.kind, badges=tuple(a.name for a in kind.attributes if a.type in PRINTED))
+
+
+def modules_of(ir: GameIR, card: CardDef) -> list[str]:
+    """The modules that bring the card (none for the game's own; two may share a card file)."""
+    return [name for name, module in ir.modules.items() if any(c.id == card.id for c in module.cards)]
 
 
 def face_sides(ir: GameIR, card: CardDef) -> tuple[tuple[str, ...], ...]:
@@ -94,9 +99,9 @@ def _title(card: CardDef, shown: tuple[str, ...]) -> str:
 
 
 def _footer(ir: GameIR, card: CardDef) -> str:
-    """Where the card comes from: the pack (or the game), and its module if it has one."""
-    module = next((name for name, m in ir.modules.items() if any(c.id == card.id for c in m.cards)), "")
-    return " · ".join(part for part in (card.origin or ir.name, module) if part)
+    """Where the card comes from: the pack (or the game), and the modules that bring it."""
+    modules = modules_of(ir, card)
+    return " · ".join([card.origin or ir.name] + ([", ".join(modules)] if modules else []))
 
 
 def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
@@ -129,9 +134,9 @@ class _Panel:
                    if isinstance(self.text.printed.get(name), int)]
         radius = band * 0.38
         room = self.w - 2 * MARGIN - (4 * radius + 2 if corners else 0)
-        out.append(_text(self.x + self.w / 2, self.y + 1 + band * 0.66, self.text.name, _fitting(self.text.name, room,
-                                                                                              band * 0.45, bold=True),
-                         fill=PAPER, anchor="middle", bold=True))
+        size = _fitting(self.text.name, room, band * 0.45, bold=True)
+        out.append(_text(self.x + self.w / 2, self.y + 1 + band * 0.66, self.text.name, size, fill=PAPER,
+                         anchor="middle", bold=True))
         out += self.corners(corners, band, radius)
         top = self.y + band + 2.2
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
@@ -219,15 +224,17 @@ def _wrapped(text: str, width: float, size: float) -> list[str]:
 
 
 def _pieces(word: str, width: float, size: float) -> list[str]:
-    """A word in pieces that fit a row (a single character at least)."""
-    pieces = []
-    while len(word) > 1 and _width(word, size) > width:
-        cut = 1
-        while cut < len(word) - 1 and _width(word[:cut + 1], size) <= width:
-            cut += 1
-        pieces.append(word[:cut])
-        word = word[cut:]
-    return pieces + [word]
+    """A word in pieces that fit a row (a single character at least), in one pass over it."""
+    if _width(word, size) <= width:
+        return [word]
+    pieces, piece, used = [], "", 0.0
+    for char in word:
+        wide = _width(char, size)
+        if piece and used + wide > width:
+            pieces.append(piece)
+            piece, used = "", 0.0
+        piece, used = piece + char, used + wide
+    return pieces + [piece]
 
 
 # Widths of characters in ems, roughly those of DejaVu Sans (wider than most sans-serif faces), so

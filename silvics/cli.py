@@ -16,7 +16,6 @@ from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.game import GameError, SetupError
 from silvics.position import PositionError
-from silvics.printing import PAPERS
 
 SCHEMA_KINDS = ("game", "module", "pack", "cards", "scenario", "board")
 
@@ -158,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--module", action="append", default=[], help="add a module's cards; repeatable")
     sub.add_argument("--card", nargs="+", action="extend", default=[], metavar="ID",
                      help="print only these cards (of the game, its modules or the pack)")
-    sub.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="default: a4")
+    sub.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")   # printing.PAPERS
     sub.add_argument("-o", "--output", required=True, metavar="FILE",
                      help="sheet.pdf (needs silvics[print]), or sheet.svg: one file a page, sheet-2.svg …")
     sub = command("docs", run.docs, "write a game's or pack's reference site (Markdown and HTML), "
