@@ -194,17 +194,20 @@ def let_in(node, build):
 
 
 def _key_of(token: str, values, reads: tuple, build):
-    """(game, env) -> (token, the values passed…, the surroundings read…): names passed as they
-    are (the common case, `can_grow(card, it)`) are read straight from env."""
+    """(game, env) -> (token, the values passed…, the surroundings read…): one or two names
+    passed as they are, with at most one name read around them (the common case,
+    `can_grow(card, it)`, `plants(it)`), are read straight from env."""
     passed = [role(v, "bound name") for v in values]
-    if None not in passed and len(reads) == 1:
-        read, = reads
-        if len(passed) == 1:
-            first, = passed
-            return lambda game, env: (token, env[first], env.get(read))
-        if len(passed) == 2:
-            first, second = passed
+    if None not in passed and 1 <= len(passed) <= 2 and len(reads) <= 1:
+        first, second = (*passed, None)[:2]
+        if reads:
+            read, = reads
+            if second is None:
+                return lambda game, env: (token, env[first], env.get(read))
             return lambda game, env: (token, env[first], env[second], env.get(read))
+        if second is None:
+            return lambda game, env: (token, env[first])
+        return lambda game, env: (token, env[first], env[second])
     if not values and len(reads) <= 2:
         if not reads:
             key = (token,)
