@@ -173,11 +173,19 @@ def let_in(node, build):
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
     keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
-    given = slice(1, 1 + len(names))
+    arity, given = len(names), slice(1, 1 + len(names))
+    first, second = (*names, None, None)[:2]
 
     def evaluate(game, env, key):
-        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
-        try:                                   # spell, and a definition never uses itself)
+        # bound in place, then unbound: no copy (names no text can spell, and a definition never
+        # uses itself); one or two parameters, the common case, without a slice
+        if arity == 2:
+            env[first], env[second] = key[1], key[2]
+        elif arity == 1:
+            env[first] = key[1]
+        else:
+            env.update(zip(names, key[given]))
+        try:
             value = body(game, env)
         finally:
             for n in names:
