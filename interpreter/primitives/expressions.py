@@ -183,7 +183,7 @@ def let_in(node, build):
             env[first], env[second] = key[1], key[2]
         elif arity == 1:
             env[first] = key[1]
-        else:
+        elif arity:
             env.update(zip(names, key[given]))
         try:
             value = body(game, env)
