@@ -406,12 +406,13 @@ class Game:
         except TypeError:
             raise UnhashableKey(key) from None
         if entry is not None:
-            # [value, keys read, their stamps, the clock when last found good]: a state whose clock
-            # is that one has changed nothing since, so the stamps need no second look
-            if entry[3] == state.clock or tuple(map(state.stamps.get, entry[1])) == entry[2]:
+            # [value, the Reading of what it read, their stamps then, the clock when last found
+            # good]: a state whose clock is that one has changed nothing since, so the stamps
+            # need no second look
+            if entry[3] == state.clock or entry[1].stamps(state) == entry[2]:
                 entry[3] = state.clock
                 if self.reads is not None:
-                    self.reads.update(entry[1])
+                    self.reads |= entry[1].keys
                 return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
@@ -422,8 +423,11 @@ class Game:
             outer |= read
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
-        keys = tuple(read)
-        self.memo[key] = [value, keys, tuple(map(state.stamps.get, keys)), state.clock]
+        read = frozenset(read)
+        reading = self.memo.get(read)    # the memo holds each set of keys read too, under itself
+        if reading is None:
+            reading = self.memo[read] = Reading(read)
+        self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         return value
 
     def note(self, what: str, uids, detail: str):
@@ -531,6 +535,21 @@ class Game:
     def leading_condition(self, uid: int, name: str):
         """The condition of an effect that is a single `if` on the card's face-up side, or None."""
         return self.rules.leading[uid][self.state.side[uid]].get(name)
+
+
+class Reading:
+    """The keys of the state that some remembered values read (exactly these, and no others),
+    shared by all of them: the keys' stamps are looked up once per state, not once per value."""
+    __slots__ = ("keys", "clock", "now")
+
+    def __init__(self, keys: frozenset):
+        self.keys, self.clock, self.now = keys, None, None
+
+    def stamps(self, state: State) -> tuple:
+        """The keys' stamps in this state (looked up again only when its clock has moved)."""
+        if self.clock != state.clock:
+            self.now, self.clock = tuple(map(state.stamps.get, self.keys)), state.clock
+        return self.now
 
 
 def _single_if(value) -> bool:

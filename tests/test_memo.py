@@ -107,6 +107,18 @@ def test_a_definition_reading_a_zone_of_each_player_is_remembered_for_each(tmp_p
     assert game.state.counters["trace"] == 10
 
 
+def test_a_game_and_its_copy_each_see_their_own_changes(tmp_path):
+    # A copy shares the remembered values, and the values reading the same keys share one look
+    # at their stamps: asked in turns, each game must see only the changes it made itself.
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile")
+    other = game.copy()
+    other.state.turn(other.state.zones["pile"][-1], True)
+    for _ in range(2):
+        game.run_procedure("record")
+        other.run_procedure("record")
+    assert (game.state.counters["trace"], other.state.counters["trace"]) == (222, 211)
+
+
 def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
     # A world shows other cards where the seat cannot see: what was worked out from them in
     # the real game must not be reused (a world remembers its own values).

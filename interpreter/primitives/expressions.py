@@ -182,11 +182,19 @@ def let_in(node, build):
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
     keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
-    given = slice(1, 1 + len(names))
+    arity, given = len(names), slice(1, 1 + len(names))
+    first, second = (*names, None, None)[:2]
 
     def evaluate(game, env, key):
-        env.update(zip(names, key[given]))     # bound in place, then unbound: no copy (names no text can
-        try:                                   # spell, and a definition never uses itself)
+        # bound in place, then unbound: no copy (names no text can spell, and a definition never
+        # uses itself); one or two parameters, the common case, without a slice
+        if arity == 2:
+            env[first], env[second] = key[1], key[2]
+        elif arity == 1:
+            env[first] = key[1]
+        elif arity:
+            env.update(zip(names, key[given]))
+        try:
             value = body(game, env)
         finally:
             for n in names:
@@ -203,17 +211,20 @@ def let_in(node, build):
 
 
 def _key_of(token: str, values, reads: tuple, build):
-    """(game, env) -> (token, the values passed…, the surroundings read…): names passed as they
-    are (the common case, `can_grow(card, it)`) are read straight from env."""
+    """(game, env) -> (token, the values passed…, the surroundings read…): one or two names
+    passed as they are, with at most one name read around them (the common case,
+    `can_grow(card, it)`, `plants(it)`), are read straight from env."""
     passed = [role(v, "bound name") for v in values]
-    if None not in passed and len(reads) == 1:
-        read, = reads
-        if len(passed) == 1:
-            first, = passed
-            return lambda game, env: (token, env[first], env.get(read))
-        if len(passed) == 2:
-            first, second = passed
+    if None not in passed and 1 <= len(passed) <= 2 and len(reads) <= 1:
+        first, second = (*passed, None)[:2]
+        if reads:
+            read, = reads
+            if second is None:
+                return lambda game, env: (token, env[first], env.get(read))
             return lambda game, env: (token, env[first], env[second], env.get(read))
+        if second is None:
+            return lambda game, env: (token, env[first])
+        return lambda game, env: (token, env[first], env[second])
     if not values and len(reads) <= 2:
         if not reads:
             key = (token,)
