@@ -259,7 +259,8 @@ def places_of_nodes(game):
     (lambda d: d["zones"][0].update(colour="red") or "zones[0].colour", "ZoneDecl has no field 'colour'"),
     (lambda d: d.update(name=5) or "name", "should be a string, not a whole number (5)"),
     (lambda d: d["cards"][0].update(kind="dragon") or "cards[0].kind", "no kind 'dragon' is declared"),
-    (lambda d: d["procedures"].pop("setup") and "procedures", "the rules need a procedure 'setup'"),
+    (lambda d: d["procedures"].pop("setup") and d["vocabulary"].update(phrases=[]) or "procedures",   # unworded
+     "the rules need a procedure 'setup'"),
     (lambda d: d["marks"][0].update(within="nowhere") or "marks[0].within", "no zone 'nowhere' is declared"),
     (lambda d: d["zones"].append(d["zones"][0]) or f"zones[{len(d['zones']) - 1}]", "'deck' is declared twice"),
     (lambda d: d["cards"][1].update(id=d["cards"][0]["id"]) or "cards[1].id", "card 'barberry' is defined twice"),
