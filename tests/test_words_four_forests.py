@@ -42,7 +42,7 @@ def test_every_procedure_is_named_in_the_games_words(four_forests):
     ("dragons", "leaf", "Prefers plants worth more than 7."),            # the issue's own example
     ("dragons", "thorn", "Prefers plants from the rainforest or mangrove forest and worth 5 or more."),
     ("elves", "thorn", "Prefers plants from the boreal or temperate forest that are not trees."),
-    ("tortles", "thorn", "Prefers plants with a water icon or (that are herbs and worth 2 or less)."),
+    ("tortles", "thorn", "Prefers plants with a water icon or (herbs worth 2 or less)."),
     ("gryphons", "thorn", "Prefers plants worth more than 7 or with no icons."),
     ("trolls", "thorn", "Prefers plants without a leaf icon and worth less than 5."),
     ("unicorns", "leaf", "Prefers plants with exactly 2 icons."),
