@@ -73,7 +73,7 @@ def test_no_card_prints_text_only_numbers_and_animals(ir):
     # facts, Cloud actions: "2 clouds: move the joker marker to any animal on the joker track."
     ("move_joker", ["choose an animal of the joker track other than the joker animal",
                     "return 2 cloud tokens to the box",
-                    "for each of the joker track: (move the joker marker to it)"]),
+                    "move the joker marker to that animal"]),
     # facts, Cloud actions: "3 clouds, at the end of the turn: take another turn"
     ("extra_turn", ["return 3 cloud tokens to the box", "you take another turn after this one"]),
     # facts, End of game: "+1 per cloud token on one's board, minus the value of each plant left on one's board"
