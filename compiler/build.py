@@ -56,22 +56,19 @@ def compile_game(game_path, extra_cards=(), extra_modules=(), warnings: list | N
     are files vetted already: a pack's (inside the pack's folder) or one the user named.
     `warnings`, when given, receives the game's lint warnings (lint.py). `cards_instead`, when
     given, are the card files read in place of those the rules list (a card table to check)."""
-    ir = _compile_game(game_path, extra_cards, extra_modules, cards_instead=cards_instead)[0]
-    if warnings is not None:
-        game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
-        warnings += lint(Document(game_path, "game", []), ir)
-    return ir
+    return _compile_game(game_path, extra_cards, extra_modules, cards_instead=cards_instead, warnings=warnings)[0]
 
 
 def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None,
-                  cards_instead=None) -> tuple[GameIR, list[str]]:
+                  cards_instead=None, warnings: list | None = None) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules` (whose card files
     must lie inside `fence`: the pack's folder; by default the game's root)."""
     with suggestion_budget(SUGGESTION_COMPARISONS):
-        return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead)
+        return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead, warnings)
 
 
-def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead=None) -> tuple[GameIR, list[str]]:
+def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead=None,
+                         warnings: list | None = None) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
     game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
     own_fence = Fence.of_game(game_path)
@@ -96,6 +93,8 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_ins
         check_budget(result, diagnostics)
     if diagnostics:
         raise CompileError(diagnostics)
+    if warnings is not None:
+        warnings += lint(game, result)
     return _relocated(result, game_root(path)), [m.data["name"] for m, _ in added if m.data]
 
 
