@@ -30,6 +30,7 @@ from .declare import declare
 from .diagnostics import CompileError, Diagnostic, did_you_mean, suggestion_budget
 from .document import Document, display
 from .files import Fence, game_root, list_files
+from .lint import lint
 from .lower import Lowerer, LowerError, Scope
 from .modules import (
     SECTIONS,
@@ -40,11 +41,11 @@ from .modules import (
     module_changes,
     sections,
 )
-from .lint import lint
 from .procedures import lower_procedures
 from .steps import At, Steps
 from .templates import face_templates
 from .vocabulary import vocabulary
+from .walk import every_rule
 from .yamlload import dumped
 
 SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
@@ -258,25 +259,20 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
                      faces=face_templates(doc, declared.kinds, diagnostics)) for module, doc in zip(built, modules)]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    words = _words([game, *modules], declared, steps, diagnostics, procedures, built, cards, calls)
-    written = {name: dumped(steps) for name, steps in game.data["procedures"].items()}
-    return replace(_assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
-                              built, tiebreak, face_templates(game, declared.kinds, diagnostics)),
-                   vocabulary=words, written=written)
+    ir = _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
+                    built, tiebreak, face_templates(game, declared.kinds, diagnostics))
+    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, every_rule(ir), _typed(calls))
+    return replace(ir, vocabulary=words,
+                   written={name: dumped(steps) for name, steps in game.data["procedures"].items()})
 
 
-def _words(documents, declared, steps, diagnostics, procedures, modules, cards, calls):
-    """The vocabulary of the rules and modules, lowered against the rules as compiled: every
-    rule (to match its phrases against) and the one type each name the rules bind has."""
-    rules = (*procedures.values(), *(body for m in modules for part in (m.before, m.procedures, m.after)
-                                     for body in part.values()),
-             *(value for card in cards for side in card.sides for value in side.attributes.values()))
-    kinds: dict = {}                                # each name the rules bind: its types where it is used
+def _typed(calls) -> dict:
+    """The one type each name the rules bind has where procedures are called (a phrase may name it)."""
+    kinds: dict = {}
     for _, _, names in calls:
         for name, kind in names.items():
             kinds.setdefault(name, set()).add(kind)
-    typed = {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
-    return vocabulary(documents, declared.decls, steps, diagnostics, rules, typed)
+    return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:

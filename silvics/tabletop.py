@@ -34,13 +34,12 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path) -> list[Path]:
         raise UsageError(f"{ir.name} has no cards to put in a deck")
     width, height = _size(ir, cards)
     folder.mkdir(parents=True, exist_ok=True)
-    written, decks = [], {}
+    written, decks, back = [], {}, folder / "back.png"
     per_sheet = ACROSS * DOWN - 1
     for number, start in enumerate(range(0, len(faces), per_sheet), start=1):
         sheet = folder / f"faces-{number}.png"
         cairosvg.svg2png(bytestring=_sheet(ir, faces[start:start + per_sheet], width, height).encode(),
                          write_to=str(sheet), output_width=ACROSS * width * PIXELS_PER_MM)
-        back = folder / "back.png"
         decks[str(number)] = {"FaceURL": sheet.resolve().as_uri(), "BackURL": back.resolve().as_uri(),
                               "NumWidth": ACROSS, "NumHeight": DOWN, "BackIsHidden": True, "UniqueBack": False}
         written.append(sheet)

@@ -77,6 +77,13 @@ def stale(game_id: str) -> list[str]:
     return [name for name, text in files.items() if (FOLDER / name).read_text(encoding="utf-8") != text]
 
 
+def unworded_procedures(ir) -> set[str]:
+    """Procedures of the game and its modules that no phrase names: each is a heading of the
+    rules page, and reads as its phrase wherever a step runs it."""
+    named = {p.pattern[0].args["name"] for p in ir.vocabulary.phrases if p.pattern[0].op == "call"}
+    return {name for rules in (ir, *ir.modules.values()) for name in rules.procedures} - named
+
+
 def problems(game_id: str) -> list[str]:
     """How the reviewed files of a game differ from what is generated, and the syntax left in
     them: none when all is well."""
