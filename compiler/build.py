@@ -104,18 +104,26 @@ def _relocated(value, root: Path, done: dict | None = None):
     cards/), so the same data compiles to the same IR wherever the compiler runs. A definition's
     body is one object shared by its every use: it is relocated once (`done`, by id), which
     keeps the sharing and the work linear (a tower of definitions each using the one below
-    twice would otherwise be walked 2^height times)."""
+    twice would otherwise be walked 2^height times). Nodes, the bulk of the IR, are rebuilt
+    directly rather than through `dataclasses.replace` (a third of `check`'s time otherwise)."""
     done = {} if done is None else done
-    if isinstance(value, (Node, CardDef, SideDef, Module, GameIR, Vocabulary, Phrase)):
+    kind = type(value)
+    if kind is Node:
+        if id(value) not in done:
+            args = {key: _relocated(item, root, done) for key, item in value.args.items()}
+            span = value.span and Span(_relative(value.span.file, root), value.span.line, value.span.col)
+            done[id(value)] = (value, Node(value.op, args, span))
+        return done[id(value)][1]
+    if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase):
         if id(value) not in done:
             done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
                                                          for f in fields(value)}))
         return done[id(value)][1]
-    if isinstance(value, Span):
-        return replace(value, file=_relative(value.file, root))
-    if isinstance(value, tuple):
+    if kind is Span:
+        return Span(_relative(value.file, root), value.line, value.col)
+    if kind is tuple:
         return tuple(_relocated(item, root, done) for item in value)
-    if isinstance(value, dict):
+    if kind is dict:
         return {key: _relocated(item, root, done) for key, item in value.items()}
     return value
 

@@ -47,7 +47,7 @@ class _Procedures:
         for name in self.order():
             self.lower(name)
         for _ in range(len(self.names)):                    # cycles only: callers lowered after their callees
-            stale = [name for name in self.reached & self.names if self.scope(name) != self.seen[name]]
+            stale = [name for name in sorted(self.reached & self.names) if self.scope(name) != self.seen[name]]
             if not stale:
                 break
             for name in stale:
@@ -99,7 +99,7 @@ class _Procedures:
                 continue
             done.add(name)
             order.append(name)
-            for callee in self.graph[name]:
+            for callee in sorted(self.graph[name]):      # sorted: the same IR whatever the hash seed
                 if callee in waiting and callee not in done:
                     waiting[callee].discard(name)
                     if not waiting[callee]:

@@ -1,7 +1,7 @@
 """The compiled-IR cache: a game is compiled once, and later commands load its saved IR.
 
-One entry per game file, `<sha256 of its path>.ir` in `$XDG_CACHE_HOME/silvics` (or
-`~/.cache/silvics`): a header line, then the IR's JSON. The header lists every source the
+Two entries per game file, `<sha256 of its path>.ir` and `.check` (what `check` found), in
+`$XDG_CACHE_HOME/silvics` (or `~/.cache/silvics`): a header line, then the IR's JSON. The header lists every source the
 compile read (game.yaml, modules, card files; for a pack its own files and its base game's)
 with the SHA-256 of its contents, the `.yaml` names in each folder whose files it globbed
 (a new module or card file counts), and a fingerprint of the toolchain (the compiler's and
@@ -48,13 +48,20 @@ def folder() -> Path:
 
 def fetch(game_file: Path) -> ir.GameIR | None:
     """The cached IR of a game, or None when there is none or any of its sources changed."""
+    text = _body(game_file, ".ir")
     try:
-        header, _, text = _entry(game_file).read_text(encoding="utf-8").partition("\n")
-        recorded = json.loads(header)
-        if recorded["format"] != FORMAT or recorded["toolchain"] != toolchain() or not _unchanged(recorded):
-            return None
-        return ir.loads(text)
-    except Exception:       # missing, unreadable, corrupt, truncated, another IR version: compile afresh
+        return None if text is None else ir.loads(text)
+    except Exception:       # corrupt, truncated, another IR version: compile afresh
+        return None
+
+
+def fetch_check(game_file: Path) -> dict | None:
+    """What `check` found in a game whose sources are unchanged since: {summary, changes, warnings}."""
+    text = _body(game_file, ".check")
+    try:
+        found = None if text is None else json.loads(text)
+        return found if isinstance(found, dict) and set(found) == {"summary", "changes", "warnings"} else None
+    except ValueError:
         return None
 
 
@@ -66,8 +73,29 @@ def snapshot(sources: Sources) -> dict:
 
 def store(game_file: Path, compiled: ir.GameIR, sources_before: dict) -> None:
     """Save a compiled IR with the snapshot of its sources taken before it was compiled."""
+    _store(game_file, ".ir", ir.dumps(compiled), sources_before)
+
+
+def store_check(game_file: Path, found: dict, sources_before: dict) -> None:
+    """Save what `check` found (a game that compiled: its summary, module changes and warnings)."""
+    _store(game_file, ".check", json.dumps(found), sources_before)
+
+
+def _body(game_file: Path, suffix: str) -> str | None:
+    """An entry's body, or None when there is none or any of its sources or the toolchain changed."""
+    try:
+        header, _, text = _entry(game_file, suffix).read_text(encoding="utf-8").partition("\n")
+        recorded = json.loads(header)
+        if recorded["format"] != FORMAT or recorded["toolchain"] != toolchain() or not _unchanged(recorded):
+            return None
+        return text
+    except Exception:       # missing, unreadable, corrupt, truncated: compile afresh
+        return None
+
+
+def _store(game_file: Path, suffix: str, body: str, sources_before: dict) -> None:
     header = {"format": FORMAT, "toolchain": toolchain(), **sources_before}
-    write_atomically(_entry(game_file), json.dumps(header) + "\n" + ir.dumps(compiled))
+    write_atomically(_entry(game_file, suffix), json.dumps(header) + "\n" + body)
 
 
 @lru_cache(maxsize=None)
@@ -83,8 +111,8 @@ def toolchain() -> str:
     return whole.hexdigest()
 
 
-def _entry(game_file: Path) -> Path:
-    return folder() / f"{hashlib.sha256(str(game_file).encode()).hexdigest()[:32]}.ir"
+def _entry(game_file: Path, suffix: str) -> Path:
+    return folder() / f"{hashlib.sha256(str(game_file).encode()).hexdigest()[:32]}{suffix}"
 
 
 def _unchanged(recorded: dict) -> bool:

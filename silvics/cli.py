@@ -74,8 +74,10 @@ def _parser() -> argparse.ArgumentParser:
                              help="compile the game afresh (docs: and play the balance games), neither reading nor writing the cache")
         return sub
 
-    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios (always compiles afresh)",
-                  loads_games=False)
+    sub = command("check", run.check, "validate games, card files, modules, packs and scenarios", loads_games=False)
+    sub.add_argument("--no-cache", action="store_true",
+                     help="compile every game afresh (by default a game whose files are unchanged since it last "
+                          "checked clean is not compiled again)")
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: one object with the paths that passed and every diagnostic")

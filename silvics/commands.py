@@ -82,7 +82,7 @@ def _check_all(args) -> int:
             return MISUSE
         try:
             warnings: list = []
-            summary, *details = _check_one(path, warnings)
+            summary, *details = _check_one(path, warnings, not args.no_cache)
             checked.append(spec)
             warnings = [w for w in warnings if w not in warned]
             warned += warnings
@@ -115,14 +115,12 @@ def _expanded(specs) -> list[str]:
     return found
 
 
-def _check_one(path: Path, warnings: list) -> tuple[str, ...]:
+def _check_one(path: Path, warnings: list, use_cache: bool) -> tuple[str, ...]:
     """What a path holds, and a line for each module it changes the game with."""
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
         game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
-        ir, changes = games.check_folder(game_dir, warnings)
-        copies = sum(card.copies for card in ir.cards)
-        summary = f"{ir.name}: {len(ir.cards)} cards ({copies} copies), {len(ir.procedures)} procedures, "
-        return (summary + f"{len(ir.modules)} modules", *changes)
+        summary, changes = games.checked(game_dir, warnings, use_cache)
+        return (summary, *changes)
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios

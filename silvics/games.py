@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
@@ -136,6 +137,29 @@ def check_folder(folder: Path, warnings: list | None = None) -> tuple[ir.GameIR,
     if path.name != "pack.yaml":
         changes = [module_changes(compiled, name) for name in compiled.modules]
     return compiled, changes
+
+
+def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, list[str]]:
+    """What `check` says of a game or pack folder: a summary line and a line per module change;
+    its lint warnings go to `warnings`. A folder whose sources and toolchain are unchanged since
+    it last compiled cleanly is not compiled again (the designer's loop re-checks every game
+    after editing one); a folder that failed is always compiled, to show its errors."""
+    from silvics.compiler.diagnostics import Diagnostic
+    path = _absolute(game_path(str(folder)))
+    sources = _sources(path) if use_cache else None
+    found = cache.fetch_check(path) if sources else None
+    if found is None:
+        before = cache.snapshot(sources) if sources else None
+        mine: list = []
+        compiled, changes = check_folder(folder, mine)
+        copies = sum(card.copies for card in compiled.cards)
+        found = {"summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
+                            f"{len(compiled.procedures)} procedures, {len(compiled.modules)} modules",
+                 "changes": changes, "warnings": [asdict(w) for w in mine]}
+        if before is not None:
+            cache.store_check(path, found, before)
+    warnings += [Diagnostic(**w) for w in found["warnings"]]
+    return found["summary"], found["changes"]
 
 
 def _absolute(path: Path) -> Path:

@@ -163,3 +163,33 @@ def span_files(value) -> set[str]:
     if isinstance(value, (tuple, list)):
         return set().union(*map(span_files, value))
     return set().union(*map(span_files, value.values())) if isinstance(value, dict) else set()
+
+
+def test_check_reprints_an_unchanged_game_without_compiling_it(game, cache_home, capsys, monkeypatch):
+    """The designer's loop: after one game is edited, the others are not compiled again, and what
+    check prints of them (summary, module changes, warnings) is what a compile would print."""
+    module = game.parent / "modules" / "experienced.yaml"
+    (game.parent / "game.yaml").write_text(game.read_text().replace("id: four-forests", "id: four-forest", 1))
+    assert main(["check", str(game.parent)]) == 0
+    first = capsys.readouterr()
+    assert "warning[W0104]" in first.err and sorted(cache_home.glob("*.check"))
+
+    def no_compiling(*_, **__):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(games, "check_folder", no_compiling)
+    assert main(["check", str(game.parent)]) == 0
+    assert capsys.readouterr() == first
+    with pytest.raises(AssertionError, match="compiled again"):
+        main(["check", str(game.parent), "--no-cache"])
+    module.write_text(module.read_text() + "\n# a comment is a change too\n")
+    with pytest.raises(AssertionError, match="compiled again"):
+        main(["check", str(game.parent)])
+
+
+def test_check_compiles_a_game_with_errors_every_time(game, cache_home, capsys):
+    plants = game.parent.parent.parent / "cards" / "four-forests" / "plants.yaml"
+    plants.write_text(plants.read_text().replace("value: 8", "value: eight", 1))
+    for _ in range(2):
+        assert main(["check", str(game.parent)]) == 1
+        assert "value must be a whole number, got 'eight'" in capsys.readouterr().err
+    assert not sorted(cache_home.glob("*.check"))

@@ -1,5 +1,6 @@
 """The IR: versioned, JSON round trip, and runnable without the compiler's libraries."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -59,3 +60,16 @@ def test_the_same_data_compiles_to_the_same_ir_from_anywhere(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     assert ir.dumps(compile_game(path)) == here
     assert '{"@":"rules/four-forests/game.yaml:' in here
+
+
+def test_every_game_compiles_to_the_same_ir_whatever_the_hash_seed():
+    """Python salts the hash of strings per process: an order taken from a set would change the IR
+    (Renature's definition variants were numbered in such an order)."""
+    script = ("import hashlib; from silvics import bundled; from silvics.compiler.build import compile_game;"
+              "from silvics.interpreter.ir import dumps;"
+              "print(*(hashlib.sha256(dumps(compile_game(p)).encode()).hexdigest()"
+              " for _, p in sorted(bundled.games().items())))")
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    from silvics import bundled
+    assert len(runs) == 1 and len(next(iter(runs)).split()) == len(bundled.games())
