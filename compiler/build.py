@@ -269,7 +269,8 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
     ir = _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
                     built, tiebreak, face_templates(game, declared.kinds, diagnostics))
-    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, every_rule(ir), _typed(calls))
+    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, every_rule(ir), _typed(calls),
+                       _seen(calls))
     return replace(ir, vocabulary=words,
                    written={name: dumped(steps) for name, steps in game.data["procedures"].items()})
 
@@ -281,6 +282,14 @@ def _typed(calls) -> dict:
         for name, kind in names.items():
             kinds.setdefault(name, set()).add(kind)
     return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
+
+
+def _seen(calls) -> dict:
+    """The names each procedure sees: those bound at every place it is called from."""
+    seen: dict = {}
+    for callee, _, names in calls:
+        seen[callee] = seen[callee] & set(names) if callee in seen else set(names)
+    return seen
 
 
 def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:

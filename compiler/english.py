@@ -20,6 +20,7 @@ _HOLE = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]|]*)(?:\|([^\[\]]*))?\]")   # [A] or [A|B] in a template: A when A's parts are given, else B
 _FILL = re.compile(r"\{([A-Z][A-Z0-9]*)(?:\|([^{}|]*)\|([^{}|]*))?\}")    # {N} or {N|one|many} in a phrase
 _HOLE_NAME = re.compile(r"[A-Z][A-Z0-9]*")
+HEADING_HOLE = re.compile(r"\{([^{}]*)\}")     # {name} in a heading: a value the procedure sees
 
 
 class Wording:
@@ -47,22 +48,27 @@ class Wording:
 
     def steps(self, steps: tuple) -> list[str]:
         """The English of each step, a run of steps that a phrase matches read as one."""
+        return [text for _, _, text in self.segments(steps) if text]   # a phrase reading as nothing hides bookkeeping
+
+    def segments(self, steps: tuple) -> list[tuple[int, int, str]]:
+        """The steps cut into runs, each (first step, how many, its English): a run of steps that
+        a phrase matches reads as one, any other step alone."""
         said, i, named = [], 0, dict(self.named)
         try:
             while i < len(steps):
                 for phrase in self.runs:
                     holes = _match_run(phrase.pattern, steps[i:])
                     if holes is not None:
-                        said.append(self._filled(phrase, holes))
+                        said.append((i, len(phrase.pattern), self._filled(phrase, holes)))
                         i += len(phrase.pattern)
                         break
                 else:
-                    said.append(self.say(steps[i]))
-                    self._name_hidden(steps[i], said[-1])
+                    said.append((i, 1, self.say(steps[i])))
+                    self._name_hidden(steps[i], said[-1][2])
                     i += 1
         finally:
             self.named = named                        # a name is gone when its list of steps ends
-        return [text for text in said if text]        # a phrase that reads as nothing hides bookkeeping
+        return said
 
     def _name_hidden(self, step, said: str) -> None:
         """A `let` hidden by a phrase that reads as nothing: its name reads as its value from here on."""

@@ -16,6 +16,7 @@ import yaml
 from ..interpreter.ir import Node, Phrase, Vocabulary
 from ..interpreter.registry import REGISTRY, spelled, spellings
 from .diagnostics import did_you_mean
+from .english import HEADING_HOLE
 from .lower import HOLE, Lowerer, LowerError, Scope
 from .parse import Source
 from .steps import At, Steps
@@ -23,24 +24,29 @@ from .steps import At, Steps
 _FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
 
 
-def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), typed=None) -> Vocabulary:
-    """The labels and phrases of the rules and modules, in that order (a later label wins).
-    Lower them after the rules: a definition used in a phrase may add a variant of its body.
-    A phrase may name what the `rules` (their steps and effects) bind: `let`, `choose`, `for`…,
-    of the type `typed` gives it (name -> type) where the rules give it one."""
+def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), typed=None,
+               sees=None) -> Vocabulary:
+    """The labels, phrases and headings of the rules and modules, in that order (a later label
+    or heading wins). Lower them after the rules: a definition used in a phrase may add a
+    variant of its body. A phrase may name what the `rules` (their steps and effects) bind:
+    `let`, `choose`, `for`…, of the type `typed` gives it (name -> type) where the rules give it
+    one. A heading may name what its procedure `sees` (procedure -> names bound at every call)."""
     scope = Scope({**_bound(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
-    labels, phrases = {}, []
+    labels, phrases, headings = {}, [], {}
     for doc in documents:
         words = (doc.data or {}).get("vocabulary") or {}
         for name, text in words.get("labels", {}).items():
             if _label_fits(doc, name, text, decls, diagnostics):
                 labels[name] = text
+        for name, text in words.get("headings", {}).items():
+            if _heading_fits(doc, name, text, decls, (sees or {}).get(name, set()), diagnostics):
+                headings[name] = text
         for key, text in words.get("phrases", {}).items():
             phrase = _phrase(doc, ("vocabulary", "phrases", key), str(key), text, steps, scope, diagnostics)
             if phrase:
                 phrases.append(phrase)
-    return Vocabulary(labels, tuple(phrases))
+    return Vocabulary(labels, tuple(phrases), headings)
 
 
 def _bound(rules, decls, typed: dict) -> dict:
@@ -72,6 +78,24 @@ def _label_fits(doc, name, text, decls, diagnostics) -> bool:
         diagnostics.append(doc.error(path, "E0402", "a label holds one {} where the attribute's text goes",
                                      f"e.g. {name}: \"{name.replace('_', ' ').capitalize()}: {{}}\""))
         return False
+    return True
+
+
+def _heading_fits(doc, name, text, decls, seen: set, diagnostics) -> bool:
+    """A heading names a procedure, and fills its {holes} with values that procedure sees."""
+    path = ("vocabulary", "headings", name)
+    if name not in decls.procedures:
+        diagnostics.append(doc.error(path, "E0401", f"no procedure '{name}' to head",
+                                     did_you_mean(name, decls.procedures), at_key=True))
+        return False
+    known = seen | set(decls.counters)
+    for hole in HEADING_HOLE.findall(text):
+        if hole not in known:
+            diagnostics.append(doc.error(path, "E0401", f"the heading fills {{{hole}}}, which '{name}' does not see",
+                                         did_you_mean(hole, known) or
+                                         f"it sees: {', '.join(sorted(known)) or 'nothing'} (names bound by "
+                                         "every step that calls it, and the counters)"))
+            return False
     return True
 
 

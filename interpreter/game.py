@@ -228,13 +228,19 @@ class Game:
         self.rules = rules      # this game's card table (secret_order), shared by its copies
         self.state = _state
         self.on_step = None     # test hook: called after every action
+        self.on_call = None     # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
         self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
         if fresh and start:
-            self._prime_interrupts()
-            self.state.stack.append(Frame(_run_main(rules.main), {}))
-            self.advance()
+            self.begin()
+
+    def begin(self):
+        """Start a game made with start=False: run its rules to the first decision (hooks set
+        in between see the setup)."""
+        self._prime_interrupts()
+        self.state.stack.append(Frame(_run_main(self.rules.main), {}))
+        self.advance()
 
     # ---- driving the game ----
     @property
@@ -348,6 +354,8 @@ class Game:
         state.stack.clear()
         self.note("end", [], "game")
         state.stack.append(Frame(_run_main(self.rules.procedures["scoring"]), {}))
+        if self.on_call is not None:
+            self.on_call(self, "scoring", {})
 
     def pop(self):
         self.state.stack.pop()

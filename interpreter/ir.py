@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 7
+IR_VERSION = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +165,11 @@ class Phrase:
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     """The words a game gives its rules and cards in the rules reference (read, never run):
-    `labels` introduce each attribute on a card ("When played: {}"), `phrases` word the rest."""
+    `labels` introduce each attribute on a card ("When played: {}"), `phrases` word the rest;
+    `headings` are what a play log prints as a procedure starts ("Round {round}")."""
     labels: dict = field(default_factory=dict)     # attribute -> a template with one {}
     phrases: tuple[Phrase, ...] = ()
+    headings: dict = field(default_factory=dict)   # procedure -> a text with {name} holes for what it sees
 
 
 class SetupError(ValueError):

@@ -511,7 +511,7 @@ FIELDS = {
                "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
                "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl"))},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
-    "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase"))},
+    "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase")), "headings": _map(_text)},
 }
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
 _CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,

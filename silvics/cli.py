@@ -60,6 +60,12 @@ def _loaded_once():
     return announce
 
 
+def _log_option(sub):
+    sub.add_argument("--log", choices=("story", "full"), default="story",
+                     help="story (default): the game told for people, in its own words; full: the engine's "
+                          "complete log, every action, choice and interrupt, for debugging")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
     parser.add_argument("--base", action="append", default=[], metavar="GAME",
@@ -101,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
                              help="a person plays this seat (from 1) at the terminal")
             sub.add_argument("--quiet", action="store_true", help="print only the final scores")
+            _log_option(sub)
             sub.add_argument("--save", metavar="FILE", help="keep the game in FILE, rewritten after every decision")
             sub.add_argument("--resume", metavar="FILE",
                              help="play on a saved game (and keep saving to FILE, unless --save names another)")
@@ -112,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("file", metavar="FILE")
     sub.add_argument("--game", metavar="GAME", help="take the rules from GAME rather than from where the save says")
     sub.add_argument("--quiet", action="store_true", help="print only the scores")
+    _log_option(sub)
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
     sub.add_argument("paths", nargs="+", metavar="FILE")
     _setting_option(sub, " (over the files' own options)")

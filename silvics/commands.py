@@ -230,25 +230,35 @@ def play(args) -> int:
         names = _agent_names(args.agents or "random", players, set(args.human))
         session = saves.Session.new(ir, args.game, players, 1 if args.seed is None else args.seed, args.module,
                                     _options(args), names, save_to)
+    if any(seat.agent == saves.PERSON for seat in session.save.seats):
+        print(_header(session.rules, session.save) + "\n", flush=True)      # before the first question
     game = session.play()
-    _print_game(session.rules, session.save, game, args.quiet)
+    _print_game(session.rules, session.save, game, args.quiet, args.log)
     return OK
 
 
 def replay(args) -> int:
     rules, save = saves.load(Path(args.file), args.game, not args.no_cache)
-    _print_game(rules, save, saves.replay(rules, save, args.file), args.quiet)
+    _print_game(rules, save, saves.replay(rules, save, args.file), args.quiet, args.log)
     return OK
 
 
-def _print_game(ir, save, game, quiet: bool):
-    """The header and log (unless quiet), then the scores; and who is to choose, if anyone."""
+def _header(ir, save) -> str:
+    return (f"{ir.name}: {save.players} players, seed {save.seed}, agents {', '.join(seat.agent for seat in save.seats)}"
+            + _setup_line(save.modules, save.options))
+
+
+def _print_game(ir, save, game, quiet: bool, log: str = "story"):
+    """The header and log (unless quiet): told for people, or the engine's full log; then the
+    scores; and who is to choose, if anyone."""
     if not quiet:
-        print(f"{ir.name}: {save.players} players, seed {save.seed}, agents "
-              f"{', '.join(seat.agent for seat in save.seats)}"
-              + _setup_line(save.modules, save.options))
-        for line in game.log:
-            print(f"  {line}")
+        print(_header(ir, save))
+        if log == "full":
+            for line in game.log:
+                print(f"  {line}")
+        else:
+            from silvics.story import told
+            print("\n".join(told(ir, save, game.state.choices)))
     print(_scores_table(game))
     if not game.over:
         print(f"Waiting for P{game.pending.seat + 1}: {game.pending.prompt}")

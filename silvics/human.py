@@ -11,18 +11,27 @@ from silvics.interpreter.ir import Node
 class HumanAgent:
     name = "human"
 
-    def __init__(self, seat: int, read=None, write=None, undo=None, wording=None):
+    def __init__(self, seat: int, read=None, write=None, undo=None, wording=None, table: dict | None = None,
+                 asker=None):
+        """`table`, shared by the people of one game played at one screen (hot seat), holds the
+        seat that decided last: the screen is cleared and handed over between two people.
+        `asker` (story.Asker) says questions and options in the game's words."""
+        self.asker = asker
         self.seat = seat
         self.wording = wording      # the game's words: a card's effects shown as its printed text
         self.read = read or (lambda prompt: input(prompt))
         self.write = write or print
         self.undo = undo      # undo(seat) goes back to this seat's previous decision, or says why not
+        self.table = table
         self.last: dict[str, list[str]] = {}
 
     def choose(self, observation) -> int:
+        self._hand_over()
         zones = observation.zones
         seen = {label: [card.id for card in cards] for label, cards in zones.items()}
-        self.write(f"\n--- P{self.seat + 1}, your turn: {observation.prompt} ---")
+        prompt = observation.prompt
+        self.write(f"\n--- P{self.seat + 1}, your turn: {self.asker.words(prompt) if self.asker else prompt} ---")
+        self.write("  " + status(observation, self.seat))
         for line in changes(self.last, seen):
             self.write(f"  * {line}")
         self.last = seen
@@ -30,7 +39,7 @@ class HumanAgent:
             self.write(f"  {label:<20} {describe_pile(cards, self.wording)}")
         labels = observation.labels
         for number, label in enumerate(labels, 1):
-            self.write(f"  [{number}] {label}")
+            self.write(f"  [{number}] {self.asker.option(prompt, label) if self.asker else label}")
         while True:
             try:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
@@ -43,6 +52,33 @@ class HumanAgent:
             if index is not None:
                 return index
             self.write(f"  type a number from 1 to {len(labels)}" + (", or undo" if self.undo else ""))
+
+
+    def _hand_over(self):
+        """Between two people at one screen: hide what the last one saw, and wait until the
+        next one, alone, is ready."""
+        if self.table is None:
+            return
+        last, self.table["last"] = self.table.get("last"), self.seat
+        if last is not None and last != self.seat:
+            self.write(CLEAR + f"P{last + 1}'s view is hidden. Pass the game to P{self.seat + 1}.")
+            try:
+                self.read(f"P{self.seat + 1}, press Enter when only you can see the screen ")
+            except EOFError:
+                sys.exit("no more input: game abandoned")
+
+
+CLEAR = "\033[2J\033[H" + "\n" * 40      # clears a terminal; scrolls anything that ignores it out of sight
+
+
+def status(observation, seat: int) -> str:
+    """The scores, the markers, and the shared counters and the seat's own, on one line."""
+    scores = "  ".join(f"P{number + 1} {points}" for number, points in enumerate(observation.scores))
+    markers = [f"{name} P{holder + 1}" for name, holder in sorted(observation.markers.items())]
+    mine = f"@{seat + 1}"
+    counters = [f"{name.removesuffix(mine).replace('_', ' ')} {value}"
+                for name, value in sorted(observation.counters.items()) if "@" not in name or name.endswith(mine)]
+    return " · ".join([f"scores: {scores}", *markers, *counters])
 
 
 def _index(answer: str, labels) -> int | None:

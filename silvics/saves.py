@@ -32,6 +32,7 @@ from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, agent_seed
 from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.views import visible
+from silvics.story import Asker
 
 FORMAT, VERSION = "silvics save", 1
 PERSON = "human"                   # the agent name of a seat a person plays
@@ -266,8 +267,11 @@ class Session:
         self.rules, self.save, self.path, self.game = rules, save, path, game
         read, write = terminal or (None, None)
         wording = Wording(rules.vocabulary)
-        self.agents = [HumanAgent(number, read, write, undo=self.undo, wording=wording) if seat.agent == PERSON
-                       else _bot(seat, number) for number, seat in enumerate(save.seats)]
+        people = sum(seat.agent == PERSON for seat in save.seats)
+        table = {} if people > 1 else None          # people sharing one screen: hot seat
+        asker = Asker(rules, wording) if people else None
+        self.agents = [HumanAgent(number, read, write, undo=self.undo, wording=wording, table=table, asker=asker)
+                       if seat.agent == PERSON else _bot(seat, number) for number, seat in enumerate(save.seats)]
 
     @classmethod
     def new(cls, rules, spec: str, players: int, seed: int, modules, options: dict, names,

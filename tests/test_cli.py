@@ -14,7 +14,7 @@ POSITION = Path(__file__).parent / "positions" / "four-forests-end.yaml"
 
 
 def test_play_prints_a_whole_game_and_scores(capsys):
-    status, out, _ = run(capsys, "play", "four-forests", "--players", "4", "--seed", "1")
+    status, out, _ = run(capsys, "play", "four-forests", "--players", "4", "--seed", "1", "--log", "full")
     assert status == 0
     assert out.count("choice P") >= 4 * 4 * 6          # 4 rounds × 4 seats × (1+3+1+1) choices
     assert "Final scores:" in out and "winner" in out
@@ -161,7 +161,7 @@ def test_human_sees_only_their_view(capsys, monkeypatch):
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
     status, out, _ = run(capsys, "play", "four-forests", "--players", "2", "--seed", "3", "--human", "1", "--quiet")
     assert status == 0
-    first_turn = out.split("--- P1, your turn: cultivate: choose card ---")[1].split("--- P1")[0]
+    first_turn = out.split("--- P1, your turn: place a card from your hand face up in your forest ---")[1].split("--- P1")[0]
     assert "hand@2               4 cards you cannot see" in first_turn
     assert not any(card in first_turn for card in their_hand)
     assert all(f"] {card}" in first_turn for card in my_hand)      # the numbered options

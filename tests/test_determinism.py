@@ -12,13 +12,17 @@ from conftest import play_random
 from silvics.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
-RUNS = {
-    "four-forests-4p-seed1.txt": ["play", "four-forests", "--players", "4", "--seed", "1"],
+RUNS = {      # the engine's full log (--log full), and the story people read (--log story)
+    "four-forests-4p-seed1.txt": ["play", "four-forests", "--players", "4", "--seed", "1", "--log", "full"],
     "four-forests-3p-seed2-greedy-experienced.txt":
-        ["play", "four-forests", "--players", "3", "--seed", "2", "--agents", "greedy", "--module", "experienced"],
+        ["play", "four-forests", "--players", "3", "--seed", "2", "--agents", "greedy", "--module", "experienced",
+         "--log", "full"],
     "reforest-3p-seed1-terrain-events.txt":
-        ["play", "reforest", "--players", "3", "--seed", "1", "--module", "terrain", "--module", "events"],
-    "reforest-1p-seed4-hard.txt": ["play", "reforest", "--players", "1", "--seed", "4", "--module", "hard"],
+        ["play", "reforest", "--players", "3", "--seed", "1", "--module", "terrain", "--module", "events", "--log", "full"],
+    "reforest-1p-seed4-hard.txt": ["play", "reforest", "--players", "1", "--seed", "4", "--module", "hard", "--log", "full"],
+    **{f"{game}-{players}p-seed{seed}-story.txt": ["play", game, "--players", str(players), "--seed", str(seed)]
+       for game, players, seed in [("four-forests", 3, 1), ("reforest", 2, 3), ("forest-shuffle", 2, 1),
+                                   ("renature", 2, 3)]},
 }
 
 

@@ -118,3 +118,55 @@ def test_a_person_reads_a_cards_effects_as_the_card_prints_them():
     shown = "\n".join(written)
     assert re.search(r"(When played|Before gathering|After gathering|Scoring|Reaction): [A-Z][^\]]*\.", shown), shown
     assert "when_played:" not in shown and "('" not in shown
+
+
+class HotSeat:
+    """Two people at one screen through a Session: answers the first option; records what was
+    on the screen at each handover."""
+
+    def __init__(self):
+        self.lines, self.handovers = [], []
+
+    def write(self, line: str):
+        self.lines.append(line)
+
+    def read(self, prompt: str) -> str:
+        if "press Enter" in prompt:
+            self.handovers.append((prompt, "\n".join(self.lines)))
+            return ""
+        return "1"
+
+
+def hot_seat_game(game_id: str, people=(0, 1), players: int = 2):
+    from silvics import saves
+    rules = games.load(game_id)
+    names = ["human" if seat in people else "random" for seat in range(players)]
+    terminal = HotSeat()
+    session = saves.Session.new(rules, game_id, players, 3, [], {}, names, terminal=(terminal.read, terminal.write))
+    session.play()
+    return terminal
+
+
+def test_hot_seat_hides_each_persons_hand_before_handing_over():
+    terminal = hot_seat_game("four-forests")
+    assert len(terminal.handovers) > 20
+    for prompt, screen in terminal.handovers:
+        seat = int(re.search(r"P(\d), press Enter", prompt).group(1))
+        after_clear = screen.rsplit("\033[2J", 1)[1]     # what the screen shows at the handover
+        assert f"Pass the game to P{seat}." in after_clear and "[1]" not in after_clear
+        assert "hand@" not in after_clear
+
+
+def test_one_person_against_bots_is_never_asked_to_hand_over():
+    terminal = hot_seat_game("four-forests", people=(0,))
+    assert terminal.handovers == [] and not any("\033[2J" in line for line in terminal.lines)
+
+
+@pytest.mark.parametrize("game_id, words", [
+    ("four-forests", "your turn: place a card from your hand face up in your forest ---"),
+    ("reforest", "  [1] gather plants\n  [2] play a plant"),
+])
+def test_a_person_sees_the_question_in_the_games_words_and_the_scores(game_id, words):
+    shown = "\n".join(hot_seat_game(game_id, people=(0,)).lines)
+    assert words in shown
+    assert re.search(r"^  scores: P1 -?\d+  P2 -?\d+ · first P\d", shown, re.M)

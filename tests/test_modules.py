@@ -299,7 +299,7 @@ def test_an_option_set_twice_is_misuse():
 
 
 def test_set_chooses_an_option_for_play_and_its_header_says_so():
-    status, out, _ = run("play", HARVEST, "--players", "1", "--module", "alone", "--set", "tier=silver",
+    status, out, _ = run("play", HARVEST, "--players", "1", "--module", "alone", "--set", "tier=silver", "--log", "full",
                          "--set", "length=long")
     assert status == 0
     assert out.startswith("Harvest (test game): 1 players, seed 1, agents random, modules alone, tier=silver, "

@@ -74,7 +74,12 @@ def block(node, build):
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
-    return lambda game, frame: game.rules.procedures[name](game, frame)
+
+    def enter(game, frame):
+        if game.on_call is not None:
+            game.on_call(game, name, frame.env)
+        game.rules.procedures[name](game, frame)
+    return enter
 
 
 @dataclass(slots=True)

@@ -1,0 +1,281 @@
+"""The play log people read: the setup, a heading as each procedure the game's vocabulary heads
+starts ("Round 2", "P1's turn"), one line per decision in the game's words, the points scored
+by heading, the boards the rules draw, and at the end what each player built and a table of
+points by heading. It is told by replaying the game (the same seed and choices give the same
+game) with the engine's hooks: `Game.on_call` as a procedure starts, `Game.on_step` after each
+action. `silvics play --log full` prints the engine's complete log instead."""
+from __future__ import annotations
+
+import re
+
+from silvics.compiler.english import HEADING_HOLE, Wording
+from silvics.compiler.walk import every_rule, nodes
+from silvics.interpreter.game import Game
+from silvics.interpreter.ir import GameIR, Node
+from silvics.interpreter.registry import has_role, role
+from silvics.interpreter.state import Said, parse_key, zone_key
+
+INDENT = "  "
+CELL = 22                         # the widest a card's name is drawn in a grid's cell
+LONG = 100                        # a decision's words longer than this are cut at a pause
+ACTIONS = "choose an action"      # the prompt of `one of`: its options are procedures
+
+
+SPACE = re.compile(r"^[a-z_][a-z0-9_]*:(?P<row>[^.@]+)\.(?P<column>\d+)(@\d+)?$")   # a space's label: region:low.1@2
+
+
+def _short(words: str) -> str:
+    """A decision's words, cut at the first pause past the start when too long to read in a line
+    (a choice whose condition the vocabulary words in full: the rest is in the rules reference)."""
+    if len(words) <= LONG:
+        return words
+    cuts = [at for mark in (" (", ": ", "; ", ", ") if 20 < (at := words.find(mark, 20)) <= LONG]
+    cut = words[:min(cuts)] if cuts else words[:LONG].rsplit(" ", 1)[0]
+    return cut + " …" + ")" * (cut.count("(") - cut.count(")"))
+
+
+class Asker:
+    """Where each question the rules ask is written, in words: a prompt names its step, and the
+    run of steps a phrase reads as one (choose a card, then move it) is one decision."""
+
+    def __init__(self, ir: GameIR, wording: Wording):
+        self.wording, self.where = wording, {}
+        for rule in every_rule(ir):
+            for node in nodes(rule):
+                if has_role(node, "sequence"):
+                    self._learn(tuple(role(node, "sequence")))
+
+    def _learn(self, steps: tuple):
+        for start, length, text in self.wording.segments(steps):
+            for step in steps[start:start + length]:
+                prompt = step.args.get("prompt") if isinstance(step, Node) else None
+                if prompt and prompt not in self.where:
+                    self.where[prompt] = ((id(steps), start), text or self.wording.say(step))
+
+    def words(self, prompt: str) -> str:
+        """A question in the game's words, short enough for a line."""
+        return _short(self.asked(prompt)[1])
+
+    def option(self, prompt: str, label: str) -> str:
+        """An option in the game's words: a procedure `one of` offers reads as its call."""
+        if prompt != ACTIONS:
+            return label
+        said = self.wording.say(Node("call", {"name": label}))
+        return said.replace("_", " ") if said == label else said
+
+    def asked(self, prompt: str) -> tuple:
+        """(the run the question belongs to, its words), the prompt's card left out if it names one."""
+        found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
+        return found or ((prompt, 0), prompt)
+
+
+class _Teller:
+    def __init__(self, ir: GameIR, game: Game):
+        self.ir, self.game = ir, game
+        self.wording = Wording(ir.vocabulary)
+        self.asker = Asker(ir, self.wording)
+        self.events: list[tuple[int, str, object]] = []    # (log length then, kind, what)
+        self.setup: list[str] = []
+        self.scored = 0                                     # score items told so far
+
+    # ---- the hooks ----
+    def on_call(self, game, name: str, env: dict):
+        if name == "play" and not self.setup:
+            self.setup = self._laid_out(game)
+        text = self.ir.vocabulary.headings.get(name)
+        if text is not None:
+            filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m.group(1)), text)
+            self.events.append((len(game.state.log), "heading", filled))
+
+    def on_step(self, game):
+        items = game.state.score_items[self.scored:]
+        self.scored += len(items)
+        if items:
+            self.events.append((len(game.state.log), "points", items))
+
+    # ---- the lines ----
+    def lines(self) -> list[str]:
+        lines = ["Setup:", *(INDENT + line for line in self.setup)]
+        log, events = self.game.state.log, sorted(self.events, key=lambda e: e[0])
+        said: list = []                                     # the choices of one decision so far
+        e = 0
+        for i in range(len(log) + 1):
+            while e < len(events) and events[e][0] <= i:
+                _, kind, what = events[e]
+                if kind == "heading":
+                    lines += self._decided(said)
+                    lines += ["", what] if what[:1].isupper() else [f"{INDENT}— {what} —"]   # a section, or a part
+                else:
+                    lines += self._decided(said) + self._points(what)
+                e += 1
+            if i == len(log):
+                break
+            what, _, detail = log[i]
+            if what == "choice":
+                said = self._choice(said, detail, lines)
+            elif what == "end":
+                lines += self._decided(said) + ["", "The game ends at once."]
+            elif what == "draw":
+                lines += self._decided(said)
+                lines += [INDENT + row for row in detail.text(self.game.card_id).splitlines()]
+        lines += self._decided(said) + ["", *self._built()]
+        while lines[-1] == "":
+            lines.pop()
+        return lines
+
+    def _choice(self, said: list, choice: Said, lines: list) -> list:
+        run, _ = self.asker.asked(choice.prompt)
+        if said and (said[0].seat != choice.seat or self.asker.asked(said[0].prompt)[0] != run):
+            lines += self._decided(said)
+        said.append(choice)
+        return said
+
+    def _decided(self, said: list) -> list[str]:
+        """A decision's line, once its choices are all made (the list is emptied)."""
+        if not said:
+            return []
+        first, answers = said[0], [self._answer(choice) for choice in said]
+        said.clear()
+        if first.prompt == ACTIONS:
+            return [f"{INDENT}P{first.seat + 1}: {answers[0]}"]
+        _, words = self.asker.asked(first.prompt)
+        return [f"{INDENT}P{first.seat + 1}: {_short(words)} — {', '.join(answers)}"]
+
+    def _answer(self, choice: Said) -> str:
+        if choice.prompt == ACTIONS:
+            return self.asker.option(ACTIONS, choice.label)
+        if choice.picked and choice.card is not None:
+            return self._card(choice.card)
+        space = SPACE.match(str(choice.label))
+        if space:
+            return f"{space['row']} row, column {space['column']}"
+        return str(choice.label).replace("_", " ")
+
+    def _points(self, items) -> list[str]:
+        """Points scored by one action: a line per seat and heading (or card awarding them)."""
+        totals: dict = {}
+        for seat, card, points, by, heading in items:
+            why = heading.replace("_", " ") or (self._card(by) if by >= 0 else "")
+            total, cards = totals.get((seat, why), (0, []))
+            earner = card if card >= 0 else by
+            totals[seat, why] = (total + points, cards + [earner] * (earner >= 0 and points != 0))
+        return [f"{INDENT}P{seat + 1} scores {points}" + (f" ({why}{self._for(cards, why)})" if why else "")
+                for (seat, why), (points, cards) in totals.items() if points]
+
+    def _for(self, cards: list, why: str) -> str:
+        """The card that earned an action's points, when one did (and is not the heading's own name)."""
+        named = self._card(cards[0]) if len(set(cards)) == 1 else ""
+        return f": {named}" if named and named != why else ""
+
+    # ---- words for the state ----
+    def _card(self, uid: int) -> str:
+        face = self.game.rules.faces[uid][self.game.state.side[uid]]
+        return str(face.get("name") or face["id"])
+
+    def _value(self, game, env: dict, name: str) -> str:
+        if name in env:
+            value = env[name]
+            return f"P{value + 1}" if name == "you" else str(value)
+        return str(game.state.counters.get(name, "?"))
+
+    def _zone_words(self, zone) -> str:
+        said = self.wording.say(Node("zone", {"name": zone.name, "per": zone.per})).replace("_", " ")
+        return said.replace("your ", "")          # said of every player: the log names each
+
+    def _laid_out(self, game) -> list[str]:
+        """The table as play begins: markers, counters, and what each place holds."""
+        lines = [f"{self._marker(name)}: P{seat + 1}" for name, seat in sorted(game.state.markers.items())]
+        for zone in self.ir.zones:
+            if zone.name == "box" or zone.rows or zone.per == "card":
+                continue
+            keys = [k for k in game.state.zones if parse_key(k).name == zone.name]
+            held = {key: game.state.zones[key] for key in sorted(keys) if game.state.zones[key]}
+            if held:
+                holding = self._holding(zone, held)
+                lines.append(f"{self._zone_words(zone)}:{'' if holding.startswith(chr(10)) else ' '}{holding}")
+        return lines
+
+    def _marker(self, name: str) -> str:
+        return self.wording.say(Node("player", {"rel": name})).replace("_", " ")
+
+    def _holding(self, zone, held: dict) -> str:
+        if zone.per == "player":
+            counts = {len(cards) for cards in held.values()}
+            if zone.visibility != "public" and len(counts) == 1:
+                return f"{counts.pop()} cards each"
+            return "".join(f"\n{INDENT * 2}P{parse_key(key).owner + 1}: {self._cards(zone, cards)}"
+                           for key, cards in held.items())
+        return self._cards(zone, next(iter(held.values())))
+
+    def _cards(self, zone, cards: list) -> str:
+        """The cards of a place: named where they lie face up in sight of all, else counted."""
+        shown = [self._card(uid) for uid in cards if not self.game.state.facedown[uid]] \
+            if zone.visibility == "public" else []
+        unseen = len(cards) - len(shown)
+        counted = f"{unseen} {'face-down ' * bool(shown)}card{'s' * (unseen != 1)}" if unseen else ""
+        copies = {name: shown.count(name) for name in shown}           # in the order first shown
+        named = ", ".join(name + (f" ×{n}" if n > 1 else "") for name, n in copies.items())
+        return named + (" and " if shown and unseen else "") + counted
+
+    def _built(self) -> list[str]:
+        """What each player's public places hold at the end (a grid drawn), and the points by heading."""
+        state, lines = self.game.state, []
+        for zone in self.ir.zones:
+            if zone.per != "player" or zone.visibility != "public":
+                continue
+            for seat in range(state.players):
+                if zone.rows:
+                    board = self._board(zone, seat)
+                    lines += [f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}:", *board, ""] if board else []
+                    continue
+                cards = state.zones.get(zone_key(zone.name, seat)) or []
+                if cards:
+                    lines.append(f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}: "
+                                 f"{self._cards(zone, cards)}")
+        return lines + ([""] if lines and lines[-1] else []) + self._table()
+
+    def _board(self, zone, seat: int) -> list[str]:
+        """A player's grid, a row a line: each space shows its top card (and how many lie there)."""
+        spaces = self.game.rules.grid_spaces(zone.name, seat)
+        cells = {}
+        for key in spaces:
+            pile = self.game.state.zones.get(key) or []
+            if pile:
+                shown = self._card(pile[-1])[:CELL]
+                cells[key] = shown + (f" +{len(pile) - 1}" if len(pile) > 1 else "")
+        if not cells:
+            return []
+        width = max(len(text) for text in cells.values())
+        by_row: dict = {}
+        for key in spaces:
+            by_row.setdefault(parse_key(key).row, []).append(key)
+        label = max(len(str(row)) for row in by_row)
+        return [f"{INDENT}{str(row):<{label}} | " + " | ".join(f"{cells.get(k, '·'):<{width}}" for k in keys)
+                for row, keys in by_row.items()]
+
+    def _table(self) -> list[str]:
+        headings = list(dict.fromkeys(item[4] or "other" for item in self.game.state.score_items))
+        words = {heading: heading.replace("_", " ") for heading in headings}
+        if len(headings) < 2:
+            return []
+        points = {(seat, heading or "other"): 0 for seat in range(self.game.state.players) for heading in headings}
+        for seat, _, amount, _, heading in self.game.state.score_items:
+            points[seat, heading or "other"] += amount
+        width = max(map(len, words.values()))
+        lines = ["Points by heading:", f"{INDENT}{'':<{width}}" + "".join(f"{f'P{s + 1}':>6}" for s in
+                                                                        range(self.game.state.players))]
+        for heading in headings:
+            lines.append(f"{INDENT}{words[heading]:<{width}}" + "".join(f"{points[s, heading]:>6}"
+                                                                  for s in range(self.game.state.players)))
+        return lines
+
+
+def told(ir: GameIR, save, choices: list[int]) -> list[str]:
+    """The game set up as `save` says and played with these choices, told for people."""
+    game = Game(ir, save.players, save.seed, save.modules, options=save.options, start=False)
+    teller = _Teller(game.rules.ir, game)
+    game.on_call, game.on_step = teller.on_call, teller.on_step
+    game.begin()
+    for index in choices:
+        game.apply(index)
+    return teller.lines()

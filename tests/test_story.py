@@ -1,0 +1,133 @@
+"""The play log people read (`silvics play`, silvics/story.py): a setup header, headings from the
+game's vocabulary, a line per decision in the game's words, points by heading, boards, a final
+table; `--log full` is the engine's complete log. The story is told from a replay of the game:
+it must be the same game, and telling it must change nothing."""
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from silvics import bundled
+from silvics.compiler.build import compile_game
+from silvics.compiler.diagnostics import CompileError
+from silvics.interpreter.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["four-forests", "reforest", "forest-shuffle", "renature"]
+ENGINE_WORDS = re.compile(r"^\s+(move|flip|shuffle|refill|choice|add|score|rank|interrupt|pass) ")
+SPAN = re.compile(r"\.yaml:\d+:\d+")
+
+
+def story(game_id: str, players: int = 2, seed: int = 1, *more) -> tuple[str, str]:
+    status, out, err = run_cli("play", game_id, "--players", players, "--seed", seed, *more)
+    assert status == 0, err
+    return out, err
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_story_reads_as_a_game_not_an_engine_log(game_id):
+    out, _ = story(game_id)
+    lines = out.splitlines()
+    assert lines[1] == "Setup:" and lines[2].startswith("  ")
+    assert not [line for line in lines if ENGINE_WORDS.match(line)]
+    assert not SPAN.search(out)
+    assert max(map(len, lines)) < 300
+    procedures = set(compile_game(bundled.games()[game_id]).procedures)
+    named = {word for word in re.findall(r"[a-z]+(?:_[a-z]+)+", out)} & procedures
+    assert not named, f"procedure names in the story: {named}"
+    decisions = [line for line in lines if re.match(r"^  P\d: ", line)]
+    assert decisions and "Final scores:" in out
+
+
+@pytest.mark.parametrize("game_id, heading", [("four-forests", "Round 4"), ("reforest", "P2's turn"),
+                                              ("forest-shuffle", "P1's turn"), ("renature", "P2's turn")])
+def test_the_vocabulary_heads_rounds_and_turns(game_id, heading):
+    out, _ = story(game_id)
+    assert heading in out.splitlines() and "Final scoring" in out.splitlines()
+
+
+def test_four_forests_decisions_are_one_line_each_in_the_rulebooks_words():
+    out, _ = story("four-forests", 3, 1)
+    section = out.split("\nRound 1\n")[1].split("\nRound 2\n")[0].splitlines()
+    assert section[0] == "  — cultivate —"
+    assert section[1].startswith("  P1: place a card from your hand face up in your forest — ")
+    votes = [line for line in section if "under a creature" in line]
+    assert len(votes) == 3           # a card, a creature and a way chosen: one decision, one line
+    assert re.search(r" — [A-Z][\w' -]+, [A-Z][a-z]+, (for|against)$", votes[0])
+
+
+def test_the_setup_header_says_what_is_dealt():
+    out, _ = story("four-forests", 3, 1)
+    header = out.split("\n\nRound 1\n")[0]
+    assert "  the first player: P1" in header and "  hand: 4 cards each" in header
+    creatures = re.search(r"  the creatures: (.+)", header).group(1).split(", ")
+    assert len(creatures) == 4
+
+
+def test_boards_are_drawn_where_the_game_has_them():
+    reforest, _ = story("reforest", 2, 3)
+    region = reforest.split("P1's region:\n")[1].splitlines()[:3]
+    assert [line.split("|")[0].strip() for line in region] == ["high", "middle", "low"]
+    renature, _ = story("renature", 2, 3)
+    assert re.search(r"^  r1 ", renature, re.M)          # the rules' own `draw board` step
+
+
+def test_points_are_labelled_by_heading_and_add_up():
+    out, _ = story("reforest", 2, 3)
+    table = out.split("Points by heading:\n")[1].split("\n\n")[0].splitlines()[1:]
+    totals = [sum(int(row.split()[-2 + seat]) for row in table) for seat in range(2)]
+    finals = {int(m[0]): int(m[1]) for m in re.findall(r"^  P(\d)\s+(-?\d+)", out.split("Final scores:")[1], re.M)}
+    assert totals == [finals[1], finals[2]]
+    assert any(row.split()[0] == "plant" for row in table)      # plant_values, in words
+
+
+def test_the_story_tells_the_game_that_was_played():
+    """The same seed gives the same final scores with either log, and the full log is the engine's."""
+    told, _ = story("forest-shuffle", 2, 4)
+    full, _ = story("forest-shuffle", 2, 4, "--log", "full")
+    assert told.split("Final scores:")[1] == full.split("Final scores:")[1]
+    assert full.count("\n  choice ") > 50 and "\n  move " in full
+
+
+def test_telling_a_story_changes_nothing():
+    """The hooks the story uses see the game; a copy (what search plays) carries none of them."""
+    game = Game(compile_game(bundled.games()["four-forests"]), 2, 1, start=False)
+    seen = []
+    game.on_call = lambda g, name, env: seen.append(name)
+    game.begin()
+    assert seen[:2] == ["setup", "deal_creatures"] and "play" in seen
+    assert game.copy().on_call is None
+    plain = Game(compile_game(bundled.games()["four-forests"]), 2, 1)
+    assert plain.log == game.log
+
+
+def test_replay_tells_the_saved_game(tmp_path):
+    save = tmp_path / "game.json"
+    status, played, _ = run_cli("play", "renature", "--players", 2, "--seed", 2, "--save", save)
+    assert status == 0
+    status, replayed, _ = run_cli("replay", save)
+    assert status == 0 and replayed == played
+
+
+def copy_of(game_id: str, tmp_path) -> Path:
+    for folder in ("rules", "cards"):
+        shutil.copytree(ROOT / folder / game_id, tmp_path / folder / game_id)
+    return tmp_path / "rules" / game_id / "game.yaml"
+
+
+@pytest.mark.parametrize("heading, message, hint", [
+    ("    rund: Round {round}", "no procedure 'rund' to head", "did you mean 'round'?"),
+    ("    round: Round {rounds}", "the heading fills {rounds}, which 'round' does not see", "did you mean 'round'?"),
+    ("    deal_creatures: '{who}'", "the heading fills {who}, which 'deal_creatures' does not see", "it sees:"),
+])
+def test_a_heading_names_a_procedure_and_what_it_sees(tmp_path, heading, message, hint):
+    game = copy_of("four-forests", tmp_path)
+    text = game.read_text()
+    assert "    round: Round {round}\n" in text
+    game.write_text(text.replace("    round: Round {round}\n", heading + "\n", 1))
+    with pytest.raises(CompileError) as caught:
+        compile_game(game)
+    found = [d for d in caught.value.diagnostics if message in d.message]
+    assert found and hint in found[0].hint, caught.value.render()
