@@ -229,6 +229,8 @@ class Game:
         self.state = _state
         self.on_step = None     # test hook: called after every action
         self.on_call = None     # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
+        self.on_choice = None   # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken,
+                                # asked or not (a single option is taken without asking)
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
         self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
@@ -277,6 +279,8 @@ class Game:
         lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
         self.note("choice", (), Said((choice.seat, choice.prompt, choice.label(index), card, lay, bool(choice.cards))))
         state.choices.append(index)
+        if self.on_choice is not None:
+            self.on_choice(self, choice.seat, choice.prompt, choice.label(index), True)
         self.advance()
 
     def observe(self, seat: int) -> Observation:

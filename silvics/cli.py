@@ -1,4 +1,4 @@
-"""The `silvics` command: check, compile, play, replay, simulate, scenario, score, show, print, docs.
+"""The `silvics` command: check, compile, play, simulate, replay, scenario, score, show, export, import, schema, new, print, docs.
 
 Exit status: 0 success, 1 the data has errors (or a scenario failed), 2 misuse.
 Errors in the designer's data are printed as file:line:col diagnostics, never tracebacks.
@@ -8,13 +8,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib import metadata
 
 from silvics import commands as run
 from silvics import games
 from silvics.balance import GAMES as BALANCE_GAMES
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
+from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError, SetupError
+from silvics.interpreter.ir import IR_VERSION
 from silvics.position import PositionError
 
 SCHEMA_KINDS = ("game", "module", "pack", "cards", "scenario", "board")
@@ -60,6 +63,18 @@ def _loaded_once():
     return announce
 
 
+def _version() -> str:
+    try:
+        return metadata.version("silvics")
+    except metadata.PackageNotFoundError:       # run from a checkout that was never installed
+        return "unknown"
+
+
+GAME_HELP = "a game id (the project's own rules/<id>/ first, else the installed game), a game or pack folder, or an IR file"
+NEW_PARTS = {"name": "the new folder's name (also the id)", "game": "the game it is for, named as for play",
+             "kind": "the kind of card (as the game declares it)"}
+
+
 def _log_option(sub):
     sub.add_argument("--log", choices=("story", "full"), default="story",
                      help="story (default): the game told for people, in its own words; full: the engine's "
@@ -70,7 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="silvics", description=__doc__.splitlines()[0])
     parser.add_argument("--base", action="append", default=[], metavar="GAME",
                         help="a game folder packs may extend by its id, besides the bundled games (repeatable)")
-    commands = parser.add_subparsers(metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"silvics {_version()} (IR version {IR_VERSION})",
+                        help="print silvics' version and the IR version it reads and writes")
+    commands = parser.add_subparsers(metavar="COMMAND", help="what to do (silvics COMMAND --help says more)")
 
     def command(name, fn, help, loads_games=True):
         sub = commands.add_parser(name, help=help, description=help)
@@ -84,23 +101,24 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--no-cache", action="store_true",
                      help="compile every game afresh (by default a game whose files are unchanged since it last "
                           "checked clean is not compiled again)")
-    sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub.add_argument("paths", nargs="+", metavar="PATH",
+                     help="a game or pack folder, a project folder (every game under rules/), a card, module or scenario file")
     sub.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: one object with the paths that passed and every diagnostic")
     sub.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
     sub.add_argument("--watch", action="store_true",
                      help="check again whenever a YAML file of the project changes (Ctrl-C stops)")
     sub = command("compile", run.compile_, "write a game's IR as JSON")
-    sub.add_argument("game")
+    sub.add_argument("game", help=GAME_HELP)
     sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
     for name, fn, help in (("play", run.play, "play a whole game with bots (and people) and print it"),
                            ("simulate", run.simulate, "play many games and summarise scores and wins")):
         sub = command(name, fn, help)
-        sub.add_argument("game", nargs="?" if name == "play" else None)
+        sub.add_argument("game", nargs="?" if name == "play" else None, help=GAME_HELP)
         sub.add_argument("--players", type=int, default=None, help="default: the game's maximum")
         sub.add_argument("--seed", type=int, default=None if name == "play" else 1, help="default: 1")
         sub.add_argument("--agents", default=None if name == "play" else "random",
-                         help="one agent, or one per seat, comma-separated: random, greedy, montecarlo (default: random)")
+                         help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)} (default: random)")
         sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
         _setting_option(sub)
         if name == "play":
@@ -112,27 +130,29 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--resume", metavar="FILE",
                              help="play on a saved game (and keep saving to FILE, unless --save names another)")
         else:
-            sub.add_argument("--games", type=int, required=True)
+            sub.add_argument("--games", type=int, required=True, help="how many games to play")
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
             _workers_option(sub)
     sub = command("replay", run.replay, "replay a saved game to its last decision and print it")
-    sub.add_argument("file", metavar="FILE")
+    sub.add_argument("file", metavar="FILE", help="a saved game (play --save)")
     sub.add_argument("--game", metavar="GAME", help="take the rules from GAME rather than from where the save says")
     sub.add_argument("--quiet", action="store_true", help="print only the scores")
     _log_option(sub)
     sub = command("scenario", run.scenario, "run scenario files and report pass/fail per file")
-    sub.add_argument("paths", nargs="+", metavar="FILE")
+    sub.add_argument("paths", nargs="+", metavar="FILE", help="a scenario file, or a folder: every .yaml file under it")
+    sub.add_argument("-v", "--verbose", action="store_true",
+                     help="print each run's log and every choice taken, asked or automatic")
     _setting_option(sub, " (over the files' own options)")
     sub = command("score", run.score, "score a described end-of-game position, itemised")
-    sub.add_argument("game")
-    sub.add_argument("file")
+    sub.add_argument("game", help=GAME_HELP)
+    sub.add_argument("file", help="a position file (YAML): the cards where they lie at the end")
     _setting_option(sub, " (over the file's own options)")
     sub = command("show", run.show, "print a card as it is printed: its numbers and words, and its text")
-    sub.add_argument("game")
-    sub.add_argument("card")
+    sub.add_argument("game", help=GAME_HELP)
+    sub.add_argument("card", help="a card's id (or a close spelling of it)")
     sub.add_argument("--as-written", action="store_true", help="also print each line's effect-language source")
     sub = command("export", run.export, "write a game's cards as a table (CSV) or a Tabletop Simulator deck")
-    sub.add_argument("game")
+    sub.add_argument("game", help=GAME_HELP)
     form = sub.add_mutually_exclusive_group(required=True)
     form.add_argument("--csv", action="store_true", help="a table, one row a card")
     form.add_argument("--tts", action="store_true",
@@ -140,7 +160,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--kind", help="only the cards of this kind")
     sub.add_argument("-o", "--output", metavar="FILE", help="the file (--csv; default: standard output) or folder (--tts)")
     sub = command("import", run.import_, "turn a card table (CSV) into a card file, checked at row and column")
-    sub.add_argument("file", metavar="FILE.csv")
+    sub.add_argument("file", metavar="FILE.csv", help="a card table, one row a card, as export --csv writes it")
     sub.add_argument("--game", help="check the cards against this game (its kinds, attributes and rules)")
     sub.add_argument("-o", "--output", metavar="FILE", help="the card file to write (default: standard output)")
     sub = command("schema", run.schema, "write a JSON Schema for editors: a game's card files, or a kind of file")
@@ -149,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"instead, silvics' own schema of one kind of file: {', '.join(SCHEMA_KINDS)}")
     sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
     sub = commands.add_parser("new", help="start from a skeleton that checks and plays at once: a game, a pack or a card")
-    made = sub.add_subparsers(metavar="WHAT", required=True)
+    made = sub.add_subparsers(metavar="WHAT", required=True, help="what to start: game, pack or card")
     for what, fn, help, parts in (
             ("game", run.new_game, "a project folder (NAME) holding a small complete game", ("name",)),
             ("pack", run.new_pack, "a pack folder (NAME) for GAME: one new card, and a module to fill in",
@@ -158,11 +178,11 @@ def _parser() -> argparse.ArgumentParser:
         item = made.add_parser(what, help=help, description=help)
         item.set_defaults(command=fn, no_cache=False)
         for part in parts:
-            item.add_argument(part)
+            item.add_argument(part, help=NEW_PARTS[part])
     item.add_argument("--id", default="new-card", help="the new card's id (default: new-card)")
     item.add_argument("-o", "--output", metavar="FILE", help="a new card file (default: standard output)")
     sub = command("print", run.print_, "lay card faces on pages with cut marks, to print and play (PDF or SVG)")
-    sub.add_argument("game")
+    sub.add_argument("game", help=GAME_HELP)
     sub.add_argument("--pack", metavar="PACK", help="print the cards of this pack (a folder or pack.yaml) of the game")
     sub.add_argument("--module", action="append", default=[], help="add a module's cards; repeatable")
     sub.add_argument("--card", nargs="+", action="extend", default=[], metavar="ID",

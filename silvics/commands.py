@@ -340,6 +340,9 @@ def scenario(args) -> int:
         print(f"{'PASS' if outcome.passed else 'FAIL'}  {file}  {outcome.name}")
         for failure in outcome.failures:
             print("      " + failure.replace("\n", "\n      "))
+        if args.verbose:
+            print("    log:", *(f"      {line}" for line in outcome.log or ["(the run did not start)"]), sep="\n")
+            print("    choices:", *(f"      {line}" for line in outcome.choices or ["(none)"]), sep="\n")
         failed += not outcome.passed
     print(f"{len(files) - failed} passed, {failed} failed")
     return DATA_ERROR if failed else OK

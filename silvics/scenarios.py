@@ -24,6 +24,8 @@ class Outcome:
     file: str
     name: str
     failures: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)        # the game's full log, once it ran
+    choices: list[str] = field(default_factory=list)    # every choice taken: asked, or automatic
 
     @property
     def passed(self) -> bool:
@@ -95,7 +97,10 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
         outcome.failures.append(f"{path}: cannot set up: {reason}")
         return outcome
     expect = data.get("expect", {})
+    game.on_choice = lambda _, seat, prompt, answer, asked: outcome.choices.append(
+        f"P{seat + 1} {prompt}: {answer}" + ("" if asked else "  (automatic: the only option)"))
     error = _play(game, data)
+    outcome.log = game.log
     if "error" in expect:
         if error is None or expect["error"] not in error:
             outcome.failures.append(f"expected an error containing {expect['error']!r}, got {error!r}")

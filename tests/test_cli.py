@@ -1,5 +1,6 @@
 """The command line, end to end: exit statuses, outputs, and no tracebacks."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,31 @@ def test_a_scenario_whose_run_stops_at_an_unscripted_question_fails_unless_it_pi
     pinned = tmp_path / "pinned.yaml"
     pinned.write_text(base + "expect:\n  choice: {seat: 1, options: [silk, apple]}\n")
     assert run_file(pinned).passed
+
+
+def test_every_option_and_argument_of_every_command_says_what_it_does():
+    import argparse
+    from silvics.cli import _parser
+    parsers = [_parser()]
+    missing = []
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += action.choices.values()
+            if not action.help and not isinstance(action, argparse._HelpAction):
+                missing.append(f"{parser.prog} {action.option_strings or action.dest}")
+    assert not missing
+
+
+def test_version_and_the_agents_list(capsys):
+    from silvics.interpreter.agents import AGENTS
+    from silvics.interpreter.ir import IR_VERSION
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    assert re.fullmatch(rf"silvics \S+ \(IR version {IR_VERSION}\)\n", capsys.readouterr().out)
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"comma-separated: {', '.join(AGENTS)} (default: random)" in help_text

@@ -329,3 +329,23 @@ def test_a_tabletop_simulator_deck_holds_every_copy_on_sheets_of_faces(tmp_path,
     assert int.from_bytes(header[16:20], "big") == 10 * 63 * 6        # 10 faces across, 63 mm at 6 px a mm
     status, _, err = said(capsys, "export", "renature", "--tts", "-o", tmp_path / "mixed")
     assert status == 2 and "export one kind at a time with --kind" in err
+
+
+def test_scenario_verbose_prints_the_log_and_every_choice_asked_or_automatic(tmp_path):
+    """P2 holds one card: it is placed without asking, and -v says so beside the choice asked of P1."""
+    scenario = tmp_path / "one-card.yaml"
+    scenario.write_text(
+        "name: one card in hand is placed without asking\ngame: four-forests\nplayers: 2\n"
+        "position:\n  zones:\n    creatures:\n      - {card: dragons, side: leaf}\n"
+        "  players:\n    - hand: [kapok-tree, mahogany]\n    - hand: [tamarack]\n"
+        "run: [cultivate]\nchoices:\n  '1': [mahogany]\n"
+        "expect:\n  zones:\n    forest@1: [mahogany]\n    forest@2: [tamarack]\n")
+    status, out, _ = run_cli("scenario", "-v", scenario)
+    assert status == 0, out
+    choices = out.split("    choices:\n")[1].splitlines()
+    assert choices[:2] == ["      P1 cultivate: choose card: mahogany",
+                           "      P2 cultivate: choose card: tamarack  (automatic: the only option)"]
+    log = out.split("    log:\n")[1].split("    choices:")[0]
+    assert "      move tamarack -> forest@2" in log.splitlines()
+    status, quiet, _ = run_cli("scenario", scenario)
+    assert status == 0 and "choices:" not in quiet

@@ -498,6 +498,8 @@ def one_of(node, build):
             if len(offered) > 1:
                 return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered))
             picked = offered[0] if offered else None
+            if game.on_choice is not None:
+                game.on_choice(game, chooser(game, frame.env), "choose an action", picked or "nothing", False)
         game.pop()
         if picked is not None:
             game.procedure(picked)(game, frame)
@@ -562,6 +564,8 @@ def choose(node, build):
         found = tuple(pile_of(game, found) if of_cards else found)
         if len(found) <= 1:
             frame.env[name] = found[0] if found else None
+            if game.on_choice is not None:
+                game.on_choice(game, frame.env["you"], prompt, _said(game, found, of_cards, of_players), False)
             return
         ask(game, frame.env["you"], found, name)
     if node.args.get("worth"):
@@ -585,9 +589,19 @@ def choose(node, build):
             return
         if len(left) == 1 or (left and still(game, frame.env, picked + list(left)) >= 0):  # every card left is needed
             picked.extend(left)
+            if game.on_choice is not None:
+                game.on_choice(game, frame.env["you"], prompt, _said(game, left, of_cards, of_players), False)
             return
         ask(game, frame.env["you"], left)
     return lambda game, frame: game.push(run_many, frame, [])
+
+
+def _said(game, taken, of_cards: bool, of_players: bool) -> str:
+    """What a choice taken without asking took, in the log's words (for Game.on_choice)."""
+    if not taken:
+        return "nothing"
+    return ", ".join(game.card_id(item) if of_cards else f"P{item + 1}" if of_players
+                     else game.zone_label(item) if isinstance(item, Zone) else str(item) for item in taken)
 
 
 def _worth(amount, by):
