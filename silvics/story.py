@@ -196,7 +196,8 @@ class _Teller:
         return lines
 
     def _marker(self, name: str) -> str:
-        return self.wording.say(Node("player", {"rel": name})).replace("_", " ")
+        said = self.wording.say(Node("player", {"rel": name})).replace("_", " ")
+        return f"the {said} player" if said == name.replace("_", " ") else said    # a marker names a player
 
     def _holding(self, zone, held: dict) -> str:
         if zone.per == "player":

@@ -56,6 +56,8 @@ def test_your_first_game_checks_plays_and_passes_its_scenarios(capsys, monkeypat
     assert status == 0 and out in page
     status, out, _ = run(capsys, "play", "examples/orchard", "--players", "3", "--seed", "2", "--quiet")
     assert status == 0 and out in page
+    status, out, _ = run(capsys, "play", "examples/orchard", "--players", "2", "--seed", "2")
+    assert status == 0 and out in page and "P2's turn" in out
     status, out, _ = run(capsys, "scenario", *sorted(Path("examples/orchard/scenarios").glob("*.yaml")))
     assert status == 0 and out in page
 
