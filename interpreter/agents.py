@@ -10,7 +10,9 @@ and read the deal: `make_agent` gives it a seed made from the game's one way (ag
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import time
 
 
 def decide(game, agents):
@@ -89,6 +91,80 @@ class MonteCarloAgent:
         return lead(world.state.scores, seat)
 
 
+class _Arm:
+    """A move in the search tree: a seat's option, known by the label that seat reads, so one
+    tree holds every world sampled (an information set, not a state)."""
+    __slots__ = ("seat", "children", "visits", "available", "reward")
+
+    def __init__(self, seat: int):
+        self.seat, self.children = seat, {}
+        self.visits, self.available, self.reward = 0, 0, 0.0
+
+
+class ISMCTSAgent:
+    """Information-set Monte Carlo tree search (single observer, Cowling, Powley and Whitehouse
+    2012). Each iteration samples a world from the observation (the cards this seat cannot see
+    dealt again, a generator of its own: never the real game), walks one tree shared by every
+    world, choosing by UCB among the options that world offers (a move's `available` counts
+    the iterations it could be chosen), adds one move, plays on at random, and credits each move
+    with the result for the seat that made it. A playout stops after `depth` decisions and
+    scores the position as if the game ended there. The budget is `iterations`, or `seconds` of
+    CPU time when given. The answer is the most visited option."""
+    name = "ismcts"
+    EXPLORE = 0.7       # UCB's exploration constant, for rewards between 0 and 1
+    SCALE = 10.0        # points of lead that make a reward of about 0.88 (tanh)
+
+    def __init__(self, seed: int, seat: int, iterations: int = 64, depth: int = 40, seconds: float | None = None):
+        self.rng, self.seat = random.Random(f"{seed}/{seat}/ismcts"), seat
+        self.iterations, self.depth, self.seconds = iterations, depth, seconds
+
+    def choose(self, observation) -> int:
+        if observation.option_count == 1:
+            return 0
+        root = _Arm(observation.seat)
+        deadline = None if self.seconds is None else time.process_time() + self.seconds
+        for done in range(10 ** 9):
+            if (done >= self.iterations) if deadline is None else (done and time.process_time() >= deadline):
+                break
+            self.iterate(root, observation.sample(self.rng))
+        labels = observation.labels
+        visits = [root.children[key].visits if (key := (observation.seat, label)) in root.children else 0
+                  for label in labels]
+        best = max(visits)
+        return self.rng.choice([i for i, v in enumerate(visits) if v == best])
+
+    def iterate(self, root: _Arm, world):
+        node, path = root, []
+        while not world.over:                               # select, then expand one move
+            choice = world.pending
+            keys = [(choice.seat, label) for label in choice.labels]
+            known = [(i, node.children[key]) for i, key in enumerate(keys) if key in node.children]
+            for _, child in known:
+                child.available += 1
+            if len(known) < len(keys):
+                index = self.rng.choice([i for i, key in enumerate(keys) if key not in node.children])
+                child = node.children[keys[index]] = _Arm(choice.seat)
+                child.available += 1
+                world.apply(index)
+                path.append(child)
+                break
+            index, node = max(known, key=self._bound)
+            world.apply(index)
+            path.append(node)
+        for _ in range(self.depth):                         # play on at random
+            if world.over:
+                break
+            world.apply(self.rng.randrange(len(world.pending.options)))
+        scores = world.state.scores if world.over else world.provisional_scores()
+        for arm in path:
+            arm.visits += 1
+            arm.reward += 0.5 + 0.5 * math.tanh(lead(scores, arm.seat) / self.SCALE)
+
+    def _bound(self, pair) -> float:
+        _, arm = pair
+        return arm.reward / arm.visits + self.EXPLORE * math.sqrt(math.log(arm.available) / arm.visits)
+
+
 class ScriptedAgent:
     """Answers from a list of option labels (scenario files); fails clearly when one is illegal."""
     name = "scripted"
@@ -112,7 +188,7 @@ class ScriptExhausted(Exception):
         self.observation = observation
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "montecarlo": MonteCarloAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "montecarlo": MonteCarloAgent, "ismcts": ISMCTSAgent}
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
