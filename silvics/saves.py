@@ -280,7 +280,8 @@ class Session:
         rules come from, `terminal` the people's (read, write), by default the console."""
         seats = [Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
                  for number, name in enumerate(names)]
-        save = Save(source(spec), rules.id, rules.name, fingerprint(rules, modules), players, seed, list(modules),
+        printed = fingerprint(rules, modules) if path is not None else ""       # read only from a save file
+        save = Save(source(spec), rules.id, rules.name, printed, players, seed, list(modules),
                     dict(options), seats)
         return cls(rules, save, path, _started(rules, save), terminal)
 

@@ -36,21 +36,19 @@ def _short(words: str) -> str:
 
 class Asker:
     """Where each question the rules ask is written, in words: a prompt names its step, and the
-    run of steps a phrase reads as one (choose a card, then move it) is one decision."""
+    run of steps a phrase reads as one (choose a card, then move it) is one decision. The rules
+    are indexed at once; a list of steps is worded when a question in it is first asked."""
 
     def __init__(self, ir: GameIR, wording: Wording):
-        self.wording, self.where = wording, {}
+        self.wording, self.where, self.worded = wording, {}, {}
         for rule in every_rule(ir):
             for node in nodes(rule):
                 if has_role(node, "sequence"):
-                    self._learn(tuple(role(node, "sequence")))
-
-    def _learn(self, steps: tuple):
-        for start, length, text in self.wording.segments(steps):
-            for step in steps[start:start + length]:
-                prompt = step.args.get("prompt") if isinstance(step, Node) else None
-                if prompt and prompt not in self.where:
-                    self.where[prompt] = ((id(steps), start), text or self.wording.say(step))
+                    steps = tuple(role(node, "sequence"))
+                    for index, step in enumerate(steps):
+                        prompt = step.args.get("prompt") if isinstance(step, Node) else None
+                        if prompt:
+                            self.where.setdefault(prompt, (steps, index))
 
     def words(self, prompt: str) -> str:
         """A question in the game's words, short enough for a line."""
@@ -66,7 +64,15 @@ class Asker:
     def asked(self, prompt: str) -> tuple:
         """(the run the question belongs to, its words), the prompt's card left out if it names one."""
         found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
-        return found or ((prompt, 0), prompt)
+        if found is None:
+            return (prompt, 0), prompt
+        steps, index = found
+        if id(steps) not in self.worded:
+            self.worded[id(steps)] = (steps, self.wording.segments(steps))     # the steps kept: ids stay theirs
+        for start, length, text in self.worded[id(steps)][1]:
+            if start <= index < start + length:
+                return (id(steps), start), text or self.wording.say(steps[index])
+        return (prompt, 0), prompt
 
 
 class _Teller:
