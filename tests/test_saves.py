@@ -230,7 +230,7 @@ ATTACKS = {   # name -> (the file's text, or a function of the good save giving 
     "too many choices": (lambda good: spoilt(good, choices=good["choices"] + [0]),
                          "the game is over after {n} decisions, but the save has {n1}"),
     "unknown agent": (lambda good: spoilt(good, seats=seats(good, agent="clever")),
-                      "seat 1 is played by 'clever', which is not one of random, greedy, montecarlo, human"),
+                      "seat 1 is played by 'clever', which is not one of random, greedy, montecarlo, ismcts, human"),
     "agent not a string": (lambda good: spoilt(good, seats=seats(good, agent=7)), "seats[0].agent must be a string"),
     "seat not an object": (lambda good: spoilt(good, seats=[1, 2]), "seats[0] must be an object"),
     "seat with no seed": (lambda good: spoilt(good, seats=[{"agent": "greedy"}, good["seats"][1]]),
