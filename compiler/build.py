@@ -19,6 +19,8 @@ from ..interpreter.ir import (
     Phrase,
     SideDef,
     Span,
+    Strategy,
+    StrategyRule,
     Vocabulary,
     ZoneDecl,
 )
@@ -44,7 +46,8 @@ from .modules import (
 from .procedures import lower_procedures
 from .steps import At, Steps
 from .templates import face_templates
-from .vocabulary import vocabulary
+from .strategies import strategies
+from .vocabulary import bound_names, vocabulary
 from .walk import every_rule
 from .yamlload import dumped
 
@@ -114,7 +117,7 @@ def _relocated(value, root: Path, done: dict | None = None):
             span = value.span and Span(_relative(value.span.file, root), value.span.line, value.span.col)
             done[id(value)] = (value, Node(value.op, args, span))
         return done[id(value)][1]
-    if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase):
+    if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase, Strategy, StrategyRule):
         if id(value) not in done:
             done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
                                                          for f in fields(value)}))
@@ -269,9 +272,11 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
     ir = _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
                     built, tiebreak, face_templates(game, declared.kinds, diagnostics))
-    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, every_rule(ir), _typed(calls),
-                       _seen(calls))
-    return replace(ir, vocabulary=words,
+    rules, typed = every_rule(ir), _typed(calls)
+    words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed, _seen(calls))
+    personas = strategies([game, *modules], steps.lowerer, declared.decls, bound_names(rules, declared.decls, typed),
+                          diagnostics)
+    return replace(ir, vocabulary=words, strategies=personas,
                    written={name: dumped(steps) for name, steps in game.data["procedures"].items()})
 
 

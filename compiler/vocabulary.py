@@ -31,7 +31,7 @@ def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), type
     variant of its body. A phrase may name what the `rules` (their steps and effects) bind:
     `let`, `choose`, `for`…, of the type `typed` gives it (name -> type) where the rules give it
     one. A heading may name what its procedure `sees` (procedure -> names bound at every call)."""
-    scope = Scope({**_bound(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
+    scope = Scope({**bound_names(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
     labels, phrases, headings = {}, [], {}
     for doc in documents:
@@ -49,7 +49,7 @@ def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), type
     return Vocabulary(labels, tuple(phrases), headings)
 
 
-def _bound(rules, decls, typed: dict) -> dict:
+def bound_names(rules, decls, typed: dict) -> dict:
     """The names the rules bind and read, but for names and words the game declares (those keep
     their meaning): of their type in `typed`, else standing for anything. A definition's name,
     alone, is the rules' name: a definition is called with its parts."""

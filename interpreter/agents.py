@@ -14,6 +14,8 @@ import math
 import random
 import time
 
+from .registry import free_names
+
 
 def decide(game, agents):
     """Put the pending choice to its seat's agent, through that seat's observation, and apply the answer."""
@@ -165,6 +167,59 @@ class ISMCTSAgent:
         return arm.reward / arm.visits + self.EXPLORE * math.sqrt(math.log(arm.available) / arm.visits)
 
 
+class StrategyAgent:
+    """Plays by a strategy the game's data gives (ir.Strategy, written in the effect language):
+    its rules, in order, narrow the options (a rule's `pick` keeps the first label of its list
+    that is offered; its `prefer` keeps the options worth the most with the option as `option`,
+    and `it` for a card, worked out in a world sampled from the observation); the rest is picked
+    at random. A
+    rule applies at the decisions of its procedure, or the one question, `at` names, and only
+    where every name it reads is bound."""
+    name = "strategy"
+
+    def __init__(self, seed: int, seat: int, strategy: str):
+        self.rng, self.strategy = random.Random(f"{seed}/{seat}/strategy/{strategy}"), strategy
+
+    def choose(self, observation) -> int:
+        kept = list(range(observation.option_count))
+        plan = observation.strategy(self.strategy)
+        if plan is None:
+            raise ValueError(f"this game has no strategy {self.strategy!r}")
+        prompt, world = observation.prompt, None
+        asking = prompt.partition(":")[0] if ":" in prompt else ""
+        for rule in plan.rules:
+            if len(kept) == 1:
+                break
+            if rule.at and rule.at not in (asking, prompt):
+                continue
+            labels = observation.labels if rule.pick else ()
+            picked = next(([i for i in kept if labels[i] == wanted] for wanted in rule.pick
+                           if any(labels[i] == wanted for i in kept)), None)
+            kept = picked or kept
+            if rule.prefer is not None:
+                world = world or observation.sample(self.rng)
+                worth = self._worth(world, rule.prefer, kept)
+                kept = [i for i in kept if worth[i] == max(worth.values())] if worth else kept
+        return self.rng.choice(kept)
+
+    @staticmethod
+    def _worth(world, prefer, kept: list[int]) -> dict | None:
+        """What each kept option is worth to `prefer` (the option as `option`, and as `it` when it is
+        a card); None where the rule does not apply: it reads `it` and the options are not cards,
+        or a name not bound at this decision."""
+        pending, env = world.pending, world.state.stack[-1].env
+        given = {"option", "you"} | ({"it"} if pending.cards is True else set())
+        if not free_names(prefer) - given <= env.keys():
+            return None
+        value, inner = world.rules.build(prefer), {**env, "you": pending.seat}
+        worth = {}
+        for index in kept:
+            inner["option"] = inner["it"] = pending.options[index]
+            found = value(world, inner)
+            worth[index] = int(found) if isinstance(found, bool) else (found or 0)
+        return worth
+
+
 class ScriptedAgent:
     """Answers from a list of option labels (scenario files); fails clearly when one is illegal."""
     name = "scripted"
@@ -201,6 +256,7 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 def make_agent(name: str, game_seed: int, seat: int):
-    """The agent `name` (a key of AGENTS) for `seat` in the game of `game_seed`: how every
-    command and test makes one."""
-    return AGENTS[name](agent_seed(game_seed, seat), seat)
+    """The agent `name` (a key of AGENTS, else one of the game's strategies) for `seat` in the
+    game of `game_seed`: how every command and test makes one."""
+    seed = agent_seed(game_seed, seat)
+    return AGENTS[name](seed, seat) if name in AGENTS else StrategyAgent(seed, seat, name)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 8
+IR_VERSION = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +172,26 @@ class Vocabulary:
     headings: dict = field(default_factory=dict)   # procedure -> a text with {name} holes for what it sees
 
 
+@dataclass(frozen=True, slots=True)
+class StrategyRule:
+    """One rule of a strategy: at the decisions of procedure `at` (any decision when empty),
+    keep the options labelled as in `pick` (the first of them offered), or the options whose
+    `prefer` (a number or a condition, worked out with the option as `it`) is highest."""
+    at: str = ""
+    prefer: Node | None = None
+    pick: tuple[str, ...] = ()
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """A persona an agent plays by: rules tried in order at every decision, each narrowing the
+    options the one before kept; what is left is picked among at random."""
+    name: str
+    doc: str
+    rules: tuple[StrategyRule, ...]
+
+
 class SetupError(ValueError):
     """A game set up with modules or options its rules do not allow (a misuse, not a rule failing)."""
 
@@ -197,6 +217,7 @@ class GameIR:
     vocabulary: Vocabulary = Vocabulary()  # the game's and its modules' words, for the rules reference
     written: dict = field(default_factory=dict)   # procedure name -> its steps as written (YAML), for designers
     faces: tuple[FaceDecl, ...] = ()      # how each kind of card is drawn (kinds left out: a default layout)
+    strategies: dict = field(default_factory=dict)   # name -> Strategy: personas agents play by
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -21,7 +21,7 @@ import re
 from dataclasses import MISSING, fields
 
 from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, FaceDecl, GameIR, IRError, KindDecl, Module,
-                 Node, OptionDecl, Phrase, SideDef, Span, SpaceDef, Vocabulary, ZoneDecl)
+                 Node, OptionDecl, Phrase, SideDef, Span, SpaceDef, Strategy, StrategyRule, Vocabulary, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -509,13 +509,17 @@ FIELDS = {
                "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
                "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
-               "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl"))},
+               "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl")),
+               "strategies": _map(_record("Strategy"))},
+    "StrategyRule": {"at": _text, "prefer": _or_null(_expression), "pick": _list(_text), "span": _span},
+    "Strategy": {"name": _text, "doc": _text, "rules": _list(_record("StrategyRule"))},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
     "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase")), "headings": _map(_text)},
 }
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
 _CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
-                                          FaceDecl, OptionDecl, Company, Module, Phrase, Vocabulary, GameIR)}
+                                          FaceDecl, OptionDecl, Company, Module, Phrase, Vocabulary, StrategyRule,
+                                          Strategy, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}

@@ -150,6 +150,10 @@ class Observation:
     def markers(self) -> dict[str, int]:
         return dict(self.__game_now().state.markers)
 
+    def strategy(self, name: str):
+        """The game's strategy `name` (ir.Strategy), or None: the rules are public, as is a persona."""
+        return self.__game_now().rules.ir.strategies.get(name)
+
     @property
     def log(self) -> tuple[str, ...]:
         """The game log as this seat may read it (views.seen_log)."""

@@ -180,11 +180,12 @@ def _write(path: Path, text: str):
 
 # ---- play and simulate --------------------------------------------------------------------
 
-def _agent_names(agents: str, players: int, humans=()) -> list[str]:
-    """Each seat's agent, from --agents and --human ("human" for a person's seat)."""
-    names = agents.split(",")
-    if len(names) not in (1, players) or any(n not in AGENTS for n in names):
-        raise UsageError(f"--agents takes one of {', '.join(AGENTS)}, or one per seat ({players})")
+def _agent_names(agents: str, players: int, humans=(), strategies=()) -> list[str]:
+    """Each seat's agent, from --agents and --human ("human" for a person's seat): an agent, or
+    a strategy the game's data gives."""
+    names, known = agents.split(","), [*AGENTS, *strategies]
+    if len(names) not in (1, players) or any(n not in known for n in names):
+        raise UsageError(f"--agents takes one of {', '.join(known)}, or one per seat ({players})")
     names = names * players if len(names) == 1 else names
     return [saves.PERSON if seat + 1 in humans else name for seat, name in enumerate(names)]
 
@@ -227,7 +228,7 @@ def play(args) -> int:
         bad = [h for h in args.human if not 1 <= h <= players]
         if bad:
             raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
-        names = _agent_names(args.agents or "random", players, set(args.human))
+        names = _agent_names(args.agents or "random", players, set(args.human), ir.strategies)
         session = saves.Session.new(ir, args.game, players, 1 if args.seed is None else args.seed, args.module,
                                     _options(args), names, save_to)
     if any(seat.agent == saves.PERSON for seat in session.save.seats):
@@ -288,7 +289,7 @@ def _scores_table(game) -> str:
 def simulate(args) -> int:
     ir, players = _setup(args)
     names = args.agents.split(",")
-    _agent_names(args.agents, players)          # checks the names
+    _agent_names(args.agents, players, strategies=ir.strategies)          # checks the names
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")

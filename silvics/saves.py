@@ -29,7 +29,7 @@ from silvics.compiler.english import Wording
 from silvics.errors import UsageError
 from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
-from silvics.interpreter.agents import AGENTS, agent_seed
+from silvics.interpreter.agents import AGENTS, StrategyAgent, agent_seed
 from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.views import visible
 from silvics.story import Asker
@@ -62,6 +62,9 @@ class Save:
     options: dict[str, str]        # the setup options chosen (name -> value)
     seats: list[Seat]
     choices: list[int] = field(default_factory=list)
+
+
+STRATEGY_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")    # a strategy's name, checked against the game's once loaded
 
 
 # ---- the rules' fingerprint -----------------------------------------------------------------
@@ -144,9 +147,9 @@ def _seat(value, number: int) -> Seat:
         _check_fields(value, {"agent": str}, where, "a person's seat does not have")
         return Seat(PERSON)
     _check_fields(value, _SEAT_FIELDS, where, "seats do not have")
-    if value["agent"] not in AGENTS:
+    if value["agent"] not in AGENTS and not STRATEGY_NAME.fullmatch(str(value["agent"])):
         raise ValueError(f"is not usable: seat {number + 1} is played by {value['agent']!r}, "
-                         f"which is not one of {', '.join([*AGENTS, PERSON])}")
+                         f"which is not one of {', '.join([*AGENTS, PERSON])} or a strategy of the game")
     _words(value["generator"], where)
     return Seat(**value)
 
@@ -226,6 +229,11 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
         rules.settings(rules.checked_modules(save.modules), save.options)
     except SetupError as error:
         raise SaveError(f"{path} is not usable: {error}") from None
+    strangers = [(n, seat.agent) for n, seat in enumerate(save.seats, 1)
+                 if seat.agent not in (*AGENTS, PERSON, *rules.strategies)]
+    if strangers:
+        raise SaveError(f"{path} is not usable: seat {strangers[0][0]} is played by {strangers[0][1]!r}, which is "
+                        f"not one of {', '.join([*AGENTS, PERSON, *rules.strategies])}")
     low, high = rules.player_range(save.modules)
     if not low <= save.players <= high:
         raise SaveError(f"{path} is not usable: {rules.name} is for {low} to {high} players, not {save.players}")
@@ -348,7 +356,7 @@ def resume(path: Path, spec: str | None = None, use_cache: bool = True, save_to:
 
 
 def _bot(seat: Seat, number: int):
-    agent = AGENTS[seat.agent](seat.seed, number)
+    agent = AGENTS[seat.agent](seat.seed, number) if seat.agent in AGENTS else StrategyAgent(seat.seed, number, seat.agent)
     if seat.generator is not None:
         agent.rng.setstate((3, _words(seat.generator, "generator"), None))    # 3: random.Random's VERSION
     return agent
