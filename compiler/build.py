@@ -18,6 +18,7 @@ from ..interpreter.ir import (
     Node,
     Phrase,
     SideDef,
+    Solo,
     Span,
     Strategy,
     StrategyRule,
@@ -117,7 +118,7 @@ def _relocated(value, root: Path, done: dict | None = None):
             span = value.span and Span(_relative(value.span.file, root), value.span.line, value.span.col)
             done[id(value)] = (value, Node(value.op, args, span))
         return done[id(value)][1]
-    if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase, Strategy, StrategyRule):
+    if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase, Strategy, StrategyRule, Solo):
         if id(value) not in done:
             done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
                                                          for f in fields(value)}))
@@ -276,7 +277,7 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed, _seen(calls))
     personas = strategies([game, *modules], steps.lowerer, declared.decls, bound_names(rules, declared.decls, typed),
                           diagnostics)
-    return replace(ir, vocabulary=words, strategies=personas,
+    return replace(ir, vocabulary=words, strategies=personas, solo=_solo(game, steps.lowerer, declared, diagnostics),
                    written={name: dumped(steps) for name, steps in game.data["procedures"].items()})
 
 
@@ -322,6 +323,22 @@ def _tiebreak(game: Document, lowerer: Lowerer, diagnostics) -> tuple:
         except LowerError as error:
             diagnostics.append(error.diagnostic)
     return tuple(lowered)
+
+
+def _solo(game: Document, lowerer: Lowerer, declared, diagnostics) -> Solo:
+    """How the game is won alone: a condition (as you), and a counter naming the result."""
+    written = game.data.get("solo") or {}
+    won, result = None, str(written.get("result", ""))
+    if "won" in written:
+        try:
+            won = lowerer.typed_text(*game.effect(("solo", "won"), str(written["won"])), Scope({"you": "player"}), "bool")
+        except LowerError as error:
+            diagnostics.append(error.diagnostic)
+    if result and result not in declared.decls.counters:
+        diagnostics.append(game.error(("solo", "result"), "E0401", f"no counter '{result}'",
+                                      did_you_mean(result, declared.decls.counters) or
+                                      "result: names a counter whose value says how well the game went"))
+    return Solo(won, result)
 
 
 def _assembled(game: Document, declared, cards, interrupts, procedures, modules, tiebreak, faces) -> GameIR:

@@ -69,6 +69,7 @@ class Rules:
         self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
                                                             for name in ("setup", "play", "scoring"))}))
         self.tiebreak = [self.build(node) for node in ir.tiebreak]
+        self.solo_won = self.build(ir.solo.won) if ir.solo.won is not None else None
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours
         self._printed: dict = {}                # space key -> what it shows unless set
@@ -260,7 +261,10 @@ class Game:
                 for seat, score in enumerate(self.state.scores)]
 
     def winners(self) -> list[int]:
-        """The seats with the best standing: the most points, ties broken by the rules' tiebreak."""
+        """The seats with the best standing: the most points, ties broken by the rules' tiebreak.
+        Alone, the player wins by the rules' own criterion (`solo: won:`), where they give one."""
+        if self.state.players == 1 and self.rules.solo_won is not None:
+            return [0] if self.rules.solo_won(self, {"you": 0}) else []
         standings = self.standings()
         return [seat for seat, standing in enumerate(standings) if standing == max(standings)]
 

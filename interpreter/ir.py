@@ -173,6 +173,14 @@ class Vocabulary:
 
 
 @dataclass(frozen=True, slots=True)
+class Solo:
+    """How a game played alone is won: `won`, a condition worked out at the end (the player as
+    you); `result`, a counter whose final value names how well (a challenge's tier)."""
+    won: Node | None = None
+    result: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class StrategyRule:
     """One rule of a strategy: at the decisions of procedure `at` (any decision when empty),
     keep the options labelled as in `pick` (the first of them offered), or the options whose
@@ -218,6 +226,7 @@ class GameIR:
     written: dict = field(default_factory=dict)   # procedure name -> its steps as written (YAML), for designers
     faces: tuple[FaceDecl, ...] = ()      # how each kind of card is drawn (kinds left out: a default layout)
     strategies: dict = field(default_factory=dict)   # name -> Strategy: personas agents play by
+    solo: Solo = Solo()                   # how a game played alone is won (none: the player alone always is)
     version: int = IR_VERSION
 
     def with_modules(self, names) -> "GameIR":

@@ -21,7 +21,8 @@ import re
 from dataclasses import MISSING, fields
 
 from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, FaceDecl, GameIR, IRError, KindDecl, Module,
-                 Node, OptionDecl, Phrase, SideDef, Span, SpaceDef, Strategy, StrategyRule, Vocabulary, ZoneDecl)
+                 Node, OptionDecl, Phrase, SideDef, Solo, Span, SpaceDef, Strategy, StrategyRule,
+                 Vocabulary, ZoneDecl)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
@@ -510,7 +511,8 @@ FIELDS = {
                "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
                "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
                "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl")),
-               "strategies": _map(_record("Strategy"))},
+               "strategies": _map(_record("Strategy")), "solo": _record("Solo")},
+    "Solo": {"won": _or_null(_expression), "result": _text},
     "StrategyRule": {"at": _text, "prefer": _or_null(_expression), "pick": _list(_text), "span": _span},
     "Strategy": {"name": _text, "doc": _text, "rules": _list(_record("StrategyRule"))},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
@@ -519,7 +521,7 @@ FIELDS = {
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
 _CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
                                           FaceDecl, OptionDecl, Company, Module, Phrase, Vocabulary, StrategyRule,
-                                          Strategy, GameIR)}
+                                          Strategy, Solo, GameIR)}
 REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
              for name, cls in _CLASSES.items()}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}

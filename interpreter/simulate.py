@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .agents import make_agent, play_on
 from .game import Game
+from .state import parse_key
 
 
 def play(ir, players: int, seed: int, agents, modules=(), options=None) -> Game:
@@ -36,6 +37,7 @@ class Summary:
     lengths: list = field(default_factory=list)
     earned: dict = field(default_factory=lambda: defaultdict(CardStats))
     awarded: dict = field(default_factory=lambda: defaultdict(CardStats))
+    results: list = field(default_factory=list)     # each game's GameResult, in seed order, when kept
 
 
 @dataclass
@@ -46,22 +48,29 @@ class GameResult:
     length: int               # decisions taken
     earned: dict              # card -> [points, share of the win of the player it scored for]
     awarded: dict             # card -> [points handed out, best share of the win among those it went to]
+    held: dict = field(default_factory=dict)    # card -> the seats it lay before, face up, at the end
+    result: str = ""          # alone: the final value of the rules' result counter (a challenge's tier), in words
 
 
 def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1,
-             progress=None, options=None) -> Summary:
+             progress=None, options=None, keep: bool = False, runner=None) -> Summary:
     """Play `games` games, game i with seed `seed + i`; ties share a win. With several workers
     the games are shared among processes, but their results are still added up one game at a
     time in seed order, so every figure (floating-point sums included) is the same whatever
-    the number of workers. `progress(done)`, if given, is called as games finish."""
+    the number of workers. `progress(done)`, if given, is called as games finish; with `keep`,
+    the Summary keeps each game's result too. `runner`, when given, plays the chunks of games
+    elsewhere (a cluster: silvics/cluster.py), as `runner(ir_text, players, names, setup, jobs)`
+    yielding (first seed, results) per chunk in any order."""
     names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
-    if workers > 1 and games > 1:
-        results = _in_parallel(ir, players, games, seed, names, (tuple(modules), options), workers, progress)
+    if runner is not None or (workers > 1 and games > 1):
+        results = _in_parallel(ir, players, games, seed, names, (tuple(modules), options), workers, progress, runner)
     else:
         results = _one_by_one(ir, players, games, seed, names, (modules, options), progress)
     summary = Summary(games, players, [0.0] * players, [0.0] * players)
     for result in results:
         _add(summary, result)
+        if keep:
+            summary.results.append(result)
     return summary
 
 
@@ -86,7 +95,33 @@ def play_and_record(ir, players: int, seed: int, names, modules=(), options=None
                 entry = table.setdefault(game.card_id(card), [0, 0.0])
                 entry[0] += points
                 entry[1] = max(entry[1], share[seat])
-    return GameResult(list(scores), share, length, earned, awarded)
+    return GameResult(list(scores), share, length, earned, awarded, _held(game), _result(game))
+
+
+def _result(game) -> str:
+    """The rules' result counter (`solo: result:`) at the end, as its declaration names the value."""
+    name = game.rules.ir.solo.result
+    if not name or game.state.players != 1:
+        return ""
+    value = game.state.counters.get(name, 0)
+    names = next((c.names for c in game.rules.ir.counters if c.name == name), ())
+    return str(names[value]) if 0 <= value < len(names) else str(value)
+
+
+def _held(game) -> dict:
+    """Each card lying face up, at the end, in a place of a player's that everyone sees (what
+    that player played, not their hand): card id -> the seats it lies before."""
+    held: dict = {}
+    for key, uids in game.state.zones.items():
+        zone = game.rules.zones.get(parse_key(key).name)
+        seat = game.seat_of_zone(key) if zone is not None and zone.visibility == "public" else None
+        if seat is not None:
+            for uid in uids:
+                if not game.state.facedown[uid]:
+                    seats = held.setdefault(game.card_id(uid), [])
+                    if seat not in seats:
+                        seats.append(seat)
+    return held
 
 
 def _add(summary: Summary, result: GameResult):
@@ -101,22 +136,33 @@ def _add(summary: Summary, result: GameResult):
             stats[card].wins += won
 
 
-def _in_parallel(ir, players, games, seed, names, setup, workers, progress) -> list[GameResult]:
-    """Chunks of consecutive seeds, played by a pool whose workers each load the IR once;
-    the results come back in seed order."""
-    import multiprocessing
-
+def _in_parallel(ir, players, games, seed, names, setup, workers, progress, runner=None) -> list[GameResult]:
+    """Chunks of consecutive seeds, played by a pool whose workers each load the IR once (or
+    by `runner`); the results come back in seed order."""
     from .ir import dumps
     size = max(1, min(50, games // (workers * 8)))        # small chunks: even load, a lively progress bar
     jobs = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
     chunks, done = {}, 0
-    with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, (dumps(ir), players, names, setup)) as pool:   # leaving terminates it
-        for start, results in pool.imap_unordered(_play_chunk, jobs):
-            chunks[start] = results
-            done += len(results)
-            if progress:
-                progress(done)
+    for start, results in (runner or _local(workers))(dumps(ir), players, names, setup, jobs):
+        chunks[start] = results
+        done += len(results)
+        if progress:
+            progress(done)
     return [result for start in sorted(chunks) for result in chunks[start]]
+
+
+def _local(workers: int):
+    """The runner of this machine: a pool of `workers` processes."""
+    def run(ir_text, players, names, setup, jobs):
+        import multiprocessing
+        with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, (ir_text, players, names, setup)) as pool:
+            yield from pool.imap_unordered(_play_chunk, jobs)       # leaving terminates the pool
+    return run
+
+
+def play_chunk(ir, players: int, names, setup, start: int, count: int) -> tuple[int, list[GameResult]]:
+    """The games of seeds start … start + count - 1: what a worker anywhere plays."""
+    return start, [play_and_record(ir, players, seed, names, *setup) for seed in range(start, start + count)]
 
 
 _WORKER: dict = {}        # this worker process's game: IR, players, agent names, (modules, options)
@@ -138,5 +184,4 @@ def _play_chunk(job) -> tuple[int, list[GameResult]]:
     w = _WORKER
     if "failed" in w:
         raise w["failed"]
-    return start, [play_and_record(w["ir"], w["players"], seed, w["names"], *w["setup"])
-                   for seed in range(start, start + count)]
+    return play_chunk(w["ir"], w["players"], w["names"], w["setup"], start, count)

@@ -1,4 +1,5 @@
-"""The `silvics` command: check, compile, play, simulate, replay, scenario, score, show, export, import, schema, new, print, docs.
+"""The `silvics` command: check, compile, play, simulate, balance, replay, scenario, score, show, export, import,
+schema, new, print, docs.
 
 Exit status: 0 success, 1 the data has errors (or a scenario failed), 2 misuse.
 Errors in the designer's data are printed as file:line:col diagnostics, never tracebacks.
@@ -133,6 +134,22 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--games", type=int, required=True, help="how many games to play")
             sub.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
             _workers_option(sub)
+            _backend_option(sub)
+    sub = command("balance", run.balance, "play seeded games between agents and write a balance report "
+                  "(Markdown and PNG plots): seats, agent against agent, cards")
+    sub.add_argument("game", help=GAME_HELP)
+    sub.add_argument("--pack", metavar="PACK", help="report on this pack (a folder or pack.yaml) of the game")
+    sub.add_argument("--players", type=int, default=None, help="default: 2 where the game allows it, else its least")
+    sub.add_argument("--games", type=int, default=200, help="games per study (default: 200)")
+    sub.add_argument("--seed", type=int, default=1, help="the first game's seed (default: 1)")
+    sub.add_argument("--agents", default="random",
+                     help="comma-separated: the first plays every seat in the seat study; with several, each "
+                          f"plays each ({', '.join(AGENTS)}, or a strategy of the game; default: random)")
+    sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
+    _setting_option(sub)
+    _workers_option(sub)
+    _backend_option(sub)
+    sub.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write the report in")
     sub = command("replay", run.replay, "replay a saved game to its last decision and print it")
     sub.add_argument("file", metavar="FILE", help="a saved game (play --save)")
     sub.add_argument("--game", metavar="GAME", help="take the rules from GAME rather than from where the save says")
@@ -207,6 +224,15 @@ def _parser() -> argparse.ArgumentParser:
 def _workers_option(sub):
     sub.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                      help="processes to share the games among (default: one per core, here %(default)s)")
+
+
+def _backend_option(sub):
+    sub.add_argument("--backend", choices=("local", "ray"), default="local",
+                     help="local (default): processes on this machine; ray: tasks on a Ray cluster, the same "
+                          "figures for the same seed (pip install 'silvics[ray]')")
+    sub.add_argument("--address", metavar="ADDR",
+                     help="with --backend ray: the cluster's head (host:6379); none: a new Ray instance of this "
+                          "machine alone")
 
 
 def _setting_option(sub, over: str = ""):

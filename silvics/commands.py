@@ -296,7 +296,7 @@ def simulate(args) -> int:
     started, bar = time.perf_counter(), ProgressBar(args.games)
     try:
         summary = run_simulation(ir, players, args.games, args.seed, names, args.module,
-                                 workers=args.workers, progress=bar, options=_options(args))
+                                 workers=args.workers, progress=bar, options=_options(args), runner=_runner(args))
     finally:
         bar.close()
     elapsed = time.perf_counter() - started
@@ -310,6 +310,44 @@ def simulate(args) -> int:
           f"(min {min(lengths)}, max {max(lengths)}); ties share a win")
     if args.cards:
         print(card_table(summary))
+    return OK
+
+
+def _runner(args):
+    """Where a batch's games are played: None for this machine's processes, or a Ray cluster."""
+    if args.backend != "ray":
+        if args.address:
+            raise UsageError("--address goes with --backend ray")
+        return None
+    from silvics import cluster
+    try:
+        return cluster.runner(args.address)
+    except cluster.ClusterError as error:
+        raise UsageError(str(error)) from None
+
+
+def balance(args) -> int:
+    from silvics import report      # matplotlib: loaded only by this command
+    ir = games.load(args.pack or args.game, use_cache=not args.no_cache)
+    if args.pack and ir.id != games.load(args.game, use_cache=not args.no_cache).id:
+        raise UsageError(f"{args.pack} is not a pack of {args.game}")
+    ir.settings(ir.checked_modules(args.module), _options(args))
+    low, high = ir.player_range(args.module)
+    players = ir.checked_players(args.players or max(low, min(2, high)), args.module)
+    agents = args.agents.split(",")
+    for name in agents:                    # any number of agents: each checked as --agents checks one
+        _agent_names(name, 1, strategies=ir.strategies)
+    for option, value in (("--games", args.games), ("--workers", args.workers)):
+        if value < 1:
+            raise UsageError(f"{option} must be at least 1")
+    bar = ProgressBar(args.games)
+    try:
+        made = report.balance(ir, players, args.games, args.seed, agents, args.module, _options(args),
+                              workers=args.workers, progress=bar, runner=_runner(args))
+    finally:
+        bar.close()
+    written = report.write(made, Path(args.output))
+    print(f"wrote {len(written)} files in {args.output}: {', '.join(p.name for p in written)}")
     return OK
 
 
