@@ -380,7 +380,9 @@ def test_nothing_public_leads_from_an_observation_to_the_game(position):
         assert not found
         assert {name for name in dir(observation) if not name.startswith("_")} == {
             "seat", "deciding", "prompt", "labels", "option_count", "players", "zones", "counters", "scores",
-            "markers", "log", "sample"}
+            "markers", "log", "sample", "strategy"}
+        for name in position.rules.ir.strategies:          # a persona is rules, which are public: IR only
+            assert not [path for path, value in reachable(observation.strategy(name)) if isinstance(value, ENGINE)]
 
 
 def test_a_card_out_of_sight_is_never_named_by_what_a_seat_reads(position):
