@@ -8,6 +8,7 @@ order the rules first call it; a procedure with no steps is left out, as are cal
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node, ZoneDecl
+from ..interpreter.registry import REGISTRY
 from .english import Wording, sentence
 from .markdown import inline
 from .walk import calls_in
@@ -33,6 +34,10 @@ def rules_page(ir: GameIR, gallery: str = "") -> str:
     if ir.tiebreak:
         lines += ["Among players tied on points, the winner is the one with the most "
                   + inline(", then the most ".join(wording.say(node) for node in ir.tiebreak)) + ".", ""]
+    if ir.solo.won is not None:
+        lines += [f"Playing alone, you win if {inline(wording.say(ir.solo.won))}.", ""]
+    if ir.strategies:
+        lines += _strategies(ir, wording)
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
@@ -138,6 +143,34 @@ def _module(ir: GameIR, module, wording: Wording) -> list[str]:
     if changes:
         lines += ["What changes:", ""] + [f"- {inline(sentence(change))}" for change in changes] + [""]
     return lines
+
+
+def _strategies(ir: GameIR, wording: Wording) -> list[str]:
+    """The personas a simulation may give a seat (`--agents NAME`), each rule in words."""
+    lines = ["## Personas for simulation", "",
+             "Seats played by the computer may follow these (`silvics play --agents NAME`): at each "
+             "decision, each rule in turn narrows the options; the rest are picked among at random.", ""]
+    named, wording.named = wording.named, {**wording.named, "option": "the option"}
+    for strategy in ir.strategies.values():
+        lines += [f"### {inline(strategy.name)}", "", inline(sentence(strategy.doc)), ""]
+        for rule in strategy.rules:
+            procedure, _, question = rule.at.partition(":")
+            where = "Always: " if not rule.at else f"At {_heading(wording, procedure).lower()}" + (
+                f", asked to {question.strip()}: " if question else ": ")
+            wants = [_preferred(wording, rule.prefer)] if rule.prefer is not None else []
+            picks = [_heading(wording, label).lower() if label in ir.procedures else label for label in rule.pick]
+            wants += [f"take {', else '.join(picks)}, when offered"] if picks else []
+            lines.append(f"- {inline(where + '; '.join(wants))}.")
+        lines.append("")
+    wording.named = named
+    return lines
+
+
+def _preferred(wording: Wording, prefer: Node) -> str:
+    """A persona's preference: for a condition, the options meeting it; for a number, the highest."""
+    said = wording.say(prefer)
+    condition = REGISTRY[prefer.op].returns == "bool"
+    return f"keep the options for which {said}" if condition else f"keep the options with the highest {said}"
 
 
 def _joined(wording: Wording, body: Node) -> str:

@@ -76,3 +76,15 @@ def test_modules_say_what_changes():
     assert "- Before setup: each player, from the first player clockwise: (move the top card of box where grows is " \
            "exotic to your hand)." in modules
     assert "- After setup: set trail to trail times 10 plus 1.\n- Adds 5 fruit cards." in modules
+
+
+def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
+    from silvics import bundled
+    reforest = rules_page(compile_game(bundled.games()["reforest"]))
+    assert "Playing alone, you win if your score is more than the target score." in reforest
+    personas = reforest.split("## Personas for simulation\n")[1].split("\n## ")[0]
+    assert "### grower" in personas and "- Always: take play a plant, when offered." in personas
+    assert "- At play a plant, asked to choose space: keep the options for which" in personas
+    four_forests = rules_page(compile_game(bundled.games()["four-forests"]))
+    assert "- At cultivate: keep the options with the highest value." in four_forests
+    assert "Playing alone" not in four_forests
