@@ -255,8 +255,28 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+BUDGETS = {"greedy": "samples", "montecarlo": "rollouts", "ismcts": "iterations"}   # NAME:N sets this
+MAX_BUDGET = 100_000
+
+
 def make_agent(name: str, game_seed: int, seat: int):
-    """The agent `name` (a key of AGENTS, else one of the game's strategies) for `seat` in the
-    game of `game_seed`: how every command and test makes one."""
-    seed = agent_seed(game_seed, seat)
-    return AGENTS[name](seed, seat) if name in AGENTS else StrategyAgent(seed, seat, name)
+    """The agent `name` for `seat` in the game of `game_seed`: how every command and test makes one."""
+    return build_agent(name, agent_seed(game_seed, seat), seat)
+
+
+def build_agent(name: str, seed: int, seat: int):
+    """An agent from its name: a key of AGENTS, with a budget for a search agent (`ismcts:16`:
+    16 iterations a decision), else one of the game's strategies."""
+    base, _, budget = name.partition(":")
+    if base not in AGENTS:
+        return StrategyAgent(seed, seat, name)
+    return AGENTS[base](seed, seat, **({BUDGETS[base]: int(budget)} if budget else {}))
+
+
+def agent_known(name: str, strategies=()) -> bool:
+    """Whether `name` makes an agent: an agent of AGENTS (a search agent with a budget from 1 to
+    MAX_BUDGET), or one of the game's strategies."""
+    base, colon, budget = name.partition(":")
+    if not colon:
+        return base in AGENTS or base in strategies
+    return base in BUDGETS and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET

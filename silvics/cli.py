@@ -119,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--players", type=int, default=None, help="default: the game's maximum")
         sub.add_argument("--seed", type=int, default=None if name == "play" else 1, help="default: 1")
         sub.add_argument("--agents", default=None if name == "play" else "random",
-                         help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)} (default: random)")
+                         help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)}, or a strategy of the game; "
+                              "a search agent may take a budget, ismcts:16 (default: random)")
         sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
         _setting_option(sub)
         if name == "play":

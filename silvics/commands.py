@@ -12,7 +12,7 @@ from silvics import games, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
-from silvics.interpreter.agents import AGENTS
+from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.interpreter.state import parse_key
@@ -184,8 +184,9 @@ def _agent_names(agents: str, players: int, humans=(), strategies=()) -> list[st
     """Each seat's agent, from --agents and --human ("human" for a person's seat): an agent, or
     a strategy the game's data gives."""
     names, known = agents.split(","), [*AGENTS, *strategies]
-    if len(names) not in (1, players) or any(n not in known for n in names):
-        raise UsageError(f"--agents takes one of {', '.join(known)}, or one per seat ({players})")
+    if len(names) not in (1, players) or not all(agent_known(n, strategies) for n in names):
+        raise UsageError(f"--agents takes one of {', '.join(known)}, or one per seat ({players}); "
+                         f"{', '.join(BUDGETS)} take a budget: ismcts:16 searches 16 iterations a decision")
     names = names * players if len(names) == 1 else names
     return [saves.PERSON if seat + 1 in humans else name for seat, name in enumerate(names)]
 

@@ -29,7 +29,7 @@ from silvics.compiler.english import Wording
 from silvics.errors import UsageError
 from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
-from silvics.interpreter.agents import AGENTS, StrategyAgent, agent_seed
+from silvics.interpreter.agents import AGENTS, agent_known, agent_seed, build_agent
 from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.views import visible
 from silvics.story import Asker
@@ -45,8 +45,8 @@ class SaveError(UsageError):
 
 @dataclass
 class Seat:
-    agent: str                     # a name in AGENTS, or PERSON
-    seed: int | None = None        # a bot's agent_seed: it was made as AGENTS[agent](seed, seat)
+    agent: str                     # an agent's name (agents.build_agent), or PERSON
+    seed: int | None = None        # a bot's agent_seed: it was made as build_agent(agent, seed, seat)
     generator: str | None = None   # a bot's: its random generator's state when saved (base64)
 
 
@@ -147,7 +147,7 @@ def _seat(value, number: int) -> Seat:
         _check_fields(value, {"agent": str}, where, "a person's seat does not have")
         return Seat(PERSON)
     _check_fields(value, _SEAT_FIELDS, where, "seats do not have")
-    if value["agent"] not in AGENTS and not STRATEGY_NAME.fullmatch(str(value["agent"])):
+    if not agent_known(str(value["agent"])) and not STRATEGY_NAME.fullmatch(str(value["agent"])):
         raise ValueError(f"is not usable: seat {number + 1} is played by {value['agent']!r}, "
                          f"which is not one of {', '.join([*AGENTS, PERSON])} or a strategy of the game")
     _words(value["generator"], where)
@@ -230,7 +230,7 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
     except SetupError as error:
         raise SaveError(f"{path} is not usable: {error}") from None
     strangers = [(n, seat.agent) for n, seat in enumerate(save.seats, 1)
-                 if seat.agent not in (*AGENTS, PERSON, *rules.strategies)]
+                 if seat.agent != PERSON and not agent_known(seat.agent, rules.strategies)]
     if strangers:
         raise SaveError(f"{path} is not usable: seat {strangers[0][0]} is played by {strangers[0][1]!r}, which is "
                         f"not one of {', '.join([*AGENTS, PERSON, *rules.strategies])}")
@@ -356,7 +356,7 @@ def resume(path: Path, spec: str | None = None, use_cache: bool = True, save_to:
 
 
 def _bot(seat: Seat, number: int):
-    agent = AGENTS[seat.agent](seat.seed, number) if seat.agent in AGENTS else StrategyAgent(seat.seed, number, seat.agent)
+    agent = build_agent(seat.agent, seat.seed, number)
     if seat.generator is not None:
         agent.rng.setstate((3, _words(seat.generator, "generator"), None))    # 3: random.Random's VERSION
     return agent

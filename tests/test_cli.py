@@ -226,4 +226,5 @@ def test_version_and_the_agents_list(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert f"comma-separated: {', '.join(AGENTS)} (default: random)" in help_text
+    assert f"comma-separated: {', '.join(AGENTS)}, or a strategy of the game; a search agent may take a budget" \
+        in help_text

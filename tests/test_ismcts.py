@@ -93,3 +93,13 @@ def test_a_time_budget_bounds_a_decision():
     start = time.process_time()
     ISMCTSAgent(1, 0, iterations=10 ** 6, seconds=0.05).choose(game.observe(0))
     assert time.process_time() - start < 0.5
+
+
+def test_a_search_agent_takes_a_budget_by_name(tmp_path):
+    from conftest import run_cli
+    from silvics.interpreter.agents import agent_known, build_agent
+    assert build_agent("ismcts:16", 1, 0).iterations == 16 and build_agent("montecarlo:3", 1, 0).rollouts == 3
+    assert not any(agent_known(name) for name in ("ismcts:0", "ismcts:x", "random:4", "ismcts:1000001"))
+    save = tmp_path / "game.json"
+    status, played, _ = run_cli("play", "four-forests", "--players", 2, "--agents", "ismcts:4,random", "--save", save)
+    assert status == 0 and run_cli("replay", save)[1] == played
