@@ -291,10 +291,12 @@ def _typed(calls) -> dict:
 
 
 def _seen(calls) -> dict:
-    """The names each procedure sees: those bound at every place it is called from."""
+    """The names each procedure sees, with their types: those bound at every place it is called
+    from (a name bound with different types there is "any")."""
     seen: dict = {}
     for callee, _, names in calls:
-        seen[callee] = seen[callee] & set(names) if callee in seen else set(names)
+        before = seen.get(callee, names)
+        seen[callee] = {name: kind if before[name] == kind else "any" for name, kind in names.items() if name in before}
     return seen
 
 

@@ -20,7 +20,7 @@ _HOLE = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]|]*)(?:\|([^\[\]]*))?\]")   # [A] or [A|B] in a template: A when A's parts are given, else B
 _FILL = re.compile(r"\{([A-Z][A-Z0-9]*)(?:\|([^{}|]*)\|([^{}|]*))?\}")    # {N} or {N|one|many} in a phrase
 _HOLE_NAME = re.compile(r"[A-Z][A-Z0-9]*")
-HEADING_HOLE = re.compile(r"\{([^{}]*)\}")     # {name} in a heading: a value the procedure sees
+HEADING_HOLE = re.compile(r"\{([^{}|]*)(?:\|(player))?\}")   # {name} in a heading, {name|player} a player
 
 
 class Wording:

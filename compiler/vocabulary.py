@@ -30,7 +30,7 @@ def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), type
     or heading wins). Lower them after the rules: a definition used in a phrase may add a
     variant of its body. A phrase may name what the `rules` (their steps and effects) bind:
     `let`, `choose`, `for`…, of the type `typed` gives it (name -> type) where the rules give it
-    one. A heading may name what its procedure `sees` (procedure -> names bound at every call)."""
+    one. A heading may name what its procedure `sees` (procedure -> {name bound at every call: its type})."""
     scope = Scope({**bound_names(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
                    **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
     labels, phrases, headings = {}, [], {}
@@ -40,8 +40,9 @@ def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), type
             if _label_fits(doc, name, text, decls, diagnostics):
                 labels[name] = text
         for name, text in words.get("headings", {}).items():
-            if _heading_fits(doc, name, text, decls, (sees or {}).get(name, set()), diagnostics):
-                headings[name] = text
+            typed = _heading(doc, name, str(text), decls, (sees or {}).get(name, {}), diagnostics)
+            if typed is not None:
+                headings[name] = typed
         for key, text in words.get("phrases", {}).items():
             phrase = _phrase(doc, ("vocabulary", "phrases", key), str(key), text, steps, scope, diagnostics)
             if phrase:
@@ -81,22 +82,23 @@ def _label_fits(doc, name, text, decls, diagnostics) -> bool:
     return True
 
 
-def _heading_fits(doc, name, text, decls, seen: set, diagnostics) -> bool:
-    """A heading names a procedure, and fills its {holes} with values that procedure sees."""
+def _heading(doc, name, text, decls, seen: dict, diagnostics) -> str | None:
+    """A heading names a procedure, and fills its {holes} with values that procedure sees (`seen`:
+    name -> type). Kept with each player's hole marked `{name|player}`, for the log to say P2."""
     path = ("vocabulary", "headings", name)
     if name not in decls.procedures:
         diagnostics.append(doc.error(path, "E0401", f"no procedure '{name}' to head",
                                      did_you_mean(name, decls.procedures), at_key=True))
-        return False
-    known = seen | set(decls.counters)
-    for hole in HEADING_HOLE.findall(text):
+        return None
+    known = set(seen) | set(decls.counters)
+    for hole, _ in HEADING_HOLE.findall(text):
         if hole not in known:
             diagnostics.append(doc.error(path, "E0401", f"the heading fills {{{hole}}}, which '{name}' does not see",
                                          did_you_mean(hole, known) or
                                          f"it sees: {', '.join(sorted(known)) or 'nothing'} (names bound by "
                                          "every step that calls it, and the counters)"))
-            return False
-    return True
+            return None
+    return HEADING_HOLE.sub(lambda m: f"{{{m[1]}|player}}" if seen.get(m[1]) == "player" else f"{{{m[1]}}}", text)
 
 
 def _phrase(doc, path, key, text, steps: Steps, scope, diagnostics) -> Phrase | None:

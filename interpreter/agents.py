@@ -193,9 +193,11 @@ class StrategyAgent:
             if rule.at and rule.at not in (asking, prompt):
                 continue
             labels = observation.labels if rule.pick else ()
-            picked = next(([i for i in kept if labels[i] == wanted] for wanted in rule.pick
-                           if any(labels[i] == wanted for i in kept)), None)
-            kept = picked or kept
+            for wanted in rule.pick:                  # the first label offered, if any
+                picked = [i for i in kept if labels[i] == wanted]
+                if picked:
+                    kept = picked
+                    break
             if rule.prefer is not None:
                 world = world or observation.sample(self.rng)
                 worth = self._worth(world, rule.prefer, kept)

@@ -6,22 +6,18 @@ game) with the engine's hooks: `Game.on_call` as a procedure starts, `Game.on_st
 action. `silvics play --log full` prints the engine's complete log instead."""
 from __future__ import annotations
 
-import re
-
 from silvics.compiler.english import HEADING_HOLE, Wording
 from silvics.compiler.walk import every_rule, nodes
 from silvics.interpreter.game import Game
 from silvics.interpreter.ir import GameIR, Node
+from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
 from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
+from silvics.position import PositionError, zone_from_label
 
 INDENT = "  "
 CELL = 22                         # the widest a card's name is drawn in a grid's cell
 LONG = 100                        # a decision's words longer than this are cut at a pause
-ACTIONS = "choose an action"      # the prompt of `one of`: its options are procedures
-
-
-SPACE = re.compile(r"^[a-z_][a-z0-9_]*:(?P<row>[^.@]+)\.(?P<column>\d+)(@\d+)?$")   # a space's label: region:low.1@2
 
 
 def _short(words: str) -> str:
@@ -90,7 +86,7 @@ class _Teller:
             self.setup = self._laid_out(game)
         text = self.ir.vocabulary.headings.get(name)
         if text is not None:
-            filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m.group(1)), text)
+            filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
             self.events.append((len(game.state.log), "heading", filled))
 
     def on_step(self, game):
@@ -102,7 +98,7 @@ class _Teller:
     # ---- the lines ----
     def lines(self) -> list[str]:
         lines = ["Setup:", *(INDENT + line for line in self.setup)]
-        log, events = self.game.state.log, sorted(self.events, key=lambda e: e[0])
+        log, events = self.game.state.log, self.events          # events come in the log's order
         said: list = []                                     # the choices of one decision so far
         e = 0
         for i in range(len(log) + 1):
@@ -118,7 +114,9 @@ class _Teller:
                 break
             what, _, detail = log[i]
             if what == "choice":
-                said = self._choice(said, detail, lines)
+                if said and (said[0].seat != detail.seat or self._run(said[0]) != self._run(detail)):
+                    lines += self._decided(said)          # a choice of another decision: the last one is whole
+                said.append(detail)
             elif what == "end":
                 lines += self._decided(said) + ["", "The game ends at once."]
             elif what == "draw":
@@ -129,12 +127,8 @@ class _Teller:
             lines.pop()
         return lines
 
-    def _choice(self, said: list, choice: Said, lines: list) -> list:
-        run, _ = self.asker.asked(choice.prompt)
-        if said and (said[0].seat != choice.seat or self.asker.asked(said[0].prompt)[0] != run):
-            lines += self._decided(said)
-        said.append(choice)
-        return said
+    def _run(self, choice: Said):
+        return self.asker.asked(choice.prompt)[0]
 
     def _decided(self, said: list) -> list[str]:
         """A decision's line, once its choices are all made (the list is emptied)."""
@@ -152,10 +146,17 @@ class _Teller:
             return self.asker.option(ACTIONS, choice.label)
         if choice.picked and choice.card is not None:
             return self._card(choice.card)
-        space = SPACE.match(str(choice.label))
-        if space:
-            return f"{space['row']} row, column {space['column']}"
-        return str(choice.label).replace("_", " ")
+        return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
+
+    def _space(self, label: str) -> str:
+        """A space of a grid, by the label the log gives it (region:low.1@2): 'low row, column 1'."""
+        if ":" not in label:
+            return ""
+        try:
+            parts = parse_key(zone_from_label(self.game, label))
+        except PositionError:
+            return ""
+        return f"{parts.row} row, column {parts.column}" if parts.row else ""
 
     def _points(self, items) -> list[str]:
         """Points scored by one action: a line per seat and heading (or card awarding them)."""
@@ -178,10 +179,11 @@ class _Teller:
         face = self.game.rules.faces[uid][self.game.state.side[uid]]
         return str(face.get("name") or face["id"])
 
-    def _value(self, game, env: dict, name: str) -> str:
+    @staticmethod
+    def _value(game, env: dict, name: str, player: bool) -> str:
+        """A heading's hole: a name the procedure sees (a player as P2), else a counter."""
         if name in env:
-            value = env[name]
-            return f"P{value + 1}" if name == "you" else str(value)
+            return f"P{env[name] + 1}" if player else str(env[name])
         return str(game.state.counters.get(name, "?"))
 
     def _zone_words(self, zone) -> str:

@@ -81,3 +81,12 @@ def test_a_card_whose_holders_win_far_more_is_an_outlier():
 def test_balance_misuse_is_status_2(tmp_path, argv, message):
     status, _, err = run_cli("balance", *argv, "-o", tmp_path / "r")
     assert status == 2 and message in err and "Traceback" not in err
+
+
+def test_forest_shuffle_alone_is_won_by_reaching_the_tier():
+    """Alone in the Forest: the player wins when `won` (the tier aimed for is reached) is yes."""
+    ir = games.load("forest-shuffle")
+    for seed in range(1, 4):
+        game = Game(ir, 1, seed, ["alone-in-the-forest"], options={"tier": "bronze"})
+        play_on(game, [make_agent("forester", seed, 0)])
+        assert game.winners() == ([0] if game.state.counters["won"] == 1 else [])

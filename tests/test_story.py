@@ -131,3 +131,12 @@ def test_a_heading_names_a_procedure_and_what_it_sees(tmp_path, heading, message
         compile_game(game)
     found = [d for d in caught.value.diagnostics if message in d.message]
     assert found and hint in found[0].hint, caught.value.render()
+
+
+def test_a_headings_hole_is_said_by_its_type():
+    """The compiler marks a hole the rules bind to a player; the log says that one as P2, a
+    number as itself."""
+    assert compile_game(bundled.games()["reforest"]).vocabulary.headings["take_turn"] == "{you|player}'s turn"
+    assert compile_game(bundled.games()["four-forests"]).vocabulary.headings["round"] == "Round {round}"
+    out, _ = story("reforest", 2, 3)
+    assert "P2's turn" in out.splitlines() and not re.search(r"^\d+'s turn$", out, re.M)

@@ -18,6 +18,9 @@ from ..views import card_label
 from .expressions import cards, pile_of
 
 
+ACTION_PROMPT = "choose an action"      # what `one of` asks: its options are the procedures offered
+
+
 def _guarded(node, build):
     """For `one of` and `in any order`: which of some step names have their condition holding
     (a step written without a condition always does)."""
@@ -496,10 +499,10 @@ def one_of(node, build):
         if picked is UNANSWERED:
             offered = tuple(holding(game, frame.env, names))
             if len(offered) > 1:
-                return game.ask(Choice(chooser(game, frame.env), "choose an action", offered, offered))
+                return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered))
             picked = offered[0] if offered else None
             if game.on_choice is not None:
-                game.on_choice(game, chooser(game, frame.env), "choose an action", picked or "nothing", False)
+                game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False)
         game.pop()
         if picked is not None:
             game.procedure(picked)(game, frame)
