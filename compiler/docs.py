@@ -1,12 +1,10 @@
 """The docs backend: Markdown reference pages generated from the registry and the games' IR.
 
-It renders what it is given and runs nothing: the balance figures come from the caller
-(`silvics docs`, silvics/reference.py, plays the games). A test fails when the committed
+It renders and runs nothing: a game site's balance report is played and written by the
+application (`silvics docs`: silvics/reference.py and silvics/report.py). A test fails when the committed
 pages under docs/reference/ differ from what the current code and data generate.
 """
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from xml.sax.saxutils import quoteattr
 
@@ -18,9 +16,6 @@ from .faces import face_sides, face_svg, modules_of
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
-
-if TYPE_CHECKING:
-    from ..interpreter.simulate import Summary
 
 KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
 
@@ -102,10 +97,9 @@ def _binding(binding) -> str:
     return f"{name} ({kind}) {where}"
 
 
-def game_page(ir: GameIR, balance: Summary | None = None) -> str:
+def game_page(ir: GameIR) -> str:
     """A game's rules as written, for designers: its definitions and procedures in the effect
-    language, each module's changes, every card with its source, and (given a simulation
-    summary) the balance figures. Every name and text from the data (a pack's too) is escaped:
+    language, each module's changes, and every card with its source. Every name and text from the data (a pack's too) is escaped:
     it can add no HTML, code, link, heading or line of its own."""
     wording = Wording(ir.vocabulary)
     lines = [f"# {_inline(ir.name)}: the rules as written", "",
@@ -125,8 +119,6 @@ def game_page(ir: GameIR, balance: Summary | None = None) -> str:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
             lines += _module_section(ir, module, wording)
-    if balance is not None:
-        lines += balance_section(balance)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
         if not cards:                  # a kind only modules bring: listed under each module
@@ -210,31 +202,4 @@ def _module_section(ir: GameIR, module, wording: Wording) -> list[str]:
     if module.cards:
         lines += [f"Its cards ({sum(c.copies for c in module.cards)}), in the game only with the module:", ""]
         lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in module.cards])
-    return lines
-
-
-def balance_section(summary: Summary) -> list[str]:
-    """Per-card figures from seeded random games: designers see which cards pull their weight."""
-    lines = ["## Balance", "",
-             f"From {summary.games} seeded games between random agents at {summary.players} players "
-             "(`silvics simulate --cards` gives the same for any setup). Seat win rates: "
-             + ", ".join(f"P{seat + 1} {wins / summary.games:.0%}" for seat, wins in enumerate(summary.wins)) + ".", ""]
-    tables = (("Cards that earned points (mean points in the games where they scored; how often their "
-               "player won)", summary.earned, True),
-              ("Cards that awarded points (mean points handed out, over all players, in the games where they did)",
-               summary.awarded, False))
-    for title, table, with_wins in tables:
-        if not table:
-            continue
-        ranked = sorted(table.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
-        lines += [f"**{title}**", "", "| card | games | mean points |" + (" player won |" if with_wins else ""),
-                  "|---|---|---|" + ("---|" if with_wins else "")]
-        for row in (ranked if len(ranked) <= 12 else ranked[:6] + [None] + ranked[-6:]):
-            if row is None:
-                lines.append("| … | | |" + (" |" if with_wins else ""))
-                continue
-            card, stats = row
-            lines.append(f"| {card} | {stats.games} | {stats.points / stats.games:.2f} |"
-                         + (f" {stats.wins / stats.games:.0%} |" if with_wins else ""))
-        lines.append("")
     return lines

@@ -143,7 +143,7 @@ def _in_parallel(ir, players, games, seed, names, setup, workers, progress, runn
     size = max(1, min(50, games // (workers * 8)))        # small chunks: even load, a lively progress bar
     jobs = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
     chunks, done = {}, 0
-    for start, results in (runner or _local(workers))(dumps(ir), players, names, setup, jobs):
+    for start, results in (runner or local_runner(workers))(dumps(ir), players, names, setup, jobs):
         chunks[start] = results
         done += len(results)
         if progress:
@@ -151,7 +151,7 @@ def _in_parallel(ir, players, games, seed, names, setup, workers, progress, runn
     return [result for start in sorted(chunks) for result in chunks[start]]
 
 
-def _local(workers: int):
+def local_runner(workers: int):
     """The runner of this machine: a pool of `workers` processes."""
     def run(ir_text, players, names, setup, jobs):
         import multiprocessing

@@ -1,44 +1,81 @@
-"""The balance figures of a game's reference: seeded games between random agents at the most
-players, played on every core and kept in a cache between runs.
+"""Long batches in cached chunks, and the balance report of a game's reference site.
 
-An entry is `balance/<key>.json` in the cache folder (cache.py), its key a hash of everything
-the figures follow from: the game's IR (its cards, rules and modules: any edit to a source
-changes it), the toolchain (the compiler's and interpreter's source), silvics' version, the
-seed, the number of games and of players. Entries are written atomically; one that cannot be
-read or makes no sense is ignored, and the figures are played again.
+`cached_runner` plays a batch (`interpreter.simulate.simulate`'s runner protocol) in chunks of
+CHUNK consecutive seeds and keeps each chunk's results in the cache (cache.py): a report
+asked again, or with more games, plays only the chunks it has not played. An entry is
+`batches/<key>.json`, its key a hash of everything the results follow from: the game's IR (its
+cards, rules and modules: any edit to a source changes it), the toolchain (the compiler's and
+interpreter's source), silvics' version, the players, agents, modules, options and seeds.
+Entries are written atomically; one that cannot be read or makes no sense is played again.
+
+`reference_report` is the report of a game's reference site: the game's first strategy
+(a persona, playing as a designer's player would) in every seat, then against random play.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
-from collections import defaultdict
 
 from silvics import cache
-from silvics.interpreter import ir as ir_module
-from silvics.interpreter.simulate import CardStats, Summary, simulate
+from silvics.interpreter.simulate import GameResult, local_runner, play_chunk
 
-GAMES = 200          # the reference pages' figures: seeds 1…200
+GAMES = 200          # the reference pages' figures: seeds 1…200 per study
 SEED = 1
-FORMAT = 1           # of an entry; bump when it changes
+CHUNK = 25           # seeds per cached chunk, counted from the batch's first seed
+FORMAT = 2           # of an entry; bump when it changes
 
 
-def figures(ir, games: int = GAMES, workers: int = 1, use_cache: bool = True, progress=None) -> Summary:
-    """The figures of `games` seeded games (random agents, the game's most players), from the
-    cache when it holds them; `progress(done)` is called as games finish when they are played."""
-    entry = cache.folder() / "balance" / f"{key(ir, games)}.json"
-    if use_cache and (cached := _read(entry)) is not None:
-        return cached
-    summary = simulate(ir, ir.max_players, games, seed=SEED, workers=workers, progress=progress)
-    if use_cache:
-        cache.write_atomically(entry, json.dumps(_as_json(summary)))
-    return summary
+def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
+    """A runner for simulate: the batch's seeds in chunks of CHUNK, each read from the cache or
+    played (by `runner`, by a pool of `workers` processes, or here with one) and then kept."""
+    def play_here(ir_text, players, names, setup, jobs):
+        for start, count in jobs:
+            yield play_chunk(ir, players, names, setup, start, count)
+    inner = runner or (local_runner(workers) if workers > 1 else play_here)
+
+    def run(ir_text, players, names, setup, jobs):
+        first, end = min(start for start, _ in jobs), max(start + count for start, count in jobs)
+        chunks = [(start, min(CHUNK, end - start)) for start in range(first, end, CHUNK)]
+        whole = hashlib.sha256(json.dumps([FORMAT, _version(), cache.toolchain(), players, list(names),
+                                           list(setup[0]), sorted((setup[1] or {}).items())]).encode())
+        whole.update(ir_text.encode())
+        entry = {chunk: cache.folder() / "batches" / f"{_key(whole, *chunk)}.json" for chunk in chunks}
+        missing = []
+        for chunk in chunks:
+            kept = _read(entry[chunk], chunk[1]) if use_cache else None
+            if kept is None:
+                missing.append(chunk)
+            else:
+                yield chunk[0], kept
+        if missing:
+            for start, results in inner(ir_text, players, names, setup, missing):
+                if use_cache:
+                    chunk = (start, len(results))
+                    cache.write_atomically(entry[chunk], json.dumps([dataclasses.asdict(r) for r in results]))
+                yield start, results
+    return run
 
 
-def key(ir, games: int) -> str:
-    """What the figures of `games` games of this IR follow from, hashed."""
-    whole = hashlib.sha256(json.dumps([FORMAT, _version(), cache.toolchain(), SEED, games, ir.max_players]).encode())
-    whole.update(ir_module.dumps(ir).encode())
-    return whole.hexdigest()[:32]
+def reference_setup(ir) -> tuple[int, list[str]]:
+    """The players and agents of a game's reference report: 2 players where the game allows it,
+    else its least; its first strategy, if it has one, then random agents."""
+    low, high = ir.player_range()
+    return max(low, min(2, high)), ([next(iter(ir.strategies)), "random"] if ir.strategies else ["random"])
+
+
+def reference_report(ir, games: int = GAMES, workers: int = 1, use_cache: bool = True, progress=None):
+    """The balance report of a game's reference (reference_setup), its games cached in chunks."""
+    from silvics import report          # matplotlib and friends: only for a report
+    players, agents = reference_setup(ir)
+    return report.balance(ir, players, games, SEED, agents, progress=progress,
+                          runner=cached_runner(ir, workers, use_cache=use_cache))
+
+
+def _key(whole, start: int, count: int) -> str:
+    chunk = whole.copy()
+    chunk.update(f"/{start}/{count}".encode())
+    return chunk.hexdigest()[:32]
 
 
 def _version() -> str:
@@ -49,22 +86,18 @@ def _version() -> str:
         return "unknown"
 
 
-def _as_json(summary: Summary) -> dict:
-    tables = {name: {card: [s.games, s.points, s.wins] for card, s in getattr(summary, name).items()}
-              for name in ("earned", "awarded")}
-    return {"games": summary.games, "players": summary.players, "totals": summary.totals,
-            "wins": summary.wins, "lengths": summary.lengths, **tables}
+_FIELDS = {field.name for field in dataclasses.fields(GameResult)}
 
 
-def _read(entry) -> Summary | None:
+def _read(entry, count: int) -> list[GameResult] | None:
+    """A chunk's results, or None when the entry is missing, unreadable or not what it should be."""
     try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
-        tables = {name: defaultdict(CardStats, {card: CardStats(int(games), int(points), float(wins))
-                                                for card, (games, points, wins) in data[name].items()})
-                  for name in ("earned", "awarded")}
-        numbers = [data["games"], data["players"], *data["totals"], *data["wins"], *data["lengths"]]
-        if not all(isinstance(n, (int, float)) for n in numbers):
-            return None
-        return Summary(data["games"], data["players"], data["totals"], data["wins"], data["lengths"], **tables)
+        results = [GameResult(**found) for found in json.loads(entry.read_text(encoding="utf-8"))]
     except Exception:        # missing, unreadable, corrupt: play the games again
         return None
+    fine = len(results) == count and all(
+        isinstance(r.scores, list) and isinstance(r.share, list) and len(r.scores) == len(r.share)
+        and all(isinstance(n, (int, float)) for n in (*r.scores, *r.share, r.length))
+        and isinstance(r.earned, dict) and isinstance(r.awarded, dict) and isinstance(r.held, dict)
+        and isinstance(r.result, str) for r in results)
+    return results if fine else None

@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.set_defaults(command=fn, no_cache=False)
         if loads_games:
             sub.add_argument("--no-cache", action="store_true",
-                             help="compile the game afresh (docs: and play the balance games), neither reading nor writing the cache")
+                             help="compile the game afresh (balance and docs: and play every game again), "
+                                      "neither reading nor writing the cache")
         return sub
 
     sub = command("check", run.check, "validate games, card files, modules, packs and scenarios", loads_games=False)
@@ -141,13 +142,16 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("game", help=GAME_HELP)
     sub.add_argument("--pack", metavar="PACK", help="report on this pack (a folder or pack.yaml) of the game")
     sub.add_argument("--players", type=int, default=None, help="default: 2 where the game allows it, else its least")
-    sub.add_argument("--games", type=int, default=200, help="games per study (default: 200)")
+    sub.add_argument("--games", type=int, default=200, help="games per study (default: 200; played games are cached in chunks of seeds: asking again, or for more, plays only the new ones)")
     sub.add_argument("--seed", type=int, default=1, help="the first game's seed (default: 1)")
     sub.add_argument("--agents", default="random",
                      help="comma-separated: the first plays every seat in the seat study; with several, each "
                           f"plays each ({', '.join(AGENTS)}, or a strategy of the game; default: random)")
     sub.add_argument("--module", action="append", default=[], help="switch a module (variant) on; repeatable")
     _setting_option(sub)
+    sub.add_argument("--by", metavar="STUDY",
+                     help="also compare setups: module (each module the game allows with this setup) or an "
+                          "option's name (each of its values, e.g. a solo challenge)")
     _workers_option(sub)
     _backend_option(sub)
     sub.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write the report in")

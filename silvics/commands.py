@@ -329,10 +329,12 @@ def _runner(args):
 
 def balance(args) -> int:
     from silvics import report      # matplotlib: loaded only by this command
+    from silvics.balance import cached_runner
     ir = games.load(args.pack or args.game, use_cache=not args.no_cache)
     if args.pack and ir.id != games.load(args.game, use_cache=not args.no_cache).id:
         raise UsageError(f"{args.pack} is not a pack of {args.game}")
-    ir.settings(ir.checked_modules(args.module), _options(args))
+    options = _options(args)
+    ir.settings(ir.checked_modules(args.module), options)
     low, high = ir.player_range(args.module)
     players = ir.checked_players(args.players or max(low, min(2, high)), args.module)
     agents = args.agents.split(",")
@@ -341,10 +343,12 @@ def balance(args) -> int:
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")
-    bar = ProgressBar(args.games)
+    rows = report.study_rows(ir, players, args.module, options, args.by) if args.by else []
+    runner = cached_runner(ir, args.workers, _runner(args), use_cache=not args.no_cache)
+    bar = ProgressBar(report.planned(args.games, agents, players, len(rows)))
     try:
-        made = report.balance(ir, players, args.games, args.seed, agents, args.module, _options(args),
-                              workers=args.workers, progress=bar, runner=_runner(args))
+        made = report.balance(ir, players, args.games, args.seed, agents, args.module, options,
+                              workers=args.workers, progress=bar, runner=runner, by=args.by)
     finally:
         bar.close()
     written = report.write(made, Path(args.output))
@@ -649,7 +653,7 @@ def _repository_pages(args) -> int:
     from silvics import reference
     out = Path(args.out or "docs/reference")
     try:
-        written = reference.write_reference(out, _balance_figures(args), use_cache=not args.no_cache)
+        written = reference.write_reference(out, _balance_report(args), use_cache=not args.no_cache)
     except OSError as error:          # the folder is made first, so a bad --out stops before any work
         raise UsageError(f"cannot write the pages to {out}: {error.strerror}") from None
     for path in written:
@@ -666,7 +670,7 @@ def _game_site(args) -> int:
     reference.check_site_folder(out)
     ir = games.load(args.game, use_cache=not args.no_cache)
     reference.prepare_site(out)
-    for path in reference.write_site(ir, out, _balance_figures(args)(ir)):
+    for path in reference.write_site(ir, out, _balance_report(args)(ir)):
         print(f"wrote {path}")
     try:
         print(f"built {reference.build_site(out) / 'index.html'}")
@@ -676,14 +680,15 @@ def _game_site(args) -> int:
     return OK
 
 
-def _balance_figures(args):
-    """A game's balance figures as the options ask: played (with a progress bar) or cached, or none."""
-    from silvics import balance
+def _balance_report(args):
+    """A game's balance report as the options ask: played (with a progress bar) or cached, or none."""
+    from silvics import balance, report
 
-    def figures(ir):
-        bar = ProgressBar(args.balance, label=f"{ir.name}, balance")
+    def made(ir):
+        players, agents = balance.reference_setup(ir)
+        bar = ProgressBar(report.planned(args.balance, agents, players), label=f"{ir.name}, balance")
         try:
-            return balance.figures(ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar)
+            return balance.reference_report(ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar)
         finally:
             bar.close()
-    return (lambda ir: None) if args.no_balance else figures
+    return (lambda ir: None) if args.no_balance else made

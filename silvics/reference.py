@@ -1,7 +1,8 @@
 """The generated reference (`silvics docs`): the pages of this repository's site (the primitive
 reference and a page per bundled game, in docs/reference/), and the site of any one game or
 pack, a standalone mkdocs project built to HTML. The pages come from the compiler's docs
-backend, which only renders: the balance figures are handed to it (balance.py plays them).
+backend, which only renders; a game's balance report (balance.py plays it, report.py writes
+it) is a folder of its own beside them, `balance/`, with its plots.
 """
 from __future__ import annotations
 
@@ -14,29 +15,34 @@ from silvics.compiler.docs import gallery_page, game_page, primitives_page
 from silvics.compiler.rulebook import rules_page
 from silvics.errors import UsageError
 
-# Every page of a game's site, in the order of its menu: (file, title, its text from the IR
-# and the balance figures, None when left out). Adding a page is adding a line (and, for this
-# repository's site, where a game's pages are reference/<game>/<file>, a line of mkdocs.yml's
-# nav for each bundled game).
+# Every page of a game's site, in the order of its menu: (file, title, its text from the IR).
+# Adding a page is adding a line (and, for this repository's site, where a game's pages are
+# reference/<game>/<file>, a line of mkdocs.yml's nav for each bundled game).
 GAME_PAGES = (
-    ("index.md", "Rules", lambda ir, balance: rules_page(ir, gallery="cards.md")),
-    ("cards.md", "Cards", lambda ir, balance: gallery_page(ir)),
+    ("index.md", "Rules", lambda ir: rules_page(ir, gallery="cards.md")),
+    ("cards.md", "Cards", gallery_page),
     ("as-written.md", "As written", game_page),
 )
+BALANCE = ("balance", "Balance")     # the balance report's folder, and its title in the menu
 MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, not these files.\n"
 
 
-def write_reference(out: Path, figures, use_cache: bool = True) -> list[Path]:
+def write_reference(out: Path, balance, use_cache: bool = True) -> list[Path]:
     """Write this repository's reference pages under `out`: the primitive reference, and each
-    bundled game's pages with the balance figures `figures(ir)` gives; returns the paths written."""
+    bundled game's pages, with the balance report `balance(ir)` gives (None: none); returns
+    the paths written."""
     out.mkdir(parents=True, exist_ok=True)
-    pages = {"primitives.md": primitives_page()}
+    written = [_write(out / "primitives.md", primitives_page())]
     for game_id in bundled.games():
         ir = games.load(game_id, use_cache=use_cache)
-        balance = figures(ir)
-        for name, _, page in GAME_PAGES:
-            pages[f"{game_id}/{name}"] = page(ir, balance)
-    return [_write(out / name, text) for name, text in pages.items()]
+        written += [_write(out / game_id / name, page(ir)) for name, _, page in GAME_PAGES]
+        written += _write_report(balance(ir), out / game_id / BALANCE[0])
+    return written
+
+
+def _write_report(made, folder: Path) -> list[Path]:
+    from silvics import report          # matplotlib: loaded only when there is a report to draw
+    return [] if made is None else report.write(made, folder)
 
 
 def check_site_folder(out: Path) -> None:
@@ -57,7 +63,7 @@ def prepare_site(out: Path) -> None:
     """Make the site's folders, and clear the pages a previous run wrote (the list may change)."""
     try:
         (out / "docs").mkdir(parents=True, exist_ok=True)
-        for old in (out / "docs").glob("*.md"):
+        for old in [*(out / "docs").glob("*.md"), *(out / "docs" / BALANCE[0]).glob("*")]:
             old.unlink()
     except OSError as error:
         raise UsageError(f"cannot write the site to {out}: {error.strerror}") from None
@@ -65,14 +71,16 @@ def prepare_site(out: Path) -> None:
 
 def write_site(ir, out: Path, balance) -> list[Path]:
     """Write the mkdocs project of one game (or pack) into the prepared folder `out`: `mkdocs.yml`,
-    and in `docs/` a page per GAME_PAGES entry (`balance`, figures or None, for those that show them)."""
+    and in `docs/` a page per GAME_PAGES entry, and the balance report (`balance`, or None)."""
+    nav = [{title: name} for name, title, _ in GAME_PAGES]
     config = {"site_name": ir.name, "docs_dir": "docs", "site_dir": "site",
               "theme": {"name": "mkdocs", "highlightjs": False},        # no scripts from the network
-              "nav": [{title: name} for name, title, _ in GAME_PAGES],
+              "nav": nav + ([{BALANCE[1]: f"{BALANCE[0]}/index.md"}] if balance is not None else []),
               "validation": {"omitted_files": "warn", "absolute_links": "warn", "unrecognized_links": "warn",
                              "anchors": "warn"}}
     (out / "mkdocs.yml").write_text(MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return [out / "mkdocs.yml"] + [_write(out / "docs" / name, page(ir, balance)) for name, _, page in GAME_PAGES]
+    pages = [_write(out / "docs" / name, page(ir)) for name, _, page in GAME_PAGES]
+    return [out / "mkdocs.yml", *pages, *_write_report(balance, out / "docs" / BALANCE[0])]
 
 
 def build_site(out: Path) -> Path:

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from silvics.compiler.markdown import code, inline
+from silvics.interpreter.ir import SetupError
 from silvics.interpreter.simulate import simulate
 
 Z = 1.96          # the normal quantile of a 95% interval
@@ -59,26 +61,79 @@ class Report:
 
 
 def balance(ir, players: int, games: int, seed: int, agents: list[str], modules=(), options=None,
-            workers: int = 1, progress=None, runner=None) -> Report:
-    """The report of `games` games per study: the seats (the first agent in every seat), and,
-    with several agents, each against each (its seat turning game by game). `runner` plays
-    them elsewhere (simulate's)."""
-    setup = dict(modules=tuple(modules), options=options, workers=workers, keep=True, runner=runner)
+            workers: int = 1, progress=None, runner=None, by: str | None = None) -> Report:
+    """The report of `games` games per study: the seats (the first agent in every seat); with
+    several agents, each against each (its seat turning game by game); with `by` ("module", or
+    an option's name), the first agent's games under each module or each value of the option.
+    `runner` plays them elsewhere (simulate's); `progress(done)` counts over every study."""
+    rows = study_rows(ir, players, modules, options or {}, by) if by else []
+    play = _batches(ir, players, dict(modules=tuple(modules), options=options, workers=workers, keep=True,
+                                      runner=runner), progress)
     report = Report(f"Balance of {ir.name}")
-    seats = simulate(ir, players, games, seed, (agents[0],), progress=progress, **setup)
-    report.lines += [f"# {report.title}", "",
+    seats = play(games, seed, (agents[0],))
+    report.lines += [f"# {inline(report.title)}", "",
                      f"{games} games of {players} player{'s' * (players > 1)}, seeds {seed}–{seed + games - 1}"
-                     + (f", modules {', '.join(modules)}" if modules else "")
-                     + (f", options {', '.join(f'{k}={v}' for k, v in (options or {}).items())}" if options else "")
-                     + f"; agents {', '.join(agents)}. Every figure follows from these: "
-                     f"`silvics balance {ir.id} --players {players} --games {games} --seed {seed} "
-                     f"--agents {','.join(agents)}{_setup_options(modules, options)}` gives this report again. "
-                     "Intervals are 95%.", ""]
+                     + inline((f", modules {', '.join(modules)}" if modules else "")
+                              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
+                              + f"; agents {', '.join(agents)}")
+                     + ". Every figure follows from these: "
+                     + code(f"silvics balance {ir.id} --players {players} --games {games} --seed {seed} "
+                            f"--agents {','.join(agents)}{_setup_options(modules, options)}{f' --by {by}' if by else ''}")
+                     + " gives this report again. Intervals are 95%.", ""]
     _seats(report, seats, agents[0])
     if len(agents) > 1 and players > 1:
-        _matrix(report, ir, players, games, seed, agents, setup)
+        _matrix(report, play, players, games, seed, agents)
+    if by:
+        _by(report, play, games, seed, agents[0], by, rows)
     _cards(report, seats)
     return report
+
+
+def planned(games: int, agents: list[str], players: int, rows: int = 0) -> int:
+    """How many games `balance` plays: the seat study, the pairs of agents, a study per row of `by`."""
+    pairs = len(agents) * (len(agents) - 1) // (2 if players == 2 else 1) if players > 1 else 0
+    return games * (1 + pairs + rows)
+
+
+def study_rows(ir, players: int, modules, options: dict, by: str) -> list[tuple[str, tuple, dict]]:
+    """The setups `--by` compares, as (label, modules, options): the modules as given, then each
+    other module the game allows on with them at this number of players; or each value of an
+    option. SetupError for an option the game (with these modules) does not have."""
+    modules = tuple(modules)
+    if by == "module":
+        rows = [("as set up" if modules else "the base game", modules, options)]
+        for name in ir.modules:
+            if name not in modules and _allowed(ir, players, (*modules, name)):
+                rows.append((f"+ {name}", (*modules, name), options))
+        return rows
+    owned = {o.name: o for o in ir.options} | {o.name: o for m in modules for o in ir.modules[m].options}
+    if by not in owned:
+        elsewhere = next((m.name for m in ir.modules.values() for o in m.options if o.name == by), None)
+        raise SetupError(f"option {by!r} belongs to module {elsewhere!r}: switch it on with --module {elsewhere}"
+                         if elsewhere else f"--by takes module or an option of the game with its modules on "
+                         f"({', '.join(['module', *owned])}), not {by!r}")
+    return [(value, modules, {**options, by: value}) for value in owned[by].values]
+
+
+def _allowed(ir, players: int, modules: tuple) -> bool:
+    try:
+        ir.checked_players(players, ir.checked_modules(modules))
+        return True
+    except SetupError:
+        return False
+
+
+def _batches(ir, players: int, setup: dict, progress):
+    """simulate() for the studies of one report, `progress` counting the games of all of them."""
+    played = [0]
+
+    def play(games: int, seed: int, names: tuple, **changed):
+        before = played[0]
+        counted = (lambda done: progress(before + done)) if progress else None
+        summary = simulate(ir, players, games, seed, names, progress=counted, **{**setup, **changed})
+        played[0] += games
+        return summary
+    return play
 
 
 def _setup_options(modules, options) -> str:
@@ -103,10 +158,10 @@ def _seats(report: Report, summary, agent: str):
                             "win_interval": won.interval})
     tally = _tally([result.result for result in results if result.result])
     if tally:
-        rows += ["", "| result | games |", "|---|---|", *(f"| {name} | {share} |" for name, share in tally.items())]
+        rows += ["", "| result | games |", "|---|---|", *(f"| {inline(name)} | {share} |" for name, share in tally.items())]
         report.figures["results"] = {name: rate.value for name, rate in tally.items()}
     lengths = [result.length for result in results]
-    report.lines += [f"## Seats ({agent} in every seat)", "",
+    report.lines += [f"## Seats ({inline(agent)} in every seat)", "",
                      "Does the first player win too often? Each seat's mean score and share of the wins "
                      "(ties share a win)." if players > 1 else
                      "Played alone: the score, and the share of games won by the game's own criterion "
@@ -127,13 +182,17 @@ def _tally(results: list[str]) -> dict:
     return {name: Rate(results.count(name), len(results)) for name in dict.fromkeys(results)}
 
 
-def _matrix(report: Report, ir, players: int, games: int, seed: int, agents: list[str], setup: dict):
+def _matrix(report: Report, play, players: int, games: int, seed: int, agents: list[str]):
     """Each agent against each other: the row agent in one seat (seat k for the games of seed
-    ≡ k), the column agent in the others."""
+    ≡ k), the column agent in the others. At two players a pair's games answer both ways round
+    (the column agent's share of each game is the rest of it)."""
     rates = {}
     for mine in agents:
         for theirs in agents:
             if mine == theirs:
+                continue
+            if players == 2 and (theirs, mine) in rates:
+                rates[mine, theirs] = Rate(games - rates[theirs, mine].wins, games)
                 continue
             won = 0.0
             for seat in range(players):
@@ -142,11 +201,10 @@ def _matrix(report: Report, ir, players: int, games: int, seed: int, agents: lis
                     continue
                 names = [theirs] * players
                 names[seat] = mine
-                summary = simulate(ir, players, count, seed + seat * games, tuple(names), **setup)
-                won += summary.wins[seat]
+                won += play(count, seed + seat * games, tuple(names)).wins[seat]
             rates[mine, theirs] = Rate(won, games)
-    header = "| against → | " + " | ".join(agents) + " |"
-    rows = ["| " + mine + " | " + " | ".join("—" if mine == theirs else str(rates[mine, theirs]) for theirs in agents)
+    header = "| against → | " + " | ".join(map(inline, agents)) + " |"
+    rows = ["| " + inline(mine) + " | " + " | ".join("—" if mine == theirs else str(rates[mine, theirs]) for theirs in agents)
             + " |" for mine in agents]
     report.lines += ["## Agent against agent", "",
                      f"How much does skill matter? The row agent's win rate in one seat (turning seat by seat "
@@ -155,6 +213,38 @@ def _matrix(report: Report, ir, players: int, games: int, seed: int, agents: lis
     report.figures["matrix"] = {f"{mine} vs {theirs}": {"wins": rate.value, "interval": rate.interval, "games": rate.n}
                                 for (mine, theirs), rate in rates.items()}
     report.plots["matrix.png"] = lambda axes: _heatmap(axes, agents, rates)
+
+
+def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: list):
+    """The first agent's games (the seat study's seeds) under each setup of `--by`: the mean score,
+    the first seat's win rate (alone: the share won), the results (tiers) and the game length."""
+    lines, numbers, means = [], [], []
+    for label, modules, options in rows:
+        summary = play(games, seed, (agent,), modules=modules, options=options)
+        results = summary.results
+        scores = [score for result in results for score in result.scores]
+        mean, half = mean_interval(scores)
+        first = Rate(sum(result.share[0] for result in results), len(results))
+        tally = _tally([result.result for result in results if result.result])
+        length = sum(summary.lengths) / len(summary.lengths)
+        lines.append(f"| {inline(label)} | {mean:.2f} ± {half:.2f} | {first} | "
+                     + (", ".join(f"{inline(name)} {rate.value:.0%}" for name, rate in tally.items()) or "—")
+                     + f" | {length:.1f} |")
+        numbers.append({"setup": label, "mean": mean, "interval": half, "first_seat_wins": first.value,
+                        "first_seat_interval": first.interval, "length": length,
+                        "results": {name: rate.value for name, rate in tally.items()}})
+        means.append((label, mean, half))
+    alone = len(results[0].scores) == 1            # the last row's games: every row has as many players
+    report.lines += [f"## By {inline(by)}", "",
+                     f"The seat study's games ({inline(agent)} in every seat, the same seeds) under each "
+                     + ("module the game allows with this setup" if by == "module" else f"value of {inline(by)}")
+                     + ": the mean score of a seat, "
+                     + ("the share of games won by the game's own criterion" if alone else "the first seat's win rate")
+                     + ", the results where the game tallies them (a tier), and the game length in decisions.", "",
+                     f"| {inline(by)} | mean score | {'won' if alone else 'P1 win rate'} | results | length |",
+                     "|---|---|---|---|---|", *lines, "", "![mean score by setup](by.png)", ""]
+    report.figures["by"] = {"study": by, "rows": numbers}
+    report.plots["by.png"] = lambda axes: _bars(axes, means, "mean score")
 
 
 def _cards(report: Report, summary):
@@ -180,7 +270,7 @@ def _cards(report: Report, summary):
             (with_it.interval[0] > without.interval[1] or with_it.interval[1] < without.interval[0])
         numbers[card] = {"games": counts[card], "mean_points": mean_points, "wins_with": with_it.value,
                          "wins_without": without.value, "outlier": bool(apart)}
-        rows.append(f"| {card} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
+        rows.append(f"| {inline(card)} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
                     + (f"{with_it} | {without} | {'**outlier**' if apart else ''} |" if players > 1 else "— | — | |"))
     report.lines += ["## Cards", "",
                      "Is this card too strong? For each card: the share of games in which a player had it in "
@@ -195,7 +285,7 @@ def _cards(report: Report, summary):
         report.lines += ["Cards that award points to players (the `by` of a score: a goal, a creature, a "
                          "visitor): in how many games they awarded any, and how many points on average then.", "",
                          "| card | games | mean points awarded |", "|---|---|---|",
-                         *(f"| {card} | {stats.games} | {stats.points / stats.games:.2f} |" for card, stats in awarding),
+                         *(f"| {inline(card)} | {stats.games} | {stats.points / stats.games:.2f} |" for card, stats in awarding),
                          ""]
         report.figures["awarded"] = {card: {"games": stats.games, "mean_points": stats.points / stats.games}
                                      for card, stats in awarding}
@@ -210,6 +300,15 @@ def _histograms(axes, series: list, labels: list, what: str):
     axes.set_ylabel("games")
     if len(series) > 1:
         axes.legend()
+
+
+def _bars(axes, rows: list, what: str):
+    """One bar per (label, value, half-width of its interval), top to bottom."""
+    labels = [label for label, _, _ in rows]
+    axes.barh(range(len(rows)), [value for _, value, _ in rows], xerr=[half for _, _, half in rows], color="#4c72b0")
+    axes.set_yticks(range(len(rows)), labels)
+    axes.invert_yaxis()
+    axes.set_xlabel(what)
 
 
 def _heatmap(axes, agents: list, rates: dict):

@@ -454,6 +454,20 @@ def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack, page):
     assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
 
 
+def test_a_games_name_stays_text_in_its_balance_report(tmp_path):
+    import markdown
+
+    from silvics import games, report
+    for part in ("rules", "cards"):
+        shutil.copytree(FIXTURES.parent.parent / part / "four-forests", tmp_path / part / "four-forests")
+    game = tmp_path / "rules" / "four-forests" / "game.yaml"
+    game.write_text(game.read_text().replace("name: Four Forests", 'name: "<script>alert(6)</script> `x` | # [y](z)"', 1))
+    made = report.balance(games.compile_folder(game.parent), 2, 2, 1, ["random", "gardener"])
+    html = markdown.markdown("\n".join(made.lines), extensions=["toc", "tables", "fenced_code"])
+    assert "<script" not in html and "<a " not in html and html.count("<h1") == 1, html
+    assert "&lt;script&gt;alert(6)&lt;/script&gt;" in html
+
+
 # ---- maps: read like every other file, and bounded ----------------------------------------------
 
 POND = FIXTURES / "games" / "pond"

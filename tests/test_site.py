@@ -1,15 +1,14 @@
 """`silvics docs GAME|PACK -o DIR`: a standalone site for any game or pack, built strictly;
 a bad folder, a missing -o or an unknown game is misuse that changes nothing; the balance
-figures are cached until a source changes; the progress bar is drawn on a terminal only."""
+report is a page of the site; the progress bar is drawn on a terminal only."""
 import html as htmllib
 import io
 import re
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from silvics import balance, bundled, games
+from silvics import bundled, games
 from silvics.cli import main
 from silvics.reference import GAME_PAGES, MARK
 
@@ -48,12 +47,15 @@ def visible_text(page: str) -> str:
     return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-def test_a_pack_gets_a_site_with_its_cards_and_its_balance_figures(capsys, tmp_path):
+def test_a_pack_gets_a_site_with_its_cards_and_its_balance_report(capsys, tmp_path):
     status, out, err = run(capsys, "docs", str(PACK), "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1")
     assert status == 0, err
     assert "Krakens" in html(tmp_path / "site", "cards.md")          # the pack's own cards
     assert "Sphinxes" in html(tmp_path / "site", "cards.md")
-    assert "From 3 seeded games" in html(tmp_path / "site", "as-written.md")
+    report = (tmp_path / "site" / "site" / "balance" / "index.html").read_text(encoding="utf-8")
+    assert "3 games of 2 players" in report and "Agent against agent" in report
+    assert 'src="matrix.png"' in report and (tmp_path / "site" / "site" / "balance" / "matrix.png").is_file()
+    assert 'href="balance/"' in html(tmp_path / "site")                # in the menu
     assert (tmp_path / "site" / "site" / "search" / "search_index.json").is_file()
 
 
@@ -104,7 +106,7 @@ def test_fewer_than_one_game_or_worker_is_misuse(capsys, tmp_path, argv):
 
 def test_a_page_that_does_not_build_strictly_is_an_error(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr("silvics.reference.GAME_PAGES", GAME_PAGES + (
-        ("broken.md", "Broken", lambda ir, balance: "[a link to nowhere](nowhere.md)"),))
+        ("broken.md", "Broken", lambda ir: "[a link to nowhere](nowhere.md)"),))
     status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
     assert status == 1 and "mkdocs could not build the site" in err
 
@@ -114,51 +116,6 @@ def test_without_mkdocs_the_markdown_is_written_and_the_command_says_why_no_html
     status, _, err = run(capsys, "docs", "four-forests", "-o", str(tmp_path / "site"), "--no-balance")
     assert status == 2 and "needs mkdocs" in err
     assert (tmp_path / "site" / "docs" / "index.md").is_file() and not (tmp_path / "site" / "site").exists()
-
-
-def copy_of_four_forests(tmp_path) -> Path:
-    for folder in ("rules", "cards"):
-        shutil.copytree(ROOT / folder / "four-forests", tmp_path / "copy" / folder / "four-forests")
-    return tmp_path / "copy" / "rules" / "four-forests"
-
-
-def as_tuple(summary):
-    return (summary.games, summary.players, summary.totals, summary.wins, summary.lengths,
-            dict(summary.earned), dict(summary.awarded))
-
-
-def figures_and_whether_played(folder, games_=3, **options):
-    played = []
-    summary = balance.figures(games.compile_folder(folder), games_, progress=played.append, **options)
-    return summary, bool(played)
-
-
-def test_balance_figures_are_cached_until_a_source_changes(tmp_path, cache_home):
-    game = copy_of_four_forests(tmp_path)
-    first, played = figures_and_whether_played(game)
-    assert played and len(list((cache_home / "balance").iterdir())) == 1
-    again, played = figures_and_whether_played(game)
-    assert not played and as_tuple(again) == as_tuple(first)
-    _, played = figures_and_whether_played(game, games_=4)                   # another number of games
-    assert played
-    plants = game.parent.parent / "cards" / "four-forests" / "plants.yaml"
-    plants.write_text(plants.read_text().replace("name: Kapok Tree\n    value: 9", "name: Kapok Tree\n    value: 8"))
-    changed, played = figures_and_whether_played(game)
-    assert played and as_tuple(changed) != as_tuple(first)
-
-
-def test_a_spoilt_cache_entry_is_played_again_and_no_cache_goes_around_it(tmp_path, cache_home):
-    game = copy_of_four_forests(tmp_path)
-    first, _ = figures_and_whether_played(game)
-    (entry,) = (cache_home / "balance").iterdir()
-    entry.write_text('{"games": "many"}')
-    again, played = figures_and_whether_played(game)
-    assert played and as_tuple(again) == as_tuple(first)
-    _, played = figures_and_whether_played(game, use_cache=False)
-    assert played
-    shutil.rmtree(cache_home / "balance")
-    figures_and_whether_played(game, use_cache=False)
-    assert not (cache_home / "balance").exists()                   # --no-cache neither reads nor writes
 
 
 class Terminal(io.StringIO):
@@ -173,5 +130,5 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only(capsys, tmp_path, monkeypa
     status = main(["docs", "four-forests", "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1"])
     assert status == 0
     drawn = stream.getvalue()
-    assert ("Four Forests, balance: 3/3 games" in drawn) == terminal
+    assert ("Four Forests, balance: 6/6 games" in drawn) == terminal      # the seats, then gardener against random
     assert ("\r" in drawn) == terminal
