@@ -8,7 +8,7 @@ order the rules first call it; a procedure with no steps is left out, as are cal
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node, ZoneDecl
-from ..interpreter.registry import REGISTRY
+from ..interpreter.registry import REGISTRY, has_role, role
 from .english import Wording, sentence
 from .markdown import inline
 from .walk import calls_in
@@ -113,7 +113,13 @@ def _section(title: str, roots: list, procedures: dict, wording: Wording, shown:
 
 
 def _heading(wording: Wording, name: str) -> str:
-    said = wording.say(Node("call", {"name": name}))
+    """A procedure named as its steps' heading: as its call reads, even where a call of it reads as
+    nothing (a procedure with no steps in the base game, which a module fills)."""
+    quiet, wording.quiet = wording.quiet, frozenset()
+    try:
+        said = wording.say(Node("call", {"name": name}))
+    finally:
+        wording.quiet = quiet
     return sentence(said.replace("_", " ") if said == name else said).rstrip(".")
 
 
@@ -132,7 +138,8 @@ def _reached(roots: list, procedures: dict) -> list[str]:
 def _module(ir: GameIR, module, wording: Wording) -> list[str]:
     lines = [f"### {inline(module.name)}", "", inline(module.description), ""]
     changes = [f"Before {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.before.items()]
-    changes += [f"{_heading(wording, name)}, instead: {_joined(wording, body)}" if name in ir.procedures
+    changes += [f"{_heading(wording, name)}, instead: {_joined(wording, body)}"       # the base game's steps replaced
+                if name in ir.procedures and _steps(ir.procedures[name])
                 else f"{_heading(wording, name)}: {_joined(wording, body)}" for name, body in module.procedures.items()]
     changes += [f"After {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.after.items()]
     if module.cards:
@@ -168,9 +175,17 @@ def _strategies(ir: GameIR, wording: Wording) -> list[str]:
 
 def _preferred(wording: Wording, prefer: Node) -> str:
     """A persona's preference: for a condition, the options meeting it; for a number, the highest."""
-    said = wording.say(prefer)
-    condition = REGISTRY[prefer.op].returns == "bool"
-    return f"keep the options for which {said}" if condition else f"keep the options with the highest {said}"
+    if REGISTRY[prefer.op].returns == "bool":
+        return f"keep the options for which {wording.say(prefer)}"
+    most, worth = "highest", prefer
+    if prefer.op == "arith" and prefer.args["op"] == "-" and has_role(prefer.args["left"], "literal") \
+            and role(prefer.args["left"], "literal") == 0:
+        most, worth = "lowest", prefer.args["right"]          # `0 - value`: the lowest value
+    return f"keep the options with the {most} {_without_article(wording.say(worth))}"
+
+
+def _without_article(said: str) -> str:
+    return said[4:] if said.startswith("the ") else said
 
 
 def _joined(wording: Wording, body: Node) -> str:

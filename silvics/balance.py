@@ -4,8 +4,10 @@
 CHUNK consecutive seeds and keeps each chunk's results in the cache (cache.py): a report
 asked again, or with more games, plays only the chunks it has not played. An entry is
 `batches/<key>.json`, its key a hash of everything the results follow from: the game's IR (its
-cards, rules and modules: any edit to a source changes it), the toolchain (the compiler's and
-interpreter's source), silvics' version, the players, agents, modules, options and seeds.
+cards, rules and modules: any edit to a source that changes how it plays changes it), the
+interpreter's source (the engine and its agents), silvics' version, the players, agents,
+modules, options and seeds. A change to the compiler that compiles the same IR (its wording,
+its messages) plays nothing again.
 Entries are written atomically; one that cannot be read or makes no sense is played again.
 
 `reference_report` is the report of a game's reference site: the game's first strategy
@@ -37,7 +39,7 @@ def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
     def run(ir_text, players, names, setup, jobs):
         first, end = min(start for start, _ in jobs), max(start + count for start, count in jobs)
         chunks = [(start, min(CHUNK, end - start)) for start in range(first, end, CHUNK)]
-        whole = hashlib.sha256(json.dumps([FORMAT, _version(), cache.toolchain(), players, list(names),
+        whole = hashlib.sha256(json.dumps([FORMAT, _version(), cache.engine(), players, list(names),
                                            list(setup[0]), sorted((setup[1] or {}).items())]).encode())
         whole.update(ir_text.encode())
         entry = {chunk: cache.folder() / "batches" / f"{_key(whole, *chunk)}.json" for chunk in chunks}

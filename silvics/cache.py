@@ -102,9 +102,22 @@ def _store(game_file: Path, suffix: str, body: str, sources_before: dict) -> Non
 def toolchain() -> str:
     """A hash of everything that decides what a compile produces besides the game's own files."""
     compiler = Path(silvics.compiler.__file__).parent
-    interpreter = Path(silvics.interpreter.__file__).parent
-    files = [*sorted(compiler.glob("*.py")), *sorted(compiler.glob("*.lark")),
-             *sorted(interpreter.rglob("*.py")), *sorted(bundled.folder("schemas").glob("*.json"))]
+    return _hashed([*sorted(compiler.glob("*.py")), *sorted(compiler.glob("*.lark")), *_interpreter_files(),
+                    *sorted(bundled.folder("schemas").glob("*.json"))])
+
+
+@lru_cache(maxsize=None)
+def engine() -> str:
+    """A hash of what decides how a compiled game plays (the interpreter and its agents): with the
+    IR itself, all a played game follows from."""
+    return _hashed(_interpreter_files())
+
+
+def _interpreter_files() -> list[Path]:
+    return sorted(Path(silvics.interpreter.__file__).parent.rglob("*.py"))
+
+
+def _hashed(files: list[Path]) -> str:
     whole = hashlib.sha256(f"{FORMAT} {ir.IR_VERSION}".encode())
     for path in files:
         whole.update(f"{path.parent.name}/{path.name} {_digest(path)}".encode())

@@ -78,6 +78,15 @@ def test_modules_say_what_changes():
     assert "- After setup: set trail to trail times 10 plus 1.\n- Adds 5 fruit cards." in modules
 
 
+def test_a_module_filling_a_procedure_with_no_steps_names_it_and_replaces_nothing():
+    """Reforest's events_setup has no steps in the base game, and its calls read as nothing;
+    the events module fills it: named by its words, without "instead"."""
+    from silvics import bundled
+    modules = section(rules_page(compile_game(bundled.games()["reforest"])), "Modules")
+    assert "- Set up the events (events module): take the event cards out of the box;" in modules
+    assert "- ," not in modules and "(events module), instead" not in modules
+
+
 def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
     from silvics import bundled
     reforest = rules_page(compile_game(bundled.games()["reforest"]))
@@ -87,4 +96,6 @@ def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
     assert "- At play a plant, asked to choose space: keep the options for which" in personas
     four_forests = rules_page(compile_game(bundled.games()["four-forests"]))
     assert "- At cultivate: keep the options with the highest value." in four_forests
+    assert "- At prune: keep the options with the lowest value." in four_forests           # prefer: 0 - value
+    assert "the highest the " not in four_forests and "0 minus" not in four_forests
     assert "Playing alone" not in four_forests
