@@ -145,6 +145,7 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     it last compiled cleanly is not compiled again (the designer's loop re-checks every game
     after editing one); a folder that failed is always compiled, to show its errors."""
     from silvics.compiler.diagnostics import Diagnostic
+    from silvics.compiler.document import display
     path = _absolute(game_path(str(folder)))
     sources = _sources(path) if use_cache else None
     found = cache.fetch_check(path) if sources else None
@@ -155,11 +156,17 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
         copies = sum(card.copies for card in compiled.cards)
         found = {"summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
                             f"{len(compiled.procedures)} procedures, {len(compiled.modules)} modules",
-                 "changes": changes, "warnings": [asdict(w) for w in mine]}
+                 "changes": changes, "warnings": [{**asdict(w), "file": str(Path(w.file).resolve())} for w in mine]}
         if before is not None:
             cache.store_check(path, found, before)
-    warnings += [Diagnostic(**w) for w in found["warnings"]]
+    warnings += [Diagnostic(**{**w, "file": display(Path(w["file"]))}) for w in found["warnings"]]   # as seen from here
     return found["summary"], found["changes"]
+
+
+def check_is_cached(folder: Path) -> bool:
+    """Whether `checked` would answer for this game or pack folder from the cache."""
+    path = _absolute(game_path(str(folder)))
+    return bool(_sources(path)) and cache.fetch_check(path) is not None
 
 
 def _absolute(path: Path) -> Path:

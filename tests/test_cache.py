@@ -186,6 +186,48 @@ def test_check_reprints_an_unchanged_game_without_compiling_it(game, cache_home,
         main(["check", str(game.parent)])
 
 
+def test_a_warning_check_remembers_is_shown_from_where_check_runs_now(game, capsys, monkeypatch):
+    """Checked from the game's folder, then from its project: the remembered warning names the
+    file as seen from the second folder, with its line shown, as a compile would."""
+    (game.parent / "game.yaml").write_text(game.read_text().replace("id: four-forests", "id: four-forest", 1))
+    monkeypatch.chdir(game.parent)
+    assert main(["check", "."]) == 0 and "game.yaml:" in capsys.readouterr().err
+    monkeypatch.chdir(game.parent.parent.parent)
+    assert main(["check", "rules/four-forests"]) == 0
+    cached = capsys.readouterr().err
+    assert main(["check", "rules/four-forests", "--no-cache"]) == 0
+    assert cached == capsys.readouterr().err
+    assert "rules/four-forests/game.yaml:" in cached and "id: four-forest" in cached
+
+
+def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, capsys, monkeypatch):
+    """Four copies, the second with an error, the last with a warning: compiled on the cores at
+    once, reported in the order given, exactly as checking each alone reports it."""
+    folders = []
+    for n in range(4):
+        for part in ("rules", "cards"):
+            shutil.copytree(ROOT / part / "four-forests", tmp_path / f"p{n}" / part / "four-forests")
+        folders.append(str(tmp_path / f"p{n}" / "rules" / "four-forests"))
+    plants = tmp_path / "p1" / "cards" / "four-forests" / "plants.yaml"
+    plants.write_text(plants.read_text().replace("value: 8", "value: eight", 1))
+    last = Path(folders[3]) / "game.yaml"
+    last.write_text(last.read_text().replace("id: four-forests", "id: four-forest", 1))
+    alone = []
+    for folder in folders:
+        main(["check", "--no-cache", folder])
+        alone.append(capsys.readouterr())
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(["check", "--no-cache", *folders]) == 1
+    together = capsys.readouterr()
+    assert together.out == "".join(a.out for a in alone)
+    for each in alone:                    # every diagnostic, less each run's count line
+        assert each.err.rsplit("\n", 2)[0] in together.err
+    assert together.err.index("value must be a whole number") < together.err.index("warning[W0104]")
+    assert together.err.endswith("1 error(s), 1 warning(s)\n")
+    assert main(["check", *folders, str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().out == ""                          # misuse: nothing checked
+
+
 def test_check_compiles_a_game_with_errors_every_time(game, cache_home, capsys):
     plants = game.parent.parent.parent / "cards" / "four-forests" / "plants.yaml"
     plants.write_text(plants.read_text().replace("value: 8", "value: eight", 1))
