@@ -87,6 +87,39 @@ def test_ismcts_beats_random_at_four_forests():
     assert won >= 15
 
 
+class Pick:
+    """A one-decision world: seat 0 picks an option, and the game ends with `scores[option]`."""
+
+    def __init__(self, scores: dict, picked=None):
+        self.scores, self.picked = scores, picked
+        self.pending = None if picked is not None else type("Choice", (), {
+            "seat": 0, "labels": list(scores), "options": list(scores)})()
+        self.over = picked is not None
+        self.state = type("State", (), {"scores": scores.get(picked)})()
+
+    def apply(self, index: int):
+        self.__init__(self.scores, self.pending.options[index])
+
+
+class Seen:
+    """The observation of a Pick world."""
+    seat, prompt = 0, "pick"
+
+    def __init__(self, scores: dict):
+        self.scores, self.labels, self.option_count = scores, list(scores), len(scores)
+
+    def sample(self, rng):
+        return Pick(self.scores)
+
+
+def test_ismcts_tells_moves_apart_however_big_the_scores():
+    """Leads of 1000 and 1010 points: judged on the scale of the leads the search has seen, the
+    better move wins every time (a fixed scale, such as tanh(lead / 10), reads both as 1)."""
+    seen = Seen({"worse": [1000, 0], "better": [1010, 0]})
+    for seed in range(20):
+        assert ISMCTSAgent(seed, 0, iterations=30).choose(seen) == 1, seed
+
+
 def test_a_time_budget_bounds_a_decision():
     import time
     game = paused_four_forests(7)
