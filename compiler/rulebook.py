@@ -165,7 +165,7 @@ def _strategies(ir: GameIR, wording: Wording) -> list[str]:
             where = "Always: " if not rule.at else f"At {_heading(wording, procedure).lower()}" + (
                 f", asked to {question.strip()}: " if question else ": ")
             wants = [_preferred(wording, rule.prefer)] if rule.prefer is not None else []
-            picks = [_heading(wording, label).lower() if label in ir.procedures else label for label in rule.pick]
+            picks = [_heading(wording, label).lower() if label in ir.procedures else f"“{label}”" for label in rule.pick]
             wants += [f"take {', else '.join(picks)}, when offered"] if picks else []
             lines.append(f"- {inline(where + '; '.join(wants))}.")
         lines.append("")

@@ -98,4 +98,5 @@ def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
     assert "- At cultivate: keep the options with the highest value." in four_forests
     assert "- At prune: keep the options with the lowest value." in four_forests           # prefer: 0 - value
     assert "the highest the " not in four_forests and "0 minus" not in four_forests
+    assert "- At harvest/burn, asked to choose way: take “for”, when offered." in four_forests   # an option's label, quoted
     assert "Playing alone" not in four_forests
