@@ -11,7 +11,8 @@ its messages) plays nothing again.
 Entries are written atomically; one that cannot be read or makes no sense is played again.
 
 `reference_report` is the report of a game's reference site: the game's first strategy
-(a persona, playing as a designer's player would) in every seat, then against random play.
+(a persona, playing as a designer's player would) in every seat, then against random play,
+then under each module.
 """
 from __future__ import annotations
 
@@ -59,18 +60,20 @@ def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
     return run
 
 
-def reference_setup(ir) -> tuple[int, list[str]]:
-    """The players and agents of a game's reference report: 2 players where the game allows it,
-    else its least; its first strategy, if it has one, then random agents."""
+def reference_setup(ir) -> tuple[int, list[str], str | None]:
+    """The players, agents and study of a game's reference report: 2 players where the game
+    allows it, else its least; its first strategy, if it has one, then random agents; by
+    module, when it has modules."""
     low, high = ir.player_range()
-    return max(low, min(2, high)), ([next(iter(ir.strategies)), "random"] if ir.strategies else ["random"])
+    agents = [next(iter(ir.strategies)), "random"] if ir.strategies else ["random"]
+    return max(low, min(2, high)), agents, ("module" if ir.modules else None)
 
 
 def reference_report(ir, games: int = GAMES, workers: int = 1, use_cache: bool = True, progress=None):
     """The balance report of a game's reference (reference_setup), its games cached in chunks."""
     from silvics import report          # matplotlib and friends: only for a report
-    players, agents = reference_setup(ir)
-    return report.balance(ir, players, games, SEED, agents, progress=progress,
+    players, agents, by = reference_setup(ir)
+    return report.balance(ir, players, games, SEED, agents, progress=progress, by=by,
                           runner=cached_runner(ir, workers, use_cache=use_cache))
 
 

@@ -725,8 +725,9 @@ def _balance_report(args):
     from silvics import balance, report
 
     def made(ir):
-        players, agents = balance.reference_setup(ir)
-        bar = ProgressBar(report.planned(args.balance, agents, players), label=f"{ir.name}, balance")
+        players, agents, by = balance.reference_setup(ir)
+        rows = len(report.study_rows(ir, players, (), {}, by)) if by else 0
+        bar = ProgressBar(report.planned(args.balance, agents, players, rows), label=f"{ir.name}, balance")
         try:
             return balance.reference_report(ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar)
         finally:

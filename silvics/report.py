@@ -217,32 +217,33 @@ def _matrix(report: Report, play, players: int, games: int, seed: int, agents: l
 
 def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: list):
     """The first agent's games (the seat study's seeds) under each setup of `--by`: the mean score,
-    the first seat's win rate (alone: the share won), the results (tiers) and the game length."""
-    lines, numbers, means = [], [], []
+    the first seat's win rate (alone: the share won), the results (tiers), if the game tallies
+    any, and the game length."""
+    numbers, means = [], []
     for label, modules, options in rows:
         summary = play(games, seed, (agent,), modules=modules, options=options)
         results = summary.results
-        scores = [score for result in results for score in result.scores]
-        mean, half = mean_interval(scores)
+        mean, half = mean_interval([score for result in results for score in result.scores])
         first = Rate(sum(result.share[0] for result in results), len(results))
         tally = _tally([result.result for result in results if result.result])
-        length = sum(summary.lengths) / len(summary.lengths)
-        lines.append(f"| {inline(label)} | {mean:.2f} ± {half:.2f} | {first} | "
-                     + (", ".join(f"{inline(name)} {rate.value:.0%}" for name, rate in tally.items()) or "—")
-                     + f" | {length:.1f} |")
         numbers.append({"setup": label, "mean": mean, "interval": half, "first_seat_wins": first.value,
-                        "first_seat_interval": first.interval, "length": length,
-                        "results": {name: rate.value for name, rate in tally.items()}})
+                        "first_seat_interval": first.interval, "length": sum(summary.lengths) / len(summary.lengths),
+                        "results": {name: rate.value for name, rate in tally.items()}, "first": first})
         means.append((label, mean, half))
     alone = len(results[0].scores) == 1            # the last row's games: every row has as many players
+    tiers = any(row["results"] for row in numbers)
+    lines = ["| " + " | ".join([inline(row["setup"]), f"{row['mean']:.2f} ± {row['interval']:.2f}", str(row.pop("first")),
+                                *[", ".join(f"{inline(name)} {share:.0%}" for name, share in row["results"].items())
+                                  or "—"] * tiers, f"{row['length']:.1f}"]) + " |" for row in numbers]
     report.lines += [f"## By {inline(by)}", "",
                      f"The seat study's games ({inline(agent)} in every seat, the same seeds) under each "
                      + ("module the game allows with this setup" if by == "module" else f"value of {inline(by)}")
                      + ": the mean score of a seat, "
                      + ("the share of games won by the game's own criterion" if alone else "the first seat's win rate")
-                     + ", the results where the game tallies them (a tier), and the game length in decisions.", "",
-                     f"| {inline(by)} | mean score | {'won' if alone else 'P1 win rate'} | results | length |",
-                     "|---|---|---|---|---|", *lines, "", "![mean score by setup](by.png)", ""]
+                     + (", the results (the tiers reached)" if tiers else "") + " and the game length in decisions.", "",
+                     f"| {inline(by)} | mean score | {'won' if alone else 'P1 win rate'} |" + " results |" * tiers
+                     + " length |", "|---|---|---|" + "---|" * tiers + "---|", *lines, "",
+                     "![mean score by setup](by.png)", ""]
     report.figures["by"] = {"study": by, "rows": numbers}
     report.plots["by.png"] = lambda axes: _bars(axes, means, "mean score")
 

@@ -130,5 +130,5 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only(capsys, tmp_path, monkeypa
     status = main(["docs", "four-forests", "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1"])
     assert status == 0
     drawn = stream.getvalue()
-    assert ("Four Forests, balance: 6/6 games" in drawn) == terminal      # the seats, then gardener against random
+    assert ("Four Forests, balance: 15/15 games" in drawn) == terminal    # seats, gardener v random, 3 setups
     assert ("\r" in drawn) == terminal
