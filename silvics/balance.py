@@ -51,12 +51,20 @@ def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
                 missing.append(chunk)
             else:
                 yield chunk[0], kept
-        if missing:
-            for start, results in inner(ir_text, players, names, setup, missing):
-                if use_cache:
-                    chunk = (start, len(results))
-                    cache.write_atomically(entry[chunk], json.dumps([dataclasses.asdict(r) for r in results]))
-                yield start, results
+        # the chunks missing, cut into pieces small enough to keep every worker busy (a chunk of
+        # slow games is as much work as many of quick ones), each kept once all its pieces are in
+        size = max(1, min(CHUNK, sum(count for _, count in missing) // (4 * max(workers, 2))))
+        pieces = {piece: chunk for chunk in missing
+                  for piece in range(chunk[0], chunk[0] + chunk[1], size)}
+        played = {chunk: {} for chunk in missing}
+        jobs = [(piece, min(size, chunk[0] + chunk[1] - piece)) for piece, chunk in pieces.items()]
+        for start, results in (inner(ir_text, players, names, setup, jobs) if jobs else ()):
+            chunk = pieces[start]
+            played[chunk][start] = results
+            if use_cache and sum(map(len, played[chunk].values())) == chunk[1]:
+                whole_chunk = [r for piece in sorted(played[chunk]) for r in played[chunk][piece]]
+                cache.write_atomically(entry[chunk], json.dumps([dataclasses.asdict(r) for r in whole_chunk]))
+            yield start, results
     return run
 
 

@@ -140,6 +140,7 @@ class Counting:
         self.ir, self.played = ir, []
 
     def __call__(self, ir_text, players, names, setup, jobs):
+        self.jobs = list(jobs)
         for start, count in jobs:
             self.played += range(start, start + count)
             yield play_chunk(self.ir, players, names, setup, start, count)
@@ -162,6 +163,17 @@ def test_a_batch_is_kept_in_chunks_and_more_games_play_only_the_new_ones(four_fo
     counting.played.clear()
     simulate(four_forests, 2, 60, 7, agents=("gardener",), runner=runner)               # other agents: other games
     assert len(counting.played) == 60
+
+
+def test_a_batch_smaller_than_a_chunk_is_shared_among_the_workers(four_forests, cache_home):
+    """Twelve slow games are one chunk to keep, but pieces to play: every worker gets some."""
+    counting = Counting(four_forests)
+    first = simulate(four_forests, 2, 12, 1, runner=cached_runner(four_forests, workers=2, runner=counting))
+    assert len(counting.jobs) >= 4 and counting.played == list(range(1, 13))
+    assert len(list((cache_home / "batches").iterdir())) == 1              # kept whole, once every piece is in
+    counting.played.clear()
+    again = simulate(four_forests, 2, 12, 1, runner=cached_runner(four_forests, workers=2, runner=counting))
+    assert counting.played == [] and figures_of(again) == figures_of(first)
 
 
 def test_a_batch_is_played_again_when_a_source_changes(tmp_path, cache_home):
