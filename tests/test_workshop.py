@@ -179,8 +179,11 @@ def test_the_pre_commit_hook_checks_the_repository_it_runs_in(tmp_path, capsys):
 
 def test_check_watch_checks_again_when_a_file_changes(tmp_path):
     game = copy(tmp_path, FIXTURES / "games" / "market")
+    # Ctrl-C as at a terminal: a suite started in the background (bash's `&`) ignores SIGINT,
+    # and a child would inherit that; the watcher starts with the default, as a user's does
     watcher = subprocess.Popen([sys.executable, "-m", "silvics", "check", "--watch", str(game)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
     try:
