@@ -163,6 +163,12 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     return found["summary"], found["changes"]
 
 
+def check_is_cached(folder: Path) -> bool:
+    """Whether `checked` would answer for this game or pack folder from the cache."""
+    path = _absolute(game_path(str(folder)))
+    return bool(_sources(path)) and cache.fetch_check(path) is not None
+
+
 def _absolute(path: Path) -> Path:
     """The path with its folder resolved but not the file itself: a pack.yaml that is a link
     stays a pack.yaml, for the compiler to refuse if it points out of the pack's folder."""

@@ -200,9 +200,9 @@ def test_a_warning_check_remembers_is_shown_from_where_check_runs_now(game, caps
     assert "rules/four-forests/game.yaml:" in cached and "id: four-forest" in cached
 
 
-def test_several_games_are_reported_in_order_as_each_alone(tmp_path, capsys):
-    """Four copies, the second with an error, the last with a warning: reported in the order
-    given, exactly as checking each alone reports it."""
+def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, capsys, monkeypatch):
+    """Four copies, the second with an error, the last with a warning: compiled on the cores at
+    once, reported in the order given, exactly as checking each alone reports it."""
     folders = []
     for n in range(4):
         for part in ("rules", "cards"):
@@ -216,6 +216,7 @@ def test_several_games_are_reported_in_order_as_each_alone(tmp_path, capsys):
     for folder in folders:
         main(["check", "--no-cache", folder])
         alone.append(capsys.readouterr())
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert main(["check", "--no-cache", *folders]) == 1
     together = capsys.readouterr()
     assert together.out == "".join(a.out for a in alone)
