@@ -148,7 +148,7 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     from silvics.compiler.document import display
     path = _absolute(game_path(str(folder)))
     sources = _sources(path) if use_cache else None
-    found = cache.fetch_check(path) if sources else None
+    found = _remembered_check(path, sources)
     if found is None:
         before = cache.snapshot(sources) if sources else None
         mine: list = []
@@ -166,7 +166,12 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
 def check_is_cached(folder: Path) -> bool:
     """Whether `checked` would answer for this game or pack folder from the cache."""
     path = _absolute(game_path(str(folder)))
-    return bool(_sources(path)) and cache.fetch_check(path) is not None
+    return _remembered_check(path, _sources(path)) is not None
+
+
+def _remembered_check(path: Path, sources) -> dict | None:
+    """What check last found in a game whose sources (None: not to be cached) are unchanged since."""
+    return cache.fetch_check(path) if sources else None
 
 
 def _absolute(path: Path) -> Path:

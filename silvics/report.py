@@ -219,7 +219,7 @@ def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: 
     """The first agent's games (the seat study's seeds) under each setup of `--by`: the mean score,
     the first seat's win rate (alone: the share won), the results (tiers), if the game tallies
     any, and the game length."""
-    numbers, means = [], []
+    numbers, firsts, means = [], [], []
     for label, modules, options in rows:
         summary = play(games, seed, (agent,), modules=modules, options=options)
         results = summary.results
@@ -228,13 +228,14 @@ def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: 
         tally = _tally([result.result for result in results if result.result])
         numbers.append({"setup": label, "mean": mean, "interval": half, "first_seat_wins": first.value,
                         "first_seat_interval": first.interval, "length": sum(summary.lengths) / len(summary.lengths),
-                        "results": {name: rate.value for name, rate in tally.items()}, "first": first})
+                        "results": {name: rate.value for name, rate in tally.items()}})
+        firsts.append(first)
         means.append((label, mean, half))
     alone = len(results[0].scores) == 1            # the last row's games: every row has as many players
     tiers = any(row["results"] for row in numbers)
-    lines = ["| " + " | ".join([inline(row["setup"]), f"{row['mean']:.2f} ± {row['interval']:.2f}", str(row.pop("first")),
+    lines = ["| " + " | ".join([inline(row["setup"]), f"{row['mean']:.2f} ± {row['interval']:.2f}", str(first),
                                 *[", ".join(f"{inline(name)} {share:.0%}" for name, share in row["results"].items())
-                                  or "—"] * tiers, f"{row['length']:.1f}"]) + " |" for row in numbers]
+                                  or "—"] * tiers, f"{row['length']:.1f}"]) + " |" for row, first in zip(numbers, firsts)]
     report.lines += [f"## By {inline(by)}", "",
                      f"The seat study's games ({inline(agent)} in every seat, the same seeds) under each "
                      + ("module the game allows with this setup" if by == "module" else f"value of {inline(by)}")

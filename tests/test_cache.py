@@ -216,8 +216,17 @@ def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, 
     for folder in folders:
         main(["check", "--no-cache", folder])
         alone.append(capsys.readouterr())
+    import concurrent.futures
+    pools = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(args)
+            super().__init__(*args, **kwargs)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     assert main(["check", "--no-cache", *folders]) == 1
+    assert pools == [(2,)]                                        # compiled by a pool of 2 processes
     together = capsys.readouterr()
     assert together.out == "".join(a.out for a in alone)
     for each in alone:                    # every diagnostic, less each run's count line
