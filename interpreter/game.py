@@ -19,7 +19,7 @@ from .observation import Observation
 from .primitives.expressions import on_face
 from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
-from .state import EVERYTHING, SCORES, Said, State, parse_key, space_key, written, zone_key
+from .state import ATTRIBUTES, EVERYTHING, SCORES, Said, State, parse_key, space_key, written, zone_key
 
 MAX_NESTING = 16      # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
@@ -508,9 +508,10 @@ class Game:
         return None
 
     def space_value(self, key: str, name: str):
-        """A space's attribute, noted as read: as the rules last set it, else as its map prints it."""
+        """A space's attribute, noted as read: as the rules last set it, else as its map prints it
+        (read apart from the space's cards: a value reading only printed attributes stays good)."""
         if self.reads is not None:
-            self.reads.add(key)
+            self.reads.add(ATTRIBUTES + key)
         changed = self.state.spaced.get(key)
         if changed is not None and name in changed:
             return changed[name]

@@ -152,12 +152,34 @@ def _in_parallel(ir, players, games, seed, names, setup, workers, progress, runn
 
 
 def local_runner(workers: int):
-    """The runner of this machine: a pool of `workers` processes."""
+    """The runner of this machine: a pool of `workers` processes. Left early (a failure,
+    Ctrl-C), it cancels what has not started and stops its workers at once.
+    (concurrent.futures, not multiprocessing.Pool: Pool.terminate can hang for ever when it
+    stops a worker that is sending a result, holding the result queue's lock.)"""
     def run(ir_text, players, names, setup, jobs):
-        import multiprocessing
-        with multiprocessing.Pool(min(workers, len(jobs)), _start_worker, (ir_text, players, names, setup)) as pool:
-            yield from pool.imap_unordered(_play_chunk, jobs)       # leaving terminates the pool
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        pool = ProcessPoolExecutor(min(workers, len(jobs)), initializer=_start_worker,
+                                   initargs=(ir_text, players, names, setup))
+        finished = False
+        try:
+            for done in as_completed([pool.submit(_play_chunk, job) for job in jobs]):
+                yield done.result()
+            finished = True
+        finally:
+            if not finished:
+                _stop_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
     return run
+
+
+def _stop_workers(pool):
+    """End a process pool's workers now, mid-chunk (Python 3.14 names this kill_workers)."""
+    stop = getattr(pool, "kill_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for process in list((pool._processes or {}).values()):
+        process.kill()
 
 
 def play_chunk(ir, players: int, names, setup, start: int, count: int) -> tuple[int, list[GameResult]]:

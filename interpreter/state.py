@@ -21,7 +21,8 @@ from .runtime import Frame, bounded
 
 BOX = "box"
 _CLOCK = count(1)          # one clock for every game of the process, so copies never reuse a stamp
-SCORES, EVERYTHING = "$scores", "*"   # stamp keys besides zone keys; counters are "#key", markers "@name"
+SCORES, EVERYTHING = "$scores", "*"   # stamp keys besides zone keys; counters are "#key", markers "@name",
+ATTRIBUTES = "%"                      # a space's attributes "%key" (stamped apart from the cards on it)
 
 
 class Zone(str):
@@ -234,7 +235,7 @@ class State:
 
     def set_space(self, key: str, name: str, value):
         self.spaced[key] = {**self.spaced.get(key, {}), name: value}
-        self.stamp(key)
+        self.stamp(ATTRIBUTES + key)
 
     def turn(self, uid: int, facedown: bool):
         self.facedown[uid] = facedown

@@ -34,10 +34,15 @@ def write_reference(out: Path, balance, use_cache: bool = True) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = [_write(out / "primitives.md", primitives_page())]
     for game_id in bundled.games():
-        ir = games.load(game_id, use_cache=use_cache)
-        written += [_write(out / game_id / name, page(ir)) for name, _, page in GAME_PAGES]
-        written += _write_report(balance(ir), out / game_id / BALANCE[0])
+        written += write_game_reference(out, game_id, balance, use_cache)
     return written
+
+
+def write_game_reference(out: Path, game_id: str, balance, use_cache: bool = True) -> list[Path]:
+    """One bundled game's pages and balance report, under out/<game>; the paths written."""
+    ir = games.load(game_id, use_cache=use_cache)
+    written = [_write(out / game_id / name, page(ir)) for name, _, page in GAME_PAGES]
+    return written + _write_report(balance(ir), out / game_id / BALANCE[0])
 
 
 def _write_report(made, folder: Path) -> list[Path]:

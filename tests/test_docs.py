@@ -6,27 +6,37 @@ import subprocess
 import sys
 from pathlib import Path
 
-from silvics import balance
-from silvics.reference import write_reference
+import pytest
+from silvics import balance, bundled
+from silvics.compiler.docs import primitives_page
+from silvics.reference import write_game_reference
 
 ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "docs" / "reference"
 
 
-def test_generated_reference_is_up_to_date(tmp_path):
-    """Every page and balance report, as the code and data make them now. A report's games are
-    played on every core (the same figures on any number of workers); its plots are drawn
-    from its figures.json, compared here, so only their presence is checked (their bytes
-    follow matplotlib's version)."""
+@pytest.mark.parametrize("game_id", bundled.games())
+def test_generated_reference_is_up_to_date(tmp_path, game_id):
+    """Every page and balance report of a game, as the code and data make them now. A report's
+    games are played on every core (the same figures on any number of workers); its plots are
+    drawn from its figures.json, compared here, so only their presence is checked (their
+    bytes follow matplotlib's version)."""
     made = lambda ir: balance.reference_report(ir, workers=os.cpu_count() or 1)      # noqa: E731
-    written = write_reference(tmp_path, made)
+    written = write_game_reference(tmp_path, game_id, made)
     for page in written:
         name = page.relative_to(tmp_path)
-        committed = ROOT / "docs" / "reference" / name
+        committed = REFERENCE / name
         assert committed.exists(), f"{name} is not committed: run `silvics docs`"
         if page.suffix != ".png":
             assert committed.read_text() == page.read_text(), f"{name} is stale: run `silvics docs`"
-    left = {p.relative_to(ROOT / "docs" / "reference") for p in (ROOT / "docs" / "reference").rglob("*") if p.is_file()}
+    left = {p.relative_to(REFERENCE) for p in (REFERENCE / game_id).rglob("*") if p.is_file()}
     assert left == {p.relative_to(tmp_path) for p in written}, "files no run writes: delete them"
+
+
+def test_the_reference_holds_the_primitives_page_and_the_bundled_games_only():
+    assert (REFERENCE / "primitives.md").read_text() == primitives_page() + "\n", "primitives.md is stale: run `silvics docs`"
+    assert {p.name for p in REFERENCE.iterdir()} == {"primitives.md", *bundled.games()}, \
+        "files no run writes: delete them"
 
 
 def test_every_primitive_is_documented(tmp_path):

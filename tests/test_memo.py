@@ -97,6 +97,19 @@ def test_a_remembered_definition_sees_every_kind_of_change(tmp_path, definition,
     assert game.state.counters["trace"] == 10 * before + after
 
 
+def test_a_value_reading_only_a_spaces_attributes_outlives_cards_moving_there(tmp_path):
+    # a space's attributes are stamped apart from the cards on it: placement rules ask of
+    # printed attributes again and again while cards pile up on the spaces
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "glow_now")
+    (key, entry), = [(k, e) for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("glow_now")]
+    still_good = lambda: entry[1].stamps(game.state) == entry[2]      # noqa: E731
+    game.state.move(game.state.zones["pile"][-1], space_key("yard", "a", 1))
+    assert still_good()
+    game.state.set_space(space_key("yard", "a", 2), "glow", 3)
+    assert not still_good()
+
+
 def test_a_definition_reading_a_zone_of_each_player_is_remembered_for_each(tmp_path):
     # count(bag) reads the acting player's bag though no name in it says so: each seat its own value
     game = memo_game(tmp_path, """

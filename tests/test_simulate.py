@@ -77,3 +77,23 @@ def test_a_worker_that_cannot_load_the_game_fails_the_simulation_instead_of_hang
     monkeypatch.setattr(ir, "loads", lambda text: (_ for _ in ()).throw(ir.IRError("spoilt in the worker")))
     with pytest.raises(ir.IRError, match="spoilt in the worker"):
         simulate(four_forests, 2, 8, seed=1, workers=2)
+
+
+def test_ctrl_c_stops_a_simulation_and_its_workers_at_once(four_forests):
+    # Ctrl-C as the first games come in, the workers busy with search agents: leaving waits
+    # for no game, and leaves no worker running
+    import multiprocessing
+    import time
+
+    import pytest
+
+    interrupted = []
+
+    def interrupt(done):
+        interrupted.append(time.perf_counter())
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(four_forests, 2, 64, seed=1, agents=("ismcts:100", "random"), workers=2, progress=interrupt)
+    assert time.perf_counter() - interrupted[0] < 1          # a game of these takes about a second
+    assert multiprocessing.active_children() == []
