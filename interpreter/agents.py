@@ -217,7 +217,7 @@ class StrategyAgent:
         or a name not bound at this decision."""
         pending, env = world.pending, world.state.stack[-1].env
         given = {"option", "you"} | ({"it"} if pending.cards is True else set())
-        if not free_names(prefer) - given <= env.keys():
+        if not _reads(prefer) - given <= env.keys():
             return None
         value, inner = world.rules.build(prefer), {**env, "you": pending.seat}
         worth = {}
@@ -226,6 +226,17 @@ class StrategyAgent:
             found = value(world, inner)
             worth[index] = int(found) if isinstance(found, bool) else (found or 0)
         return worth
+
+
+_READS: dict[int, tuple] = {}     # id(a strategy's expression) -> (it, the names it reads)
+
+
+def _reads(node) -> frozenset:
+    """The names a strategy's expression reads (walked once: it is asked at every decision)."""
+    found = _READS.get(id(node))
+    if found is None or found[0] is not node:
+        found = _READS[id(node)] = (node, free_names(node))
+    return found[1]
 
 
 class ScriptedAgent:

@@ -72,7 +72,7 @@ class Rules:
         self.solo_won = self.build(ir.solo.won) if ir.solo.won is not None else None
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours
-        self._printed: dict = {}                # space key -> what it shows unless set
+        self._spaces: dict = {}                 # space key -> (what it shows unless set, its attributes' stamp key)
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
     def grid_spaces(self, name: str, seat) -> tuple:
@@ -99,11 +99,13 @@ class Rules:
     def printed_space(self, key: str) -> dict:
         """The attributes a space shows before the rules set any: as its map prints them, else
         each attribute's default."""
-        found = self._printed.get(key)
-        if found is None:
-            parts = parse_key(key)
-            printed = {(s.row, s.column): s.attributes for s in self.zones[parts.name].map}
-            found = self._printed[key] = {**self.space_defaults, **printed.get((parts.row, parts.column), {})}
+        return (self._spaces.get(key) or self._space(key))[0]
+
+    def _space(self, key: str) -> tuple:
+        parts = parse_key(key)
+        printed = {(s.row, s.column): s.attributes for s in self.zones[parts.name].map}
+        found = self._spaces[key] = ({**self.space_defaults, **printed.get((parts.row, parts.column), {})},
+                                     ATTRIBUTES + key)
         return found
 
     def dealt(self, order: list[int]) -> "Rules":
@@ -234,6 +236,7 @@ class Game:
                                 # asked or not (a single option is taken without asking)
         self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
         self.reads: set | None = None                # what the value being worked out has read so far
+        self.seen_logs: dict = {}                    # seat -> the log as it reads it (views.SeenLog)
         self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
         if fresh and start:
             self.begin()
@@ -510,12 +513,12 @@ class Game:
     def space_value(self, key: str, name: str):
         """A space's attribute, noted as read: as the rules last set it, else as its map prints it
         (read apart from the space's cards: a value reading only printed attributes stays good)."""
+        printed, stamped = self.rules._spaces.get(key) or self.rules._space(key)
         if self.reads is not None:
-            self.reads.add(ATTRIBUTES + key)
+            self.reads.add(stamped)
         changed = self.state.spaced.get(key)
         if changed is not None and name in changed:
             return changed[name]
-        printed = self.rules._printed.get(key) or self.rules.printed_space(key)
         return printed.get(name)
 
     def marks_of(self, uid: int) -> dict:

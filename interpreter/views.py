@@ -67,24 +67,89 @@ def seen_log(game, seat: int) -> list[str]:
     as it is now: a card the seat sees now by where it lies (a look at it aside), and which no
     later line has moved or turned, lay just so at that line. That hides more than it must (a
     card seen then and moved since is `?` in the earlier lines; the later ones name it) and
-    never less. A choice names its card to other seats as that card lay when chosen."""
-    state, lines, later = game.state, [], set()
+    never less. A choice names its card to other seats as that card lay when chosen.
+
+    Agents read it at every decision, so each game keeps it per seat (SeenLog) and writes
+    again only the lines that may read otherwise now."""
+    kept = game.seen_logs.get(seat)
+    if kept is None or not kept.follows(game.state.log):
+        kept = game.seen_logs[seat] = SeenLog(game.state.log)
+    return list(kept.update(game, seat))
+
+
+class SeenLog:
+    """One seat's reading of one game's log, kept up to date. A line reads otherwise later
+    only when a card it names (or tried to) reads otherwise: moved by a later line (then `?`
+    for good), or lying elsewhere or turned now (then seen or not as it lies). So each line
+    keeps the cards it may still name ("live"), and each such card how it lay when last read."""
+    __slots__ = ("log", "lines", "live", "naming", "lay")
+
+    def __init__(self, log: list):
+        self.log = log                  # the log list read (a game's own: appended to, never rewritten)
+        self.lines: list[str] = []      # the lines read so far, as written
+        self.live: list[frozenset] = []           # per line: the cards it names or may name still
+        self.naming: dict[int, list[int]] = {}    # card -> the lines that may name it
+        self.lay: dict[int, tuple] = {}           # card -> (zone, face down, placer) when last read
+
+    def follows(self, log: list) -> bool:
+        return log is self.log and len(log) >= len(self.lines)
+
+    def update(self, game, seat: int) -> list[str]:
+        state, read = game.state, len(self.lines)
+        lying = lambda uid: (state.location[uid], state.facedown[uid], state.placer[uid])    # noqa: E731
+        fresh, moved = [], set()
+        for what, uids, detail in reversed(self.log[read:]):      # the new lines, backwards
+            fresh.append(_seen_line(game, seat, what, uids, detail, moved))
+            if what in MOVING:
+                moved.update(uids)
+        changed = moved | {uid for uid, lay in self.lay.items() if lay != lying(uid)}
+        again = sorted({line for uid in changed for line in self.naming.pop(uid, ())})
+        for line in again:
+            what, uids, detail = self.log[line]
+            self.lines[line], live = _seen_line(game, seat, what, uids, detail, moved, self.live[line])
+            self._name(line, live)
+        for line, (text, live) in enumerate(reversed(fresh), start=read):
+            self.lines.append(text)
+            self.live.append(frozenset())
+            self._name(line, live)
+        for uid in changed:
+            self.lay.pop(uid, None)
+        for uid in self.naming.keys() - self.lay.keys():
+            self.lay[uid] = lying(uid)
+        return self.lines
+
+    def _name(self, line: int, live: frozenset):
+        """Line `line` may name the cards `live` from now on."""
+        for uid in self.live[line] - live:
+            lines = self.naming.get(uid)
+            if lines is not None and line in lines:
+                lines.remove(line)
+        self.live[line] = live
+        for uid in live:
+            lines = self.naming.setdefault(uid, [])
+            if line not in lines:
+                lines.append(line)
+
+
+def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -> tuple[str, frozenset]:
+    """A log line as `seat` reads it, with `later` the cards moved by the lines after it (and,
+    when given, `may` the only cards it may still name): its text, and the cards it may name
+    still (those it asked to name that no later line moved)."""
+    state, asked = game.state, set()
 
     def name(uid: int) -> str:
-        sees = uid not in later and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+        asked.add(uid)
+        sees = uid not in later and (may is None or uid in may) \
+            and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
         return game.card_id(uid) if sees else "?"
 
     def label(key: str) -> str:
         return game.zone_label(key, name)
-    for what, uids, detail in reversed(state.log):
-        if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
-                and not in_sight(game, seat, *detail.lay):
-            detail = detail.heard(label(detail.lay[0]))
-        lines.append(written(what, uids, detail, name, label))
-        if what in MOVING:
-            later.update(uids)
-    lines.reverse()
-    return lines
+    if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
+            and not in_sight(game, seat, *detail.lay):
+        detail = detail.heard(label(detail.lay[0]))
+    text = written(what, uids, detail, name, label)
+    return text, frozenset(uid for uid in asked if uid not in later and (may is None or uid in may))
 
 
 def shuffled_unseen(game, seat: int, rng) -> list[int]:

@@ -20,8 +20,8 @@ from silvics.interpreter.agents import AGENTS, decide, make_agent, play_on
 from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.observation import Observation, StaleObservation
 from silvics.interpreter.runtime import Choice, Frame
-from silvics.interpreter.state import State
-from silvics.interpreter.views import MOVING, shuffled_unseen, visible
+from silvics.interpreter.state import Said, State, written
+from silvics.interpreter.views import MOVING, in_sight, seen_log, shuffled_unseen, visible
 
 GUESS = Path(__file__).parent / "fixtures" / "games" / "guess"
 
@@ -342,6 +342,68 @@ def test_every_change_of_place_or_face_is_logged_on_a_line_that_names_the_card()
         for name in ("setup", "play", "scoring"):
             game.start_procedure(name)
             play_on(game, [make_agent("random", 3, seat) for seat in range(players)])
+
+
+def _seen_log_afresh(game, seat: int) -> list[str]:
+    """The log as `seat` reads it, written from the first line (views.seen_log's definition; the
+    engine keeps it up to date line by line instead)."""
+    state, lines, later = game.state, [], set()
+
+    def name(uid: int) -> str:
+        sees = uid not in later and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+        return game.card_id(uid) if sees else "?"
+
+    def label(key: str) -> str:
+        return game.zone_label(key, name)
+    for what, uids, detail in reversed(state.log):
+        if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
+                and not in_sight(game, seat, *detail.lay):
+            detail = detail.heard(label(detail.lay[0]))
+        lines.append(written(what, uids, detail, name, label))
+        if what in MOVING:
+            later.update(uids)
+    return lines[::-1]
+
+
+@pytest.mark.parametrize("game_id, players, modules", [
+    ("four-forests", 3, ("experienced",)), ("reforest", 2, ("terrain", "events")),
+    ("forest-shuffle", 3, ("woodland-edge", "special-caves")), ("renature", 2, ("valley",)),
+    (str(GUESS), 2, ()),
+])
+def test_the_log_kept_per_seat_reads_as_written_afresh(game_id, players, modules):
+    # seat 1 reads the log after every action, the others every 9th (longer stretches of new
+    # lines): each reading must be the one written from the first line
+    for seed in range(2):
+        game = Game(games.load(game_id), players, seed, modules, start=False)
+        steps = []
+
+        def check(g):
+            steps.append(None)
+            for seat in range(players):
+                if seat == 0 or len(steps) % 9 == 0:
+                    kept = seen_log(g, seat)
+                    if len(steps) % 9 == 0:
+                        assert kept == _seen_log_afresh(g, seat), (seat, len(steps))
+        game.on_step = check
+        for name in ("setup", "play", "scoring"):
+            game.start_procedure(name)
+            play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
+        assert len(steps) > 20
+        for seat in range(players):
+            assert seen_log(game, seat) == _seen_log_afresh(game, seat)
+
+
+def test_the_log_kept_per_seat_sees_a_card_moved_without_a_line():
+    # a position laid out by hand (silvics.position) moves cards without writing a line: the
+    # kept reading must still follow where each card lies now
+    game, agents = Game(games.load("four-forests"), 2, 4), [make_agent("random", 4, seat) for seat in range(2)]
+    while len(game.state.log) < 60:
+        decide(game, agents)
+    before = seen_log(game, 0)
+    named = [uid for uid in range(len(game.state.location)) if game.card_id(uid) in " ".join(before)
+             and visible(game, 0, uid) and game.state.location[uid] != "deck"]
+    game.state.move(named[0], "deck", facedown=True)
+    assert seen_log(game, 0) == _seen_log_afresh(game, 0) != before
 
 
 # ---- the observation itself ----

@@ -622,6 +622,12 @@ def space_part(node, build):
 def space_attr(node, build):
     """An attribute of a space: as the rules last set it, else as its map prints it (nothing when neither)."""
     space, name = build(node.args["space"]), node.args["name"]
+    bound = role(node.args["space"], "bound name")
+    if bound is not None:            # most reads: a bound space (`it.animal` asked of every space of a board)
+        def of_bound(game, env):
+            key = env[bound]
+            return None if key is None else game.space_value(key, name)
+        return of_bound
 
     def value(game, env):
         key = space(game, env)
