@@ -88,7 +88,7 @@ class SeenLog:
         self.log = log                  # the log list read (a game's own: appended to, never rewritten)
         self.lines: list[str] = []      # the lines read so far, as written
         self.live: list[frozenset] = []           # per line: the cards it names or may name still
-        self.naming: dict[int, list[int]] = {}    # card -> the lines that may name it
+        self.naming: dict[int, set[int]] = {}     # card -> the lines that may name it
         self.lay: dict[int, tuple] = {}           # card -> (zone, face down, placer) when last read
 
     def follows(self, log: list) -> bool:
@@ -121,14 +121,10 @@ class SeenLog:
     def _name(self, line: int, live: frozenset):
         """Line `line` may name the cards `live` from now on."""
         for uid in self.live[line] - live:
-            lines = self.naming.get(uid)
-            if lines is not None and line in lines:
-                lines.remove(line)
+            self.naming.get(uid, set()).discard(line)
         self.live[line] = live
         for uid in live:
-            lines = self.naming.setdefault(uid, [])
-            if line not in lines:
-                lines.append(line)
+            self.naming.setdefault(uid, set()).add(line)
 
 
 def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -> tuple[str, frozenset]:
