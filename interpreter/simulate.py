@@ -158,6 +158,7 @@ def local_runner(workers: int):
     stops a worker that is sending a result, holding the result queue's lock.)"""
     def run(ir_text, players, names, setup, jobs):
         from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
         pool = ProcessPoolExecutor(min(workers, len(jobs)), initializer=_start_worker,
                                    initargs=(ir_text, players, names, setup))
         finished = False
@@ -165,11 +166,18 @@ def local_runner(workers: int):
             for done in as_completed([pool.submit(_play_chunk, job) for job in jobs]):
                 yield done.result()
             finished = True
+        except BrokenProcessPool:
+            raise WorkersLost("a worker process ended without a word (killed by the system, out of "
+                              "memory?): the run stopped; try fewer workers") from None
         finally:
             if not finished:
                 _stop_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
     return run
+
+
+class WorkersLost(RuntimeError):
+    """A worker process of the local pool died (its games are lost): the run cannot go on."""
 
 
 def _stop_workers(pool):

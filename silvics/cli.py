@@ -19,6 +19,7 @@ from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.ir import IR_VERSION
+from silvics.interpreter.simulate import WorkersLost
 from silvics.position import PositionError
 
 SCHEMA_KINDS = ("game", "module", "pack", "cards", "scenario", "board")
@@ -44,6 +45,9 @@ def main(argv=None) -> int:
         return MISUSE
     except (PositionError, GameError) as error:     # a rule that fails while a game runs names its source
         print(f"error: {error}", file=sys.stderr)
+        return DATA_ERROR
+    except WorkersLost as error:
+        print(f"silvics: error: {error}", file=sys.stderr)
         return DATA_ERROR
     except KeyboardInterrupt:
         return 130

@@ -97,3 +97,20 @@ def test_ctrl_c_stops_a_simulation_and_its_workers_at_once(four_forests):
         simulate(four_forests, 2, 64, seed=1, agents=("ismcts:100", "random"), workers=2, progress=interrupt)
     assert time.perf_counter() - interrupted[0] < 1          # a game of these takes about a second
     assert multiprocessing.active_children() == []
+
+
+def test_a_worker_killed_by_the_system_stops_the_run_with_a_clear_error(four_forests, monkeypatch):
+    # the system may kill a worker (out of memory): its games are lost, and the run must stop
+    # and say so (a multiprocessing.Pool waited for them for ever), never as a traceback
+    import os
+
+    import pytest
+
+    from conftest import run_cli
+    from silvics.interpreter import simulate as module
+
+    monkeypatch.setattr(module, "play_chunk", lambda *args: os._exit(9))      # the workers fork with it
+    with pytest.raises(module.WorkersLost):
+        simulate(four_forests, 2, 8, seed=1, workers=2)
+    status, out, err = run_cli("simulate", "four-forests", "--games", 8, "--workers", 2)
+    assert status == 1 and "a worker process ended without a word" in err, err
