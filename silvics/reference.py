@@ -32,10 +32,15 @@ def write_reference(out: Path, balance, use_cache: bool = True) -> list[Path]:
     bundled game's pages, with the balance report `balance(ir)` gives (None: none); returns
     the paths written."""
     out.mkdir(parents=True, exist_ok=True)
-    written = [_write(out / "primitives.md", primitives_page())]
+    written = [write_primitives_page(out)]
     for game_id in bundled.games():
         written += write_game_reference(out, game_id, balance, use_cache)
     return written
+
+
+def write_primitives_page(out: Path) -> Path:
+    """The reference of every primitive, out/primitives.md."""
+    return _write(out / "primitives.md", primitives_page())
 
 
 def write_game_reference(out: Path, game_id: str, balance, use_cache: bool = True) -> list[Path]:
