@@ -6,14 +6,15 @@ of definitions each using the one below twice is small to write and 2^height to 
 So the rules' expanded size (every use counted) and depth are measured here, in one
 iterative pass over the shared nodes (linear in the IR), and refused past the limits.
 """
+
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node
 from .diagnostics import Diagnostic
 
-MAX_EXPANDED_PARTS = 50_000     # the bundled games need 5,631 at most
-MAX_DEPTH = 150                 # the bundled games: 11 and 31; the interpreter recurses on it
-MAX_CARDS = 10_000              # physical cards, copies counted; the bundled games have 156 at most
+MAX_EXPANDED_PARTS = 50_000  # the bundled games need 5,631 at most
+MAX_DEPTH = 150  # the bundled games: 11 and 31; the interpreter recurses on it
+MAX_CARDS = 10_000  # physical cards, copies counted; the bundled games have 156 at most
 
 
 def check_budget(ir: GameIR, diagnostics: list):
@@ -26,13 +27,23 @@ def check_budget(ir: GameIR, diagnostics: list):
         size, depth = _measure(root, measured)
         total += size
         if depth > MAX_DEPTH:
-            diagnostics.append(_at(root, f"this rule nests {depth} parts deep, more than {MAX_DEPTH}",
-                                   "definitions used inside definitions nest too: flatten them"))
+            diagnostics.append(
+                _at(
+                    root,
+                    f"this rule nests {depth} parts deep, more than {MAX_DEPTH}",
+                    "definitions used inside definitions nest too: flatten them",
+                )
+            )
             return
         if total > MAX_EXPANDED_PARTS:
-            diagnostics.append(_at(_where_it_grows(root, measured), f"the rules grow past {MAX_EXPANDED_PARTS:,} "
-                                   "parts here, with every use of a definition counted in full",
-                                   "a definition using another twice doubles it: use fewer layers"))
+            diagnostics.append(
+                _at(
+                    _where_it_grows(root, measured),
+                    f"the rules grow past {MAX_EXPANDED_PARTS:,} "
+                    "parts here, with every use of a definition counted in full",
+                    "a definition using another twice doubles it: use fewer layers",
+                )
+            )
             return
 
 
@@ -42,9 +53,16 @@ def _check_cards(ir: GameIR, diagnostics: list):
         total += card.copies
         if total > MAX_CARDS:
             span = card.span
-            diagnostics.append(Diagnostic(span.file, span.line, span.col, "E0501",
-                                          f"with this card the game has more than {MAX_CARDS:,} cards (copies counted)",
-                                          "every card is dealt, tracked and searched: use fewer"))
+            diagnostics.append(
+                Diagnostic(
+                    span.file,
+                    span.line,
+                    span.col,
+                    "E0501",
+                    f"with this card the game has more than {MAX_CARDS:,} cards (copies counted)",
+                    "every card is dealt, tracked and searched: use fewer",
+                )
+            )
             return
 
 
@@ -67,8 +85,10 @@ def _measure(root: Node, measured: dict) -> tuple[int, int]:
             continue
         children = _children(node)
         if children_done:
-            measured[id(node)] = (1 + sum(measured[id(c)][0] for c in children),
-                                  1 + max((measured[id(c)][1] for c in children), default=0))
+            measured[id(node)] = (
+                1 + sum(measured[id(c)][0] for c in children),
+                1 + max((measured[id(c)][1] for c in children), default=0),
+            )
         else:
             stack.append((node, True))
             stack.extend((child, False) for child in children if id(child) not in measured)

@@ -5,6 +5,7 @@ Stages: load YAML with positions → validate against the JSON Schemas → decla
 callers (procedures.py), every step from its primitive's declaration (steps.py) → GameIR. Every stage collects
 all of its diagnostics; the run stops with a CompileError listing them all.
 """
+
 from __future__ import annotations
 
 from dataclasses import fields, replace
@@ -46,34 +47,44 @@ from .modules import (
 )
 from .procedures import lower_procedures
 from .steps import At, Steps
-from .templates import face_templates
 from .strategies import strategies
+from .templates import face_templates
 from .vocabulary import bound_names, vocabulary
 from .walk import every_rule
 from .yamlload import dumped
 
-SUGGESTION_COMPARISONS = 50_000    # "did you mean" for over a hundred misspellings; then no more hints
+SUGGESTION_COMPARISONS = 50_000  # "did you mean" for over a hundred misspellings; then no more hints
 
 
-def compile_game(game_path, extra_cards=(), extra_modules=(), warnings: list | None = None,
-                 cards_instead=None) -> GameIR:
+def compile_game(
+    game_path, extra_cards=(), extra_modules=(), warnings: list | None = None, cards_instead=None
+) -> GameIR:
     """Compile a game; `game_path` is a game.yaml or its folder. `extra_cards` and `extra_modules`
     are files vetted already: a pack's (inside the pack's folder) or one the user named.
     `warnings`, when given, receives the game's lint warnings (lint.py). `cards_instead`, when
     given, are the card files read in place of those the rules list (a card table to check)."""
-    return _compile_game(game_path, extra_cards, extra_modules, cards_instead=cards_instead, warnings=warnings)[0]
+    return _compile_game(
+        game_path, extra_cards, extra_modules, cards_instead=cards_instead, warnings=warnings
+    )[0]
 
 
-def _compile_game(game_path, extra_cards, extra_modules, fence: Fence | None = None,
-                  cards_instead=None, warnings: list | None = None) -> tuple[GameIR, list[str]]:
+def _compile_game(
+    game_path,
+    extra_cards,
+    extra_modules,
+    fence: Fence | None = None,
+    cards_instead=None,
+    warnings: list | None = None,
+) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules` (whose card files
     must lie inside `fence`: the pack's folder; by default the game's root)."""
     with suggestion_budget(SUGGESTION_COMPARISONS):
         return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead, warnings)
 
 
-def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead=None,
-                         warnings: list | None = None) -> tuple[GameIR, list[str]]:
+def _compile_game_hinted(
+    game_path, extra_cards, extra_modules, fence, cards_instead=None, warnings: list | None = None
+) -> tuple[GameIR, list[str]]:
     diagnostics: list[Diagnostic] = []
     game_path = Path(game_path) / "game.yaml" if Path(game_path).is_dir() else Path(game_path)
     own_fence = Fence.of_game(game_path)
@@ -82,13 +93,26 @@ def _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_ins
     path = game.path
     modules = [(Document(p, "module", diagnostics), own_fence) for p in _module_files(game, diagnostics)]
     added = [(Document(Path(p), "module", diagnostics), fence or own_fence) for p in extra_modules]
-    files = _card_files(game, extra_cards, diagnostics) if cards_instead is None else list(map(Path, cards_instead))
+    files = (
+        _card_files(game, extra_cards, diagnostics)
+        if cards_instead is None
+        else list(map(Path, cards_instead))
+    )
     card_docs = [Document(p, "cards", diagnostics) for p in files]
-    opened: dict = {}          # a card file two modules list is read once: its cards are in while either is on
-    owned = {m: [c for c in (opened.get(p) or opened.setdefault(p, Document(p, "cards", diagnostics))
-                             for p in card_files(m, f, diagnostics)) if c.data]
-             for m, f in modules + added if m.data}     # each module's own cards
-    fences = {m: f for m, f in modules + added}    # where each module may read (its maps)
+    opened: dict = {}  # a card file two modules list is read once: its cards are in while either is on
+    owned = {
+        m: [
+            c
+            for c in (
+                opened.get(p) or opened.setdefault(p, Document(p, "cards", diagnostics))
+                for p in card_files(m, f, diagnostics)
+            )
+            if c.data
+        ]
+        for m, f in modules + added
+        if m.data
+    }  # each module's own cards
+    fences = {m: f for m, f in modules + added}  # where each module may read (its maps)
     modules = list(owned)
     _check_players([game, *modules], diagnostics)
     _check_module_names(modules, diagnostics)
@@ -120,8 +144,12 @@ def _relocated(value, root: Path, done: dict | None = None):
         return done[id(value)][1]
     if kind in (CardDef, SideDef, Module, GameIR, Vocabulary, Phrase, Strategy, StrategyRule, Solo):
         if id(value) not in done:
-            done[id(value)] = (value, replace(value, **{f.name: _relocated(getattr(value, f.name), root, done)
-                                                         for f in fields(value)}))
+            done[id(value)] = (
+                value,
+                replace(
+                    value, **{f.name: _relocated(getattr(value, f.name), root, done) for f in fields(value)}
+                ),
+            )
         return done[id(value)][1]
     if kind is Span:
         return Span(_relative(value.file, root), value.line, value.col)
@@ -166,11 +194,20 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
 def _from_pack(ir: GameIR, name: str, fence: Fence, root: Path) -> GameIR:
     """The IR with the pack's cards (those read from its folder, its modules' too) saying so, for
     the footers of their faces."""
+
     def marked(cards):
-        return tuple(replace(card, origin=name) if card.span and (root / card.span.file).resolve()
-                     .is_relative_to(fence.root) else card for card in cards)
-    return replace(ir, cards=marked(ir.cards),
-                   modules={key: replace(m, cards=marked(m.cards)) for key, m in ir.modules.items()})
+        return tuple(
+            replace(card, origin=name)
+            if card.span and (root / card.span.file).resolve().is_relative_to(fence.root)
+            else card
+            for card in cards
+        )
+
+    return replace(
+        ir,
+        cards=marked(ir.cards),
+        modules={key: replace(m, cards=marked(m.cards)) for key, m in ir.modules.items()},
+    )
 
 
 def _check_inside(top_file: Path, fence: Fence):
@@ -179,8 +216,18 @@ def _check_inside(top_file: Path, fence: Fence):
     the link points."""
     if not top_file.resolve().is_relative_to(fence.root):
         folder = display(top_file.absolute().parent)
-        raise CompileError([Diagnostic(folder, 1, 1, "E0101", f"{top_file.name} links to a file outside "
-                                       f"{fence.place}", fence.hint)])
+        raise CompileError(
+            [
+                Diagnostic(
+                    folder,
+                    1,
+                    1,
+                    "E0101",
+                    f"{top_file.name} links to a file outside {fence.place}",
+                    fence.hint,
+                )
+            ]
+        )
 
 
 def check_card_file(path) -> None:
@@ -223,8 +270,14 @@ def _check_module_names(modules, diagnostics):
     for module in modules:
         name = module.data["name"]
         if name in seen:
-            diagnostics.append(module.error(("name",), "E0403", f"module name '{name}' is used twice",
-                                            "a pack's module needs a name of its own: rename it"))
+            diagnostics.append(
+                module.error(
+                    ("name",),
+                    "E0403",
+                    f"module name '{name}' is used twice",
+                    "a pack's module needs a name of its own: rename it",
+                )
+            )
         seen.add(name)
 
 
@@ -242,8 +295,14 @@ def _lowered_within_depth(game: Document, owned: dict, card_docs, fences: dict, 
     try:
         return _lowered(game, owned, card_docs, fences, diagnostics)
     except RecursionError:
-        diagnostics.append(game.error((), "E0501", "the rules nest too deeply to compile",
-                                      "definitions used inside definitions nest too: flatten them"))
+        diagnostics.append(
+            game.error(
+                (),
+                "E0501",
+                "the rules nest too deeply to compile",
+                "definitions used inside definitions nest too: flatten them",
+            )
+        )
         return None
 
 
@@ -264,21 +323,52 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     sources += [(m, section, written) for m in modules for section, written in sections(m, names)]
     procedures, *lowered = lower_procedures(sources, steps, diagnostics, calls)
     own = {m: {card["id"] for doc in docs for card in doc.data["cards"]} for m, docs in owned.items()}
-    parts = iter(lowered)                          # each module's sections, in order
-    built = [assembled(m, {section: next(parts) for section in SECTIONS}, tuple(c for c in cards if c.id in own[m]),
-                       declared.decls.options) for m in modules]
-    built = [replace(module, maps=_maps(doc, fences[doc], declared, diagnostics),
-                     faces=face_templates(doc, declared.kinds, diagnostics)) for module, doc in zip(built, modules)]
+    parts = iter(lowered)  # each module's sections, in order
+    built = [
+        assembled(
+            m,
+            {section: next(parts) for section in SECTIONS},
+            tuple(c for c in cards if c.id in own[m]),
+            declared.decls.options,
+        )
+        for m in modules
+    ]
+    built = [
+        replace(
+            module,
+            maps=_maps(doc, fences[doc], declared, diagnostics),
+            faces=face_templates(doc, declared.kinds, diagnostics),
+        )
+        for module, doc in zip(built, modules)
+    ]
     theirs = set().union(*own.values())
     tiebreak = _tiebreak(game, steps.lowerer, diagnostics)
-    ir = _assembled(game, declared, tuple(c for c in cards if c.id not in theirs), interrupts, procedures,
-                    built, tiebreak, face_templates(game, declared.kinds, diagnostics))
+    ir = _assembled(
+        game,
+        declared,
+        tuple(c for c in cards if c.id not in theirs),
+        interrupts,
+        procedures,
+        built,
+        tiebreak,
+        face_templates(game, declared.kinds, diagnostics),
+    )
     rules, typed = every_rule(ir), _typed(calls)
     words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed, _seen(calls))
-    personas = strategies([game, *modules], steps.lowerer, declared.decls, bound_names(rules, declared.decls, typed),
-                          diagnostics)
-    return replace(ir, vocabulary=words, strategies=personas, solo=_solo(game, steps.lowerer, declared, diagnostics),
-                   written={name: dumped(steps) for name, steps in game.data["procedures"].items()})
+    personas = strategies(
+        [game, *modules],
+        steps.lowerer,
+        declared.decls,
+        bound_names(rules, declared.decls, typed),
+        diagnostics,
+    )
+    return replace(
+        ir,
+        vocabulary=words,
+        strategies=personas,
+        solo=_solo(game, steps.lowerer, declared, diagnostics),
+        written={name: dumped(steps) for name, steps in game.data["procedures"].items()},
+    )
 
 
 def _typed(calls) -> dict:
@@ -296,7 +386,9 @@ def _seen(calls) -> dict:
     seen: dict = {}
     for callee, _, names in calls:
         before = seen.get(callee, names)
-        seen[callee] = {name: kind if before[name] == kind else "any" for name, kind in names.items() if name in before}
+        seen[callee] = {
+            name: kind if before[name] == kind else "any" for name, kind in names.items() if name in before
+        }
     return seen
 
 
@@ -307,9 +399,15 @@ def _maps(module: Document, fence: Fence, declared, diagnostics) -> dict:
         path = ("maps", zone)
         if not declared.decls.zones.get(zone, ZoneDecl("", "card", "")).rows:
             grids = [z.name for z in declared.decls.zones.values() if z.rows and z.per != "card"]
-            diagnostics.append(module.error(path, "E0401", f"'{zone}' is not a grid zone of the game",
-                                            did_you_mean(zone, grids) or f"grids: {', '.join(grids) or 'none'}",
-                                            at_key=True))
+            diagnostics.append(
+                module.error(
+                    path,
+                    "E0401",
+                    f"'{zone}' is not a grid zone of the game",
+                    did_you_mean(zone, grids) or f"grids: {', '.join(grids) or 'none'}",
+                    at_key=True,
+                )
+            )
             continue
         found[zone] = read_map(entry, module, path, fence, declared.spaces, diagnostics)
     return found
@@ -320,8 +418,11 @@ def _tiebreak(game: Document, lowerer: Lowerer, diagnostics) -> tuple:
     lowered = []
     for index, text in enumerate(game.data.get("tiebreak", [])):
         try:
-            lowered.append(lowerer.typed_text(*game.effect(("tiebreak", index), str(text)),
-                                              Scope({"you": "player"}), "int"))
+            lowered.append(
+                lowerer.typed_text(
+                    *game.effect(("tiebreak", index), str(text)), Scope({"you": "player"}), "int"
+                )
+            )
         except LowerError as error:
             diagnostics.append(error.diagnostic)
     return tuple(lowered)
@@ -333,28 +434,47 @@ def _solo(game: Document, lowerer: Lowerer, declared, diagnostics) -> Solo:
     won, result = None, str(written.get("result", ""))
     if "won" in written:
         try:
-            won = lowerer.typed_text(*game.effect(("solo", "won"), str(written["won"])), Scope({"you": "player"}), "bool")
+            won = lowerer.typed_text(
+                *game.effect(("solo", "won"), str(written["won"])), Scope({"you": "player"}), "bool"
+            )
         except LowerError as error:
             diagnostics.append(error.diagnostic)
     if result and result not in declared.decls.counters:
-        diagnostics.append(game.error(("solo", "result"), "E0401", f"no counter '{result}'",
-                                      did_you_mean(result, declared.decls.counters) or
-                                      "result: names a counter whose value says how well the game went"))
+        diagnostics.append(
+            game.error(
+                ("solo", "result"),
+                "E0401",
+                f"no counter '{result}'",
+                did_you_mean(result, declared.decls.counters)
+                or "result: names a counter whose value says how well the game went",
+            )
+        )
     return Solo(won, result)
 
 
 def _assembled(game: Document, declared, cards, interrupts, procedures, modules, tiebreak, faces) -> GameIR:
     data, decls = game.data, declared.decls
-    return GameIR(id=data["id"], name=data["name"], min_players=data["players"]["min"],
-                  max_players=data["players"]["max"], zones=tuple(decls.zones.values()),
-                  kinds=tuple(declared.kinds.values()), marks=tuple(decls.marks.values()),
-                  cards=cards, procedures=procedures, modules={m.name: m for m in modules},
-                  counters=tuple(decls.counters.values()), interrupts=interrupts,
-                  definitions=tuple((name, params, " ".join(str(text).split()))
-                                    for name, (text, _, params) in decls.defines.items()),
-                  options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options),
-                  spaces=tuple(decls.space_attributes.values()), tiebreak=tiebreak,
-                  faces=faces)
+    return GameIR(
+        id=data["id"],
+        name=data["name"],
+        min_players=data["players"]["min"],
+        max_players=data["players"]["max"],
+        zones=tuple(decls.zones.values()),
+        kinds=tuple(declared.kinds.values()),
+        marks=tuple(decls.marks.values()),
+        cards=cards,
+        procedures=procedures,
+        modules={m.name: m for m in modules},
+        counters=tuple(decls.counters.values()),
+        interrupts=interrupts,
+        definitions=tuple(
+            (name, params, " ".join(str(text).split())) for name, (text, _, params) in decls.defines.items()
+        ),
+        options=tuple(decls.options[name] for name in data.get("options", {}) if name in decls.options),
+        spaces=tuple(decls.space_attributes.values()),
+        tiebreak=tiebreak,
+        faces=faces,
+    )
 
 
 def _check_players(documents, diagnostics):
@@ -362,12 +482,19 @@ def _check_players(documents, diagnostics):
     for document in documents:
         players = (document.data or {}).get("players")
         if players and players["min"] > players["max"]:
-            diagnostics.append(document.error(("players", "min"), "E0501",
-                                              f"players: min {players['min']} is more than max {players['max']}"))
+            diagnostics.append(
+                document.error(
+                    ("players", "min"),
+                    "E0501",
+                    f"players: min {players['min']} is more than max {players['max']}",
+                )
+            )
 
 
 def _interrupts(game: Document, steps: Steps, diagnostics, calls) -> tuple:
     """Each entry of `interrupts:`, lowered with no bindings in scope (its choices prompt as "interrupt")."""
     at, [interrupt] = At(game, "interrupt", diagnostics, calls), spelled("", "interrupt")
-    return tuple(steps.mapping(at, interrupt, spec, ("interrupts", i), Scope())
-                 for i, spec in enumerate(game.data.get("interrupts", [])))
+    return tuple(
+        steps.mapping(at, interrupt, spec, ("interrupts", i), Scope())
+        for i, spec in enumerate(game.data.get("interrupts", []))
+    )

@@ -1,6 +1,7 @@
 """Cards → CardDefs: each card's sides and attribute values checked against its kind, its
 printed conditions, numbers and effects lowered (the calls its effects make are counted, with
 the names they see, for the procedures they run)."""
+
 from __future__ import annotations
 
 from ..interpreter.ir import AttrDecl, CardDef, KindDecl, Node, SideDef, Span
@@ -36,8 +37,14 @@ class _Cards:
                 if i in doc.skipped:
                     continue
                 if card["id"] in seen:
-                    self.diagnostics.append(doc.error(path + ("id",), "E0403", f"card id '{card['id']}' is used twice",
-                                                      f"first used at {seen[card['id']]}"))
+                    self.diagnostics.append(
+                        doc.error(
+                            path + ("id",),
+                            "E0403",
+                            f"card id '{card['id']}' is used twice",
+                            f"first used at {seen[card['id']]}",
+                        )
+                    )
                     continue
                 seen[card["id"]] = "{}:{}:{}".format(doc.located.file, *doc.located.at(path))
                 compiled = self.card(doc, card, path)
@@ -50,46 +57,84 @@ class _Cards:
         kind = self.declared.kinds.get(kind_name)
         if kind is None:
             where = path + ("kind",) if "kind" in card else ("kind",)
-            self.diagnostics.append(doc.error(where, "E0401", f"unknown card kind '{kind_name}'",
-                                              did_you_mean(kind_name, self.declared.kinds)
-                                              or f"the game's kinds: {', '.join(self.declared.kinds)}"))
+            self.diagnostics.append(
+                doc.error(
+                    where,
+                    "E0401",
+                    f"unknown card kind '{kind_name}'",
+                    did_you_mean(kind_name, self.declared.kinds)
+                    or f"the game's kinds: {', '.join(self.declared.kinds)}",
+                )
+            )
             return None
-        stray = [k for k in card if k not in CARD_FIELDS] if len(kind.sides) > 1 else \
-            (["sides"] if "sides" in card else [])
+        stray = (
+            [k for k in card if k not in CARD_FIELDS]
+            if len(kind.sides) > 1
+            else (["sides"] if "sides" in card else [])
+        )
         if stray:
-            where = "inside one of its sides" if len(kind.sides) > 1 else "on the card itself: it has one side"
-            self.diagnostics.append(doc.error(path + (stray[0],), "E0402",
-                                              f"'{stray[0]}' is not read here: a {kind.name}'s attributes go {where}",
-                                              f"a {kind.name} has the sides: {', '.join(kind.sides)}"
-                                              if len(kind.sides) > 1 else "remove sides:", at_key=True))
+            where = (
+                "inside one of its sides" if len(kind.sides) > 1 else "on the card itself: it has one side"
+            )
+            self.diagnostics.append(
+                doc.error(
+                    path + (stray[0],),
+                    "E0402",
+                    f"'{stray[0]}' is not read here: a {kind.name}'s attributes go {where}",
+                    f"a {kind.name} has the sides: {', '.join(kind.sides)}"
+                    if len(kind.sides) > 1
+                    else "remove sides:",
+                    at_key=True,
+                )
+            )
             return None
         if len(kind.sides) > 1:
             faces = card.get("sides", {})
             if set(faces) != set(kind.sides):
                 strange = [face for face in faces if face not in kind.sides]
                 where = path + ("sides", strange[0]) if strange else path + ("sides",)
-                self.diagnostics.append(doc.error(where, "E0402", f"a {kind.name} card has the sides {', '.join(kind.sides)}",
-                                                  f"this one has: {', '.join(faces) or 'none'}", at_key=bool(strange)))
+                self.diagnostics.append(
+                    doc.error(
+                        where,
+                        "E0402",
+                        f"a {kind.name} card has the sides {', '.join(kind.sides)}",
+                        f"this one has: {', '.join(faces) or 'none'}",
+                        at_key=bool(strange),
+                    )
+                )
                 return None
             sides = tuple(self.side(doc, kind, s, faces[s], path + ("sides", s)) for s in kind.sides)
         else:
             fields = {k: v for k, v in card.items() if k not in CARD_FIELDS}
-            sides = (self.side(doc, kind, kind.sides[0], {"name": card.get("name", card["id"]), **fields}, path),)
+            sides = (
+                self.side(doc, kind, kind.sides[0], {"name": card.get("name", card["id"]), **fields}, path),
+            )
         line, col = doc.located.at(path)
         return CardDef(card["id"], kind.name, card.get("copies", 1), sides, Span(doc.located.file, line, col))
 
     def side(self, doc, kind: KindDecl, side: str, face: dict, path) -> SideDef:
         values, texts, meant = {}, {}, set()
         declared = {a.name: a for a in kind.attributes}
-        defaults = {name: value for (of, name), value in self.declared.defaults.items() if of == kind.name and name not in face}
+        defaults = {
+            name: value
+            for (of, name), value in self.declared.defaults.items()
+            if of == kind.name and name not in face
+        }
         for name, value in {**face, **defaults}.items():
             if name == "name":
                 continue
             if name not in declared:
                 hint = did_you_mean(name, declared)
                 meant |= {hint.word} if hint.word else set()
-                self.diagnostics.append(doc.error(path + (name,), "E0401", f"a {kind.name} has no attribute '{name}'",
-                                                  hint or f"it has: {', '.join(declared)}", at_key=True))
+                self.diagnostics.append(
+                    doc.error(
+                        path + (name,),
+                        "E0401",
+                        f"a {kind.name} has no attribute '{name}'",
+                        hint or f"it has: {', '.join(declared)}",
+                        at_key=True,
+                    )
+                )
                 continue
             checked = self.value(doc, declared[name], value, path + (name,))
             if checked is not None:
@@ -99,8 +144,14 @@ class _Cards:
         for name in declared:
             optional = name in self.declared.optional or (kind.name, name) in self.declared.defaults
             if name not in face and name not in meant and not optional:
-                self.diagnostics.append(doc.error(path, "E0402", f"this {kind.name} has no '{name}'",
-                                                  f"every {kind.name} needs: {', '.join(declared)}"))
+                self.diagnostics.append(
+                    doc.error(
+                        path,
+                        "E0402",
+                        f"this {kind.name} has no '{name}'",
+                        f"every {kind.name} needs: {', '.join(declared)}",
+                    )
+                )
         return SideDef(side, face.get("name", ""), values, texts)
 
     def value(self, doc, attribute: AttrDecl, value, path):
@@ -112,8 +163,12 @@ class _Cards:
         if not isinstance(value, int) or isinstance(value, bool):
             got = "nothing" if value is None else repr(value)
             quoted = isinstance(value, str) and value.strip().lstrip("-").isdigit()
-            return self.bad(doc, path, f"{attribute.name} must be a whole number, got {got}",
-                            f"remove the quotes: {attribute.name}: {value.strip()}" if quoted else "")
+            return self.bad(
+                doc,
+                path,
+                f"{attribute.name} must be a whole number, got {got}",
+                f"remove the quotes: {attribute.name}: {value.strip()}" if quoted else "",
+            )
         return value
 
     def value_enum(self, doc, attribute, value, path):
@@ -127,7 +182,9 @@ class _Cards:
             return self.bad(doc, path, f"{where} must be a list, e.g. [{attribute.values[0]}]")
         for i, item in enumerate(value):
             if item not in attribute.values:
-                return self.bad(doc, path + (i,), f"{where} cannot include {item!r}", _choices(item, attribute))
+                return self.bad(
+                    doc, path + (i,), f"{where} cannot include {item!r}", _choices(item, attribute)
+                )
             if item in value[:i]:
                 self.diagnostics.append(doc.error(path + (i,), "E0201", f"{where} lists {item!r} twice"))
                 return None
@@ -141,7 +198,7 @@ class _Cards:
         if problems:
             self.diagnostics.extend(problems)
             return None
-        at = At(doc, attribute.name, self.diagnostics, self.calls)     # a printed effect's choices name it
+        at = At(doc, attribute.name, self.diagnostics, self.calls)  # a printed effect's choices name it
         scope = Scope({"you": "player", "it": "card", **({"subject": "card"} if attribute.on else {})})
         if isinstance(value, list):
             return self.steps.block(at, steps, path, scope)
@@ -151,20 +208,28 @@ class _Cards:
         if isinstance(value, int) and not isinstance(value, bool):
             return Node("const", {"value": value})
         if not isinstance(value, str):
-            return self.bad(doc, path, f"{attribute.name} must be a whole number or an expression in quotes, "
-                                       f"e.g. \"count(adjacent(it))\"")
+            return self.bad(
+                doc,
+                path,
+                f"{attribute.name} must be a whole number or an expression in quotes, "
+                f'e.g. "count(adjacent(it))"',
+            )
         scope = Scope({"it": "card", "you": "player", **dict(attribute.sees)})
         return self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), scope, "int")
 
     def value_numbers(self, doc, attribute, value, path):
-        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
             return self.bad(doc, path, f"{attribute.name} must be a list of whole numbers, e.g. [3, 4, 5]")
         return tuple(value)
 
     def value_condition(self, doc, attribute, value, path):
         if not isinstance(value, str):
-            return self.bad(doc, path, f"{attribute.name} must be a condition in quotes, e.g. \"value >= 6\"")
-        return self.lowered(self.steps.lowerer.typed_text, *doc.effect(path, value), Scope({"it": "card"}), "bool")
+            return self.bad(doc, path, f'{attribute.name} must be a condition in quotes, e.g. "value >= 6"')
+        return self.lowered(
+            self.steps.lowerer.typed_text, *doc.effect(path, value), Scope({"it": "card"}), "bool"
+        )
 
     def bad(self, doc, path, message, hint=""):
         self.diagnostics.append(doc.error(path, "E0402", message, hint))

@@ -3,6 +3,7 @@ conditions and scoring as sentences in the game's own words, one `SideText` per 
 
 Faces, the gallery, `silvics show` and `silvics print` all read a card through this module.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,13 +15,13 @@ from .english import Wording
 
 @dataclass(frozen=True)
 class SideText:
-    card: str                   # the card's id
-    side: str                   # the side's name ("front" for a one-sided card)
-    name: str                   # the name printed on the side
+    card: str  # the card's id
+    side: str  # the side's name ("front" for a one-sided card)
+    name: str  # the name printed on the side
     kind: str
-    printed: dict               # attribute -> its printed value (a number, a word, or a tuple of words)
-    lines: tuple[str, ...]      # the rendered effects, conditions and scoring, one line each
-    source: tuple[tuple[str, str], ...]    # (attribute, the text the designer wrote) for each line
+    printed: dict  # attribute -> its printed value (a number, a word, or a tuple of words)
+    lines: tuple[str, ...]  # the rendered effects, conditions and scoring, one line each
+    source: tuple[tuple[str, str], ...]  # (attribute, the text the designer wrote) for each line
 
 
 def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tuple[SideText, ...]:
@@ -51,23 +52,30 @@ def as_written(text) -> str:
     """The designer's text: a string or a number as it is, a list of steps in YAML's flow style."""
     if isinstance(text, (str, int)):
         return str(text)
-    from .yamlload import dumped          # here: a game played from the cache never loads PyYAML
+    from .yamlload import dumped  # here: a game played from the cache never loads PyYAML
+
     return dumped(text, flow=True)
 
 
 def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wording | None = None) -> str:
     """A card as `silvics show` prints it: its name, what is printed on it, and its text; with
     `written`, each line's source under it too."""
-    lines = [f"{card.sides[0].name or card.id} ({card.kind}, id {card.id}"
-             + (f", {card.copies} copies)" if card.copies > 1 else ")")]
+    lines = [
+        f"{card.sides[0].name or card.id} ({card.kind}, id {card.id}"
+        + (f", {card.copies} copies)" if card.copies > 1 else ")")
+    ]
     for side in card_text(ir, card, wording):
         indent = "  "
         if len(card.sides) > 1:
             lines.append(f"  {side.side} side: {side.name}")
             indent = "    "
         if side.printed:
-            lines.append(indent + " · ".join(f"{name.replace('_', ' ')} {_shown(value)}"
-                                             for name, value in side.printed.items()))
+            lines.append(
+                indent
+                + " · ".join(
+                    f"{name.replace('_', ' ')} {_shown(value)}" for name, value in side.printed.items()
+                )
+            )
         for line, (name, source) in zip(side.lines, side.source):
             lines.append(indent + line)
             if written:

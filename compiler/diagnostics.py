@@ -1,10 +1,11 @@
 """Diagnostics: the one error type designers see, rendered gcc-style.
 
-    cards/mygame/cards.yaml:12:11: error[E0102]: value must be a whole number, got 'two'
-       12 |     value: two
-          |            ^
-       = hint: ...
+cards/mygame/cards.yaml:12:11: error[E0102]: value must be a whole number, got 'two'
+   12 |     value: two
+      |            ^
+   = hint: ...
 """
+
 from __future__ import annotations
 
 import difflib
@@ -43,20 +44,22 @@ class Diagnostic:
     code: str
     message: str
     hint: str = ""
-    severity: str = "error"     # or "warning" (compiles, but is probably a mistake: W codes)
+    severity: str = "error"  # or "warning" (compiles, but is probably a mistake: W codes)
 
     def render(self, source_lines: list[str] | None = None) -> str:
         text = f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
         if source_lines and 0 < self.line <= len(source_lines):
             gutter = " " * len(str(self.line))
-            text += (f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"
-                     f"\n {gutter} | {' ' * (self.col - 1)}^")
+            text += (
+                f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"
+                f"\n {gutter} | {' ' * (self.col - 1)}^"
+            )
         if self.hint:
             text += f"\n = hint: {self.hint}"
         return text
 
 
-_CONTROLS = {code: "?" for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f]}
+_CONTROLS = {code: "?" for code in [*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F]}
 
 
 def _printable(line: str) -> str:
@@ -77,16 +80,18 @@ class CompileError(Exception):
 
         def lines(file):
             if file not in cache:
-                try:       # bounded: never hang on a pipe or load a huge file to show one line
+                try:  # bounded: never hang on a pipe or load a huge file to show one line
                     cache[file] = read_bounded(Path(file)).splitlines()
                 except (OSError, UnicodeDecodeError, Refused):
                     cache[file] = None
             return cache[file]
+
         return "\n".join(d.render(lines(d.file)) for d in self.diagnostics)
 
 
 class Suggestion(str):
     """A hint that names the word meant (`word`, None for no suggestion); it reads as the hint."""
+
     word: str | None
 
     def __new__(cls, word: str | None):
@@ -120,10 +125,16 @@ def did_you_mean(name: str, known) -> Suggestion:
             return Suggestion(None)
         _comparisons_left.set(left - len(known))
     name, known = str(name), set(map(str, known))
-    scored = [(_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k) for k in known
-              if _may_be_near(name, k)]
-    scored = [s for s in scored
-              if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))]
+    scored = [
+        (_edits(name, k), -difflib.SequenceMatcher(None, name, k).ratio(), k)
+        for k in known
+        if _may_be_near(name, k)
+    ]
+    scored = [
+        s
+        for s in scored
+        if s[0] <= max(1, len(name) // 3) or -s[1] >= 0.75 or (len(name) >= 3 and s[2].startswith(name))
+    ]
     return Suggestion(min(scored)[2] if scored else None)
 
 
@@ -131,8 +142,11 @@ def _may_be_near(name: str, known: str) -> bool:
     """False when the lengths alone rule `known` out (the edits are at least the difference in
     length, and difflib's ratio at most 2 * shorter / both), so that no time is spent on it."""
     shorter, both = min(len(name), len(known)), len(name) + len(known)
-    return (abs(len(name) - len(known)) <= max(1, len(name) // 3) or 2 * shorter >= 0.75 * both
-            or (len(name) >= 3 and known.startswith(name)))
+    return (
+        abs(len(name) - len(known)) <= max(1, len(name) // 3)
+        or 2 * shorter >= 0.75 * both
+        or (len(name) >= 3 and known.startswith(name))
+    )
 
 
 def _edits(a: str, b: str) -> int:

@@ -4,6 +4,7 @@ It renders and runs nothing: a game site's balance report is played and written 
 application (`silvics docs`: silvics/reference.py and silvics/report.py). A test fails when the committed
 pages under docs/reference/ differ from what the current code and data generate.
 """
+
 from __future__ import annotations
 
 from xml.sax.saxutils import quoteattr
@@ -22,11 +23,16 @@ KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
 
 def primitives_page() -> str:
     load_all()
-    lines = ["# Primitives", "",
-             "Generated from the primitive registry by `silvics docs`; do not edit by hand.", "",
-             "Every action, expression and flow step the interpreter knows: how it is written, its parts",
-             "(how each is written, its type), what it gives and the names it binds. Parts introduced by a",
-             "keyword (`from`, `to`, …) may come in any order after the action word and its first value.", ""]
+    lines = [
+        "# Primitives",
+        "",
+        "Generated from the primitive registry by `silvics docs`; do not edit by hand.",
+        "",
+        "Every action, expression and flow step the interpreter knows: how it is written, its parts",
+        "(how each is written, its type), what it gives and the names it binds. Parts introduced by a",
+        "keyword (`from`, `to`, …) may come in any order after the action word and its first value.",
+        "",
+    ]
     for kind, title in KIND_TITLES.items():
         lines += [f"## {title}", ""]
         for primitive in sorted((p for p in REGISTRY.values() if p.kind == kind), key=lambda p: p.name):
@@ -35,8 +41,15 @@ def primitives_page() -> str:
 
 
 def _primitive_section(primitive) -> list[str]:
-    lines = [f"### `{primitive.name}`", "", primitive.doc, "", f"Written: {_spelling(primitive)}  ",
-             f"Example: `{primitive.example}`  ", f"Reads as: *{primitive.template}*  "]
+    lines = [
+        f"### `{primitive.name}`",
+        "",
+        primitive.doc,
+        "",
+        f"Written: {_spelling(primitive)}  ",
+        f"Example: `{primitive.example}`  ",
+        f"Reads as: *{primitive.template}*  ",
+    ]
     if primitive.returns:
         returns = primitive.returns
         lines.append(f"Gives: {returns if isinstance(returns, str) else ' '.join(returns.__doc__.split())}  ")
@@ -47,21 +60,35 @@ def _primitive_section(primitive) -> list[str]:
         lines += ["| part | written | type | required | notes |", "|---|---|---|---|---|"]
         for param in primitive.params:
             words = param.words if isinstance(param.words, str) else ", ".join(param.words)
-            notes = "; ".join(x for x in (param.doc, f"one of: {words}" if words else "",
-                                          _per_card(param.per_card)) if x)
-            lines.append(f"| {param.name} | {_written(primitive, param)} | {param.type} | "
-                         f"{'yes' if param.required else 'no'} | {notes} |")
+            notes = "; ".join(
+                x for x in (param.doc, f"one of: {words}" if words else "", _per_card(param.per_card)) if x
+            )
+            lines.append(
+                f"| {param.name} | {_written(primitive, param)} | {param.type} | "
+                f"{'yes' if param.required else 'no'} | {notes} |"
+            )
         lines.append("")
     if primitive.acting:
         lines += ["Needs an acting player: use it inside `each player`.", ""]
     return lines
 
 
-SPELLINGS = {"statement": "a statement starting with `{}`", "call": "a function: `{}(…)`", "step": "a flow step: `{}:`",
-             "comprehension": "`{}(VALUE for NAME in CARDS)`"}
-FORMS = {"name": "a name", "path": "a part: `X.name`", "method": "a part with values: `X.name(a, b)`",
-         "literal": "a number, a quoted word or a list", "definition": "a definition's name, maybe with values",
-         "procedure": "a procedure's name", "interrupt": "an entry of `interrupts:`", "": "built by the compiler"}
+SPELLINGS = {
+    "statement": "a statement starting with `{}`",
+    "call": "a function: `{}(…)`",
+    "step": "a flow step: `{}:`",
+    "comprehension": "`{}(VALUE for NAME in CARDS)`",
+}
+FORMS = {
+    "name": "a name",
+    "path": "a part: `X.name`",
+    "method": "a part with values: `X.name(a, b)`",
+    "literal": "a number, a quoted word or a list",
+    "definition": "a definition's name, maybe with values",
+    "procedure": "a procedure's name",
+    "interrupt": "an entry of `interrupts:`",
+    "": "built by the compiler",
+}
 
 
 def _spelling(primitive) -> str:
@@ -73,7 +100,8 @@ def _spelling(primitive) -> str:
 def _written(primitive, param) -> str:
     if param.derived:
         return {"spelling": "the word it is spelled with", "compiler": "set by the compiler"}.get(
-            param.derived, f"`{param.derived}`, when a number")
+            param.derived, f"`{param.derived}`, when a number"
+        )
     if param.key:
         return f"key `{param.key}`"
     if param.arg:
@@ -90,8 +118,9 @@ def _per_card(per_card) -> str:
 
 def _binding(binding) -> str:
     name = f"`{binding.name}`" if binding.name else f"the name written in `{binding.var}`"
-    kind = binding.type or (f"an item of `{binding.element_of}`" if binding.element_of else
-                            f"as `{binding.type_of}`")
+    kind = binding.type or (
+        f"an item of `{binding.element_of}`" if binding.element_of else f"as `{binding.type_of}`"
+    )
     where = f"in `{binding.within}`" if binding.within else "for the steps after it"
     where = f"in the effect `{binding.within}` names" if binding.printed else where
     return f"{name} ({kind}) {where}"
@@ -99,18 +128,25 @@ def _binding(binding) -> str:
 
 def game_page(ir: GameIR) -> str:
     """A game's rules as written, for designers: its definitions and procedures in the effect
-    language, each module's changes, and every card with its source. Every name and text from the data (a pack's too) is escaped:
-    it can add no HTML, code, link, heading or line of its own."""
+    language, each module's changes, and every card with its source. Every name and text from the
+    data (a pack's too) is escaped: it can add no HTML, code, link, heading or line of its own."""
     wording = Wording(ir.vocabulary)
-    lines = [f"# {_inline(ir.name)}: the rules as written", "",
-             "Generated from the game's rules and cards by `silvics docs`, for designers; the "
-             "[rules](index.md) say the same for players.", "",
-             f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.", "",
-             *_options(ir.options)]
+    lines = [
+        f"# {_inline(ir.name)}: the rules as written",
+        "",
+        "Generated from the game's rules and cards by `silvics docs`, for designers; the "
+        "[rules](index.md) say the same for players.",
+        "",
+        f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.",
+        "",
+        *_options(ir.options),
+    ]
     if ir.definitions:
         lines += ["## Definitions", "", "| name | means |", "|---|---|"]
-        lines += [f"| {_code(name + ('(' + ', '.join(params) + ')' if params else ''))} | {_code(text)} |"
-                  for name, params, text in ir.definitions]
+        lines += [
+            f"| {_code(name + ('(' + ', '.join(params) + ')' if params else ''))} | {_code(text)} |"
+            for name, params, text in ir.definitions
+        ]
         lines.append("")
     lines += ["## Procedures", ""]
     for name, body in ir.procedures.items():
@@ -121,7 +157,7 @@ def game_page(ir: GameIR) -> str:
             lines += _module_section(ir, module, wording)
     for kind in ir.kinds:
         cards = [card for card in ir.cards if card.kind == kind.name]
-        if not cards:                  # a kind only modules bring: listed under each module
+        if not cards:  # a kind only modules bring: listed under each module
             continue
         lines += [f"## {_inline(kind.name.capitalize())} cards ({len(cards)})", ""]
         lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in cards])
@@ -131,9 +167,13 @@ def game_page(ir: GameIR) -> str:
 def gallery_page(ir: GameIR) -> str:
     """Every card of the game and of its modules, grouped by kind, each drawn and its text given."""
     every = {card.id: card for cards in [ir.cards, *(m.cards for m in ir.modules.values())] for card in cards}
-    lines = [f"# {_inline(ir.name)}: the cards", "",
-             f"Every card of the game and its modules ({len(every)} cards, "
-             f"{sum(c.copies for c in every.values())} copies), as printed by `silvics print`.", ""]
+    lines = [
+        f"# {_inline(ir.name)}: the cards",
+        "",
+        f"Every card of the game and its modules ({len(every)} cards, "
+        f"{sum(c.copies for c in every.values())} copies), as printed by `silvics print`.",
+        "",
+    ]
     for kind in ir.kinds:
         cards = [card for card in every.values() if card.kind == kind.name]
         if cards:
@@ -148,14 +188,23 @@ def card_entry(ir: GameIR, card: CardDef) -> str:
     texts = card_text(ir, card)
     title = " / ".join(dict.fromkeys(text.name for text in texts))
     faces = "".join(face_svg(ir, card, sides[0]) for sides in face_sides(ir, card))
-    lines = [f"<h3 id={quoteattr(card.id)}>{_html(title)}</h3>", "",
-             f'<div class="card-faces">{faces}</div>', ""]
+    lines = [
+        f"<h3 id={quoteattr(card.id)}>{_html(title)}</h3>",
+        "",
+        f'<div class="card-faces">{faces}</div>',
+        "",
+    ]
     for text in texts:
-        said = [", ".join(f"{_label(name)} {_value(value)}" for name, value in text.printed.items()), *text.lines]
+        said = [
+            ", ".join(f"{_label(name)} {_value(value)}" for name, value in text.printed.items()),
+            *text.lines,
+        ]
         said = [line for line in said if line]
         if len(texts) > 1:
-            lines.append(f"**{_inline(text.side.replace('_', ' ').capitalize())}: {_inline(text.name)}**"
-                         + ("" if said else ": no text"))
+            lines.append(
+                f"**{_inline(text.side.replace('_', ' ').capitalize())}: {_inline(text.name)}**"
+                + ("" if said else ": no text")
+            )
         lines += [f"- {_inline(line)}" for line in said] + [""]
     modules = modules_of(ir, card)
     where = f", in the game only with the module {' or '.join(map(_inline, modules))}" if modules else ""
@@ -178,9 +227,12 @@ def _html(text) -> str:
 
 def _options(options) -> list[str]:
     """Setup options: each with its values (the default first) and what it is for."""
-    lines = [f"Option {_code(o.name)} (`--set {_inline(o.name)}=…`): "
-             + ", ".join(_code(v) + (" (default)" if v == o.default else "") for v in o.values)
-             + (f": {_inline(o.description)}" if o.description else "") for o in options]
+    lines = [
+        f"Option {_code(o.name)} (`--set {_inline(o.name)}=…`): "
+        + ", ".join(_code(v) + (" (default)" if v == o.default else "") for v in o.values)
+        + (f": {_inline(o.description)}" if o.description else "")
+        for o in options
+    ]
     return [line for option in lines for line in (option, "")]
 
 
@@ -188,18 +240,38 @@ def _module_section(ir: GameIR, module, wording: Wording) -> list[str]:
     lines = [f"### {_inline(module.name)}", "", _inline(module.description), ""]
     for title, companies in (("Needs", module.requires), ("Cannot be played with", module.excludes)):
         if companies:
-            lines += [f"{title}: " + ", ".join(_code(c.module) + (f" when {', '.join(map(_code, c.when))} "
-                                                                 f"{'is' if len(c.when) == 1 else 'are'} on" if c.when else "")
-                                                for c in companies) + ".", ""]
+            lines += [
+                f"{title}: "
+                + ", ".join(
+                    _code(c.module)
+                    + (
+                        f" when {', '.join(map(_code, c.when))} {'is' if len(c.when) == 1 else 'are'} on"
+                        if c.when
+                        else ""
+                    )
+                    for c in companies
+                )
+                + ".",
+                "",
+            ]
     lines += _options(module.options)
-    sections = [(f"Before **{_inline(name)}**:", module.written.get(f"before {name}"), body)
-                for name, body in module.before.items()]
-    sections += [(f"**{_inline(name)}** becomes:", module.written.get(name), body) for name, body in module.procedures.items()]
-    sections += [(f"After **{_inline(name)}**:", module.written.get(f"after {name}"), body)
-                 for name, body in module.after.items()]
+    sections = [
+        (f"Before **{_inline(name)}**:", module.written.get(f"before {name}"), body)
+        for name, body in module.before.items()
+    ]
+    sections += [
+        (f"**{_inline(name)}** becomes:", module.written.get(name), body)
+        for name, body in module.procedures.items()
+    ]
+    sections += [
+        (f"After **{_inline(name)}**:", module.written.get(f"after {name}"), body)
+        for name, body in module.after.items()
+    ]
     for title, written, body in sections:
         lines += [title, ""] + _fenced("yaml", [written or english(body)])
     if module.cards:
         lines += [f"Its cards ({sum(c.copies for c in module.cards)}), in the game only with the module:", ""]
-        lines += _fenced("text", [describe_card(ir, card, written=True, wording=wording) for card in module.cards])
+        lines += _fenced(
+            "text", [describe_card(ir, card, written=True, wording=wording) for card in module.cards]
+        )
     return lines

@@ -1,4 +1,5 @@
 """One YAML file of a game, loaded with the place of every value and checked against its schema."""
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -34,8 +35,13 @@ class Document:
             return
         problems = validate(self.data, self.located, kind)
         diagnostics.extend(problems)
-        self.skipped = set()      # card indices a schema error ruled out (the rest are still checked)
-        cards = problems and kind == "cards" and isinstance(self.data, dict) and isinstance(self.data.get("cards"), list)
+        self.skipped = set()  # card indices a schema error ruled out (the rest are still checked)
+        cards = (
+            problems
+            and kind == "cards"
+            and isinstance(self.data, dict)
+            and isinstance(self.data.get("cards"), list)
+        )
         indices = self._card_indices(problems) if cards else None
         if indices is not None:
             self.skipped = set(indices)
@@ -57,13 +63,17 @@ class Document:
             return text, Source(self.located.file, *self.located.at(path))
         line, col = node.start_mark.line + 1, node.start_mark.column + 1
         if node.style in ("|", ">"):
-            end = node.end_mark.line + (1 if node.end_mark.column else 0)   # the mark may sit on the next key
-            raw = self.text.splitlines()[node.start_mark.line + 1:end]
+            end = node.end_mark.line + (1 if node.end_mark.column else 0)  # the mark may sit on the next key
+            raw = self.text.splitlines()[node.start_mark.line + 1 : end]
             indent = min((len(r) - len(r.lstrip(" ")) for r in raw if r.strip()), default=0)
-            return "\n".join(r[indent:] for r in raw), Source(self.located.file, line + 1, indent + 1, single_line=False)
+            return "\n".join(r[indent:] for r in raw), Source(
+                self.located.file, line + 1, indent + 1, single_line=False
+            )
         return text, Source(self.located.file, line, col + (1 if node.style in ("'", '"') else 0))
 
-    def error(self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False) -> Diagnostic:
+    def error(
+        self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False
+    ) -> Diagnostic:
         return self.located.error(path, code, message, hint, at_key=at_key)
 
 

@@ -5,6 +5,7 @@ A node reads as the text of the first phrase of the game's vocabulary whose patt
 no phrase matches reads as its primitive's template, filled with the English of its parts. So a
 new primitive is described as soon as it is declared, and a game words its idioms in its data.
 """
+
 from __future__ import annotations
 
 import re
@@ -13,14 +14,27 @@ from ..interpreter.ir import Node, Phrase, Vocabulary
 from ..interpreter.registry import IT, REGISTRY, UNSAID, YOU, has_role, load_all, role
 
 # How symbols and flags read.
-WORDS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
-         ">=": "is at least", "+": "plus", "-": "minus", "*": "times", "/": "divided by", "all": "all"}
-FLAGS = {"simultaneously": " simultaneously"}     # a flag that is set reads as these words
+WORDS = {
+    "=": "is",
+    "!=": "is not",
+    "<": "is less than",
+    "<=": "is at most",
+    ">": "is more than",
+    ">=": "is at least",
+    "+": "plus",
+    "-": "minus",
+    "*": "times",
+    "/": "divided by",
+    "all": "all",
+}
+FLAGS = {"simultaneously": " simultaneously"}  # a flag that is set reads as these words
 _HOLE = re.compile(r"\{(\w+)\}")
-_OPTIONAL = re.compile(r"\[([^\[\]|]*)(?:\|([^\[\]]*))?\]")   # [A] or [A|B] in a template: A when A's parts are given, else B
-_FILL = re.compile(r"\{([A-Z][A-Z0-9]*)(?:\|([^{}|]*)\|([^{}|]*))?\}")    # {N} or {N|one|many} in a phrase
+_OPTIONAL = re.compile(
+    r"\[([^\[\]|]*)(?:\|([^\[\]]*))?\]"
+)  # [A] or [A|B] in a template: A when A's parts are given, else B
+_FILL = re.compile(r"\{([A-Z][A-Z0-9]*)(?:\|([^{}|]*)\|([^{}|]*))?\}")  # {N} or {N|one|many} in a phrase
 _HOLE_NAME = re.compile(r"[A-Z][A-Z0-9]*")
-HEADING_HOLE = re.compile(r"\{([^{}|]*)(?:\|(player))?\}")   # {name} in a heading, {name|player} a player
+HEADING_HOLE = re.compile(r"\{([^{}|]*)(?:\|(player))?\}")  # {name} in a heading, {name|player} a player
 
 
 class Wording:
@@ -31,12 +45,12 @@ class Wording:
         load_all()
         self.quiet = quiet
         phrases = vocabulary.phrases if vocabulary else ()
-        ordered = sorted(phrases, key=lambda p: -_size(p.pattern))       # stable: declared order among equals
+        ordered = sorted(phrases, key=lambda p: -_size(p.pattern))  # stable: declared order among equals
         self.single = [p for p in ordered if len(p.pattern) == 1]
         self.runs = [p for p in ordered if len(p.pattern) > 1]
         self.labels = vocabulary.labels if vocabulary else {}
-        self.within = 0          # how many parts deep the renderer is where `it` is a card being tested
-        self.named: dict = {}    # a name a hidden `let` binds -> the words of its value, said where it is used
+        self.within = 0  # how many parts deep the renderer is where `it` is a card being tested
+        self.named: dict = {}  # a name a hidden `let` binds -> the words of its value, said where it is used
 
     def say(self, value) -> str:
         """The English of an IR node, a list of steps, or a plain value."""
@@ -48,7 +62,9 @@ class Wording:
 
     def steps(self, steps: tuple) -> list[str]:
         """The English of each step, a run of steps that a phrase matches read as one."""
-        return [text for _, _, text in self.segments(steps) if text]   # a phrase reading as nothing hides bookkeeping
+        return [
+            text for _, _, text in self.segments(steps) if text
+        ]  # a phrase reading as nothing hides bookkeeping
 
     def segments(self, steps: tuple) -> list[tuple[int, int, str]]:
         """The steps cut into runs, each (first step, how many, its English): a run of steps that
@@ -67,7 +83,7 @@ class Wording:
                     self._name_hidden(steps[i], said[-1][2])
                     i += 1
         finally:
-            self.named = named                        # a name is gone when its list of steps ends
+            self.named = named  # a name is gone when its list of steps ends
         return said
 
     def _name_hidden(self, step, said: str) -> None:
@@ -92,12 +108,19 @@ class Wording:
                 return self._filled(phrase, holes)
         primitive = REGISTRY[node.op]
         unsaid = self._unsaid(primitive, node.args)
-        template = next((text for when, text in primitive.english if _holds(when, node.args, unsaid)), primitive.template)
-        template = _OPTIONAL.sub(lambda m: m.group(1) if all(node.args.get(h) not in (None, "", False, ())
-                                                             for h in _HOLE.findall(m.group(1))) else m.group(2) or "",
-                                 template)
+        template = next(
+            (text for when, text in primitive.english if _holds(when, node.args, unsaid)), primitive.template
+        )
+        template = _OPTIONAL.sub(
+            lambda m: (
+                m.group(1)
+                if all(node.args.get(h) not in (None, "", False, ()) for h in _HOLE.findall(m.group(1)))
+                else m.group(2) or ""
+            ),
+            template,
+        )
         if _is_it(node) and self.within:
-            return "it"                                  # the card a condition is testing, not the card printed
+            return "it"  # the card a condition is testing, not the card printed
         text = _HOLE.sub(lambda m: self._part(primitive, m.group(1), node.args, node.op), template)
         return " ".join(text.split()).replace(" ,", ",")
 
@@ -106,11 +129,17 @@ class Wording:
         names = {part for when, _ in primitive.english for part, wanted in when.items() if wanted == UNSAID}
         if not names:
             return set()
-        marks = {name: f"\0{name}\0" for name in names}         # each name, said as a mark no words contain
-        named, self.named = self.named, {**self.named, **{args[name]: marks[name] for name in names if args.get(name)}}
+        marks = {name: f"\0{name}\0" for name in names}  # each name, said as a mark no words contain
+        named, self.named = (
+            self.named,
+            {**self.named, **{args[name]: marks[name] for name in names if args.get(name)}},
+        )
         try:
-            said = " ".join(self._part(primitive, p.name, args, primitive.name)
-                            for p in primitive.params if p.type == "block")
+            said = " ".join(
+                self._part(primitive, p.name, args, primitive.name)
+                for p in primitive.params
+                if p.type == "block"
+            )
         finally:
             self.named = named
         return {name for name in names if marks[name] not in said}
@@ -125,25 +154,25 @@ class Wording:
                 return self.say(value)
             finally:
                 self.within -= within
+
         return _FILL.sub(fill, phrase.text)
 
     def _part(self, primitive, name: str, args: dict, parent: str) -> str:
         """The English of one part, read by its declared type."""
         param, value = primitive.param(name), args.get(name)
         if any(binding.name == "it" for binding in primitive.bindings(name, args)):
-            self.within += 1                         # inside this part, `it` is the card being tested
+            self.within += 1  # inside this part, `it` is the card being tested
             try:
                 return self._part_text(primitive, param, name, value, parent)
             finally:
                 self.within -= 1
         return self._part_text(primitive, param, name, value, parent)
 
-
     def _part_text(self, primitive, param, name, value, parent) -> str:
         kind = param.type if param else ""
         if isinstance(value, tuple) and all(not isinstance(item, Node) for item in value) and kind == "value":
-            return "[" + ", ".join(map(str, value)) + "]"       # a literal list
-        if kind == "procedures" and isinstance(value, tuple):          # procedure names: each reads as its call
+            return "[" + ", ".join(map(str, value)) + "]"  # a literal list
+        if kind == "procedures" and isinstance(value, tuple):  # procedure names: each reads as its call
             value = tuple(Node("call", {"name": item}) if isinstance(item, str) else item for item in value)
         if isinstance(value, tuple) and primitive.roles.get("sequence") == name:
             return (param.joiner if param else "; then ").join(self.steps(value))
@@ -153,7 +182,9 @@ class Wording:
             return WORDS.get(str(value), str(value))
         if kind == "flag":
             return FLAGS.get(name, f" {name}") if value else ""
-        if kind == "binding" and isinstance(value, str):      # a definition's parameter is held as "definition:parameter"
+        if kind == "binding" and isinstance(
+            value, str
+        ):  # a definition's parameter is held as "definition:parameter"
             return value.rpartition(":")[2].replace("_", " ")
         return self._grouped(value, parent)
 
@@ -165,7 +196,7 @@ class Wording:
         return f"({text})" if loose and groups else text
 
 
-PLAIN = None      # the Wording with no vocabulary, made on first use (the registry loads first)
+PLAIN = None  # the Wording with no vocabulary, made on first use (the registry loads first)
 
 
 def english(value) -> str:
@@ -177,27 +208,43 @@ def english(value) -> str:
 
 # ---- matching a phrase's pattern --------------------------------------------------------------
 
+
 def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     """Whether `value` has `pattern`'s shape, binding each hole to (the part it stands for, whether
     `it` there is a card being tested); a hole met twice must stand for the same part. Spans, a
     definition's body and a question's wording are not compared: the same rule is the same rule."""
     if isinstance(pattern, Node):
-        if pattern.op == "hole":          # it stands for a part the rule has, never for one left out
+        if pattern.op == "hole":  # it stands for a part the rule has, never for one left out
             return value is not None and _bind(pattern.args["name"], value, holes, within)
-        if pattern.op == "list" and isinstance(role(value, "literal"), tuple):     # [X, Y] against a literal list
-            return _match(pattern.args["items"], tuple(Node("const", {"value": v}) for v in role(value, "literal")),
-                          holes, within)
+        if pattern.op == "list" and isinstance(
+            role(value, "literal"), tuple
+        ):  # [X, Y] against a literal list
+            return _match(
+                pattern.args["items"],
+                tuple(Node("const", {"value": v}) for v in role(value, "literal")),
+                holes,
+                within,
+            )
         if not isinstance(value, Node) or value.op != pattern.op:
             return False
         primitive = REGISTRY[pattern.op]
-        return all(_match(pattern.args.get(key), value.args.get(key), holes,
-                          within or any(b.name == "it" for b in primitive.bindings(key, pattern.args)))
-                   for key in (pattern.args.keys() | value.args.keys()) - _unmatched(pattern.op))
+        return all(
+            _match(
+                pattern.args.get(key),
+                value.args.get(key),
+                holes,
+                within or any(b.name == "it" for b in primitive.bindings(key, pattern.args)),
+            )
+            for key in (pattern.args.keys() | value.args.keys()) - _unmatched(pattern.op)
+        )
     if isinstance(pattern, tuple):
-        return isinstance(value, tuple) and len(value) == len(pattern) and all(
-            _match(p, v, holes, within) for p, v in zip(pattern, value))
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(pattern)
+            and all(_match(p, v, holes, within) for p, v in zip(pattern, value))
+        )
     if isinstance(pattern, str) and _HOLE_NAME.fullmatch(pattern) and isinstance(value, str):
-        return _bind(pattern, value, holes, within)        # a name the pattern binds (choose C from …)
+        return _bind(pattern, value, holes, within)  # a name the pattern binds (choose C from …)
     return pattern == value
 
 
@@ -210,7 +257,7 @@ def _bind(name: str, value, holes: dict, within: bool) -> bool:
 
 def _match_run(pattern: tuple, steps: tuple) -> dict | None:
     holes: dict = {}
-    return holes if len(steps) >= len(pattern) and _match(pattern, steps[:len(pattern)], holes) else None
+    return holes if len(steps) >= len(pattern) and _match(pattern, steps[: len(pattern)], holes) else None
 
 
 _SKIPPED: dict = {}
@@ -222,8 +269,10 @@ def _unmatched(op: str) -> frozenset:
     compiler works out from the parts that are compared (whether `choose` picks among cards)."""
     if op not in _SKIPPED:
         primitive = REGISTRY[op]
-        _SKIPPED[op] = frozenset({primitive.roles.get("shared body"), primitive.roles.get("body number")}
-                                 | {p.name for p in primitive.params if p.type == "text" or p.derived == "compiler"}) - {None}
+        _SKIPPED[op] = frozenset(
+            {primitive.roles.get("shared body"), primitive.roles.get("body number")}
+            | {p.name for p in primitive.params if p.type == "text" or p.derived == "compiler"}
+        ) - {None}
     return _SKIPPED[op]
 
 
@@ -236,12 +285,18 @@ def _size(pattern) -> int:
     return 0
 
 
-_BOUND = {IT: "it", YOU: "you"}       # an `english` condition's names for the card in view and the acting player
+_BOUND = {IT: "it", YOU: "you"}  # an `english` condition's names for the card in view and the acting player
 
 
 def _holds(when: dict, args: dict, unsaid: set = frozenset()) -> bool:
-    return all(role(args.get(part), "bound name") == _BOUND[wanted] if wanted in _BOUND
-               else part in unsaid if wanted == UNSAID else args.get(part) == wanted for part, wanted in when.items())
+    return all(
+        role(args.get(part), "bound name") == _BOUND[wanted]
+        if wanted in _BOUND
+        else part in unsaid
+        if wanted == UNSAID
+        else args.get(part) == wanted
+        for part, wanted in when.items()
+    )
 
 
 def _is_it(node) -> bool:

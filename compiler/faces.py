@@ -6,6 +6,7 @@ badges (labelled words and numbers), the card's text wrapped to its width (the t
 smaller until it fits) and a footer naming where the card comes from. Every name and text is
 XML-escaped; the output depends on nothing but the IR (the same card gives the same bytes).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,13 +17,23 @@ from .cardtext import SideText, card_text
 from .templates import PRINTED
 
 # Colours for values (and kinds) the template gives none: dark enough for white type on them.
-PALETTE = ("#2e7d32", "#1565c0", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
-           "#455a64", "#827717")
+PALETTE = (
+    "#2e7d32",
+    "#1565c0",
+    "#c62828",
+    "#6a1b9a",
+    "#ef6c00",
+    "#00838f",
+    "#5d4037",
+    "#ad1457",
+    "#455a64",
+    "#827717",
+)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, GREY, PAPER = "#212121", "#616161", "#ffffff"
-TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]     # mm, largest first: 3.0 … 1.2
-BADGE_SIZE = 1.9           # mm, the type of a badge
-MARGIN = 2.5               # mm, between the card's edge and what is drawn on it
+TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]  # mm, largest first: 3.0 … 1.2
+BADGE_SIZE = 1.9  # mm, the type of a badge
+MARGIN = 2.5  # mm, between the card's edge and what is drawn on it
 
 
 def template(ir: GameIR, card: CardDef) -> FaceDecl:
@@ -52,25 +63,42 @@ def face_sides(ir: GameIR, card: CardDef) -> tuple[tuple[str, ...], ...]:
 def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The face showing `side` (default: the first side) as a standalone SVG document."""
     face = template(ir, card)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm" '
-            f'viewBox="0 0 {face.width} {face.height}" role="img" '
-            f'aria-label={quoteattr(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm" '
+        f'viewBox="0 0 {face.width} {face.height}" role="img" '
+        f"aria-label={quoteattr(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>"
+    )
 
 
 def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
     sheet of faces places them)."""
-    face, texts, shown = template(ir, card), {text.side: text for text in card_text(ir, card)}, _shown(ir, card, side)
-    out = [f"<title>{escape(_title(card, shown))}</title>",
-           _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, PAPER, stroke=_colour(ir, face, texts[shown[0]]),
-                 rx=3)]
+    face, texts, shown = (
+        template(ir, card),
+        {text.side: text for text in card_text(ir, card)},
+        _shown(ir, card, side),
+    )
+    out = [
+        f"<title>{escape(_title(card, shown))}</title>",
+        _rect(
+            0.25,
+            0.25,
+            face.width - 0.5,
+            face.height - 0.5,
+            PAPER,
+            stroke=_colour(ir, face, texts[shown[0]]),
+            rx=3,
+        ),
+    ]
     panels = _panels(face, len(shown), footer=3.5)
     for name, (x, y, w, h) in zip(shown, panels):
         out += _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
-    for (x, y, w, h) in panels[1:]:                    # the cut between halves
+    for x, y, w, h in panels[1:]:  # the cut between halves
         line = (x, y, x + w, y) if face.split == "rows" else (x, y, x, y + h)
-        out.append('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="0.3" stroke-dasharray="1 1"/>'
-                   .format(*map(_mm, line), GREY))
+        out.append(
+            '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" '
+            'stroke-width="0.3" stroke-dasharray="1 1"/>'.format(*map(_mm, line), GREY)
+        )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
     return "".join(out)
 
@@ -119,6 +147,7 @@ def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
 @dataclass
 class _Panel:
     """One side drawn in a box of the card: name band and corners, badges, text."""
+
     face: FaceDecl
     text: SideText
     colour: str
@@ -130,13 +159,25 @@ class _Panel:
     def draw(self, multi: bool) -> list[str]:
         band = min(9.0, max(5.5, min(self.w, self.h) * 0.2))
         out = [_rect(self.x + 1, self.y + 1, self.w - 2, band, self.colour, rx=2)]
-        corners = [(name, self.text.printed[name]) for name in self.face.corners
-                   if isinstance(self.text.printed.get(name), int)]
+        corners = [
+            (name, self.text.printed[name])
+            for name in self.face.corners
+            if isinstance(self.text.printed.get(name), int)
+        ]
         radius = band * 0.38
         room = self.w - 2 * MARGIN - (4 * radius + 2 if corners else 0)
         size = _fitting(self.text.name, room, band * 0.45, bold=True)
-        out.append(_text(self.x + self.w / 2, self.y + 1 + band * 0.66, self.text.name, size, fill=PAPER,
-                         anchor="middle", bold=True))
+        out.append(
+            _text(
+                self.x + self.w / 2,
+                self.y + 1 + band * 0.66,
+                self.text.name,
+                size,
+                fill=PAPER,
+                anchor="middle",
+                bold=True,
+            )
+        )
         out += self.corners(corners, band, radius)
         top = self.y + band + 2.2
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
@@ -149,14 +190,28 @@ class _Panel:
     def corners(self, corners, band: float, radius: float) -> list[str]:
         """Up to four numbers: top left, top right (in the name band), bottom left, bottom right."""
         out = []
-        spots = [(self.x + 1 + radius + 0.6, self.y + 1 + band / 2), (self.x + self.w - 1.6 - radius, self.y + 1 + band / 2),
-                 (self.x + 1 + radius + 0.6, self.y + self.h - radius - 1), (self.x + self.w - 1.6 - radius,
-                                                                              self.y + self.h - radius - 1)]
+        spots = [
+            (self.x + 1 + radius + 0.6, self.y + 1 + band / 2),
+            (self.x + self.w - 1.6 - radius, self.y + 1 + band / 2),
+            (self.x + 1 + radius + 0.6, self.y + self.h - radius - 1),
+            (self.x + self.w - 1.6 - radius, self.y + self.h - radius - 1),
+        ]
         for (name, value), (cx, cy) in zip(corners, spots):
-            out.append(f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
-                       f'stroke="{self.colour}" stroke-width="0.5"><title>{escape(_label(name))}</title></circle>')
-            out.append(_text(cx, cy + radius * 0.42, str(value), _fitting(str(value), radius * 1.7, radius * 1.2, True),
-                             fill=INK, anchor="middle", bold=True))
+            out.append(
+                f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
+                f'stroke="{self.colour}" stroke-width="0.5"><title>{escape(_label(name))}</title></circle>'
+            )
+            out.append(
+                _text(
+                    cx,
+                    cy + radius * 0.42,
+                    str(value),
+                    _fitting(str(value), radius * 1.7, radius * 1.2, True),
+                    fill=INK,
+                    anchor="middle",
+                    bold=True,
+                )
+            )
         return out
 
     def badges(self, top: float) -> tuple[list[str], float]:
@@ -176,9 +231,18 @@ class _Panel:
                 if x + width > right and x > left:
                     x, top = left, top + pill + 0.6
                 if boxed:
-                    out.append(_rect(x, top, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3))
-                out.append(_text(x + (0.8 if boxed else 0), top + pill * 0.7, word, BADGE_SIZE,
-                                 fill=INK if boxed else GREY))
+                    out.append(
+                        _rect(x, top, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3)
+                    )
+                out.append(
+                    _text(
+                        x + (0.8 if boxed else 0),
+                        top + pill * 0.7,
+                        word,
+                        BADGE_SIZE,
+                        fill=INK if boxed else GREY,
+                    )
+                )
                 x += width + 0.6
             x += 1.0
         return out, top + pill
@@ -201,7 +265,9 @@ class _Panel:
             for row in rows:
                 y += size * 1.2
                 spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{escape(row)}</tspan>')
-            out.append(f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>')
+            out.append(
+                f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>'
+            )
             y += size * 0.45
         return out
 
@@ -263,10 +329,17 @@ def _mm(value: float) -> str:
 
 def _rect(x, y, w, h, fill, stroke=None, rx=0.0, stroke_width=0.5) -> str:
     line = f' stroke="{stroke}" stroke-width="{_mm(stroke_width)}"' if stroke else ""
-    return f'<rect x="{_mm(x)}" y="{_mm(y)}" width="{_mm(w)}" height="{_mm(h)}" rx="{_mm(rx)}" fill="{fill}"{line}/>'
+    return (
+        f'<rect x="{_mm(x)}" y="{_mm(y)}" width="{_mm(w)}" height="{_mm(h)}" '
+        f'rx="{_mm(rx)}" fill="{fill}"{line}/>'
+    )
 
 
-def _text(x, y, text: str, size: float, fill: str = INK, anchor: str = "start", bold=False, italic=False) -> str:
+def _text(
+    x, y, text: str, size: float, fill: str = INK, anchor: str = "start", bold=False, italic=False
+) -> str:
     style = (' font-weight="bold"' if bold else "") + (' font-style="italic"' if italic else "")
-    return (f'<text x="{_mm(x)}" y="{_mm(y)}" font-family="{FONT}" font-size="{_mm(size)}" fill="{fill}" '
-            f'text-anchor="{anchor}"{style}>{escape(text)}</text>')
+    return (
+        f'<text x="{_mm(x)}" y="{_mm(y)}" font-family="{FONT}" font-size="{_mm(size)}" fill="{fill}" '
+        f'text-anchor="{anchor}"{style}>{escape(text)}</text>'
+    )

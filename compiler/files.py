@@ -5,6 +5,7 @@ checked before anything is opened: it must lie inside the pack's folder and be a
 file, not a device, a FIFO or a socket. A game's listed files must lie inside its root.
 A file larger than MAX_FILE_BYTES is refused from its size alone, before it is read.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,7 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-MAX_FILE_BYTES = 5 * 1024 * 1024     # 50 times the largest bundled card file; YAML work grows with it
+MAX_FILE_BYTES = 5 * 1024 * 1024  # 50 times the largest bundled card file; YAML work grows with it
 MAX_LISTED_FILES = 1000
 MAX_LISTED_BYTES = 20 * 1024 * 1024  # all the files of one list together
 
@@ -28,26 +29,33 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Fence:
     """The folder listed files must stay in, and how to say so."""
+
     root: Path
-    place: str        # "the pack's folder", in messages
+    place: str  # "the pack's folder", in messages
     hint: str
 
     @classmethod
-    def of_pack(cls, pack_file: Path) -> "Fence":
+    def of_pack(cls, pack_file: Path) -> Fence:
         """The folder holding pack.yaml (found without following pack.yaml itself, were it a link)."""
-        return cls(Path(pack_file).absolute().parent.resolve(), "the pack's folder",
-                   "a pack reads only files inside its own folder: list them relative to pack.yaml")
+        return cls(
+            Path(pack_file).absolute().parent.resolve(),
+            "the pack's folder",
+            "a pack reads only files inside its own folder: list them relative to pack.yaml",
+        )
 
     @classmethod
-    def of_game(cls, game_file: Path) -> "Fence":
-        return cls(game_root(game_file), "the game's root folder",
-                   "a game reads only files under its root, the folder holding rules/ and cards/")
+    def of_game(cls, game_file: Path) -> Fence:
+        return cls(
+            game_root(game_file),
+            "the game's root folder",
+            "a game reads only files under its root, the folder holding rules/ and cards/",
+        )
 
 
 def game_root(game_file: Path) -> Path:
     """The folder a game's files must stay in: the one holding rules/ and cards/ when the game
     is laid out as rules/<id>/game.yaml (as the bundled games are), else the game's own folder."""
-    folder = Path(game_file).absolute().parent.resolve()     # not following game.yaml, were it a link
+    folder = Path(game_file).absolute().parent.resolve()  # not following game.yaml, were it a link
     return folder.parent.parent if folder.parent.name == "rules" else folder
 
 
@@ -55,10 +63,11 @@ def game_root(game_file: Path) -> Path:
 class Listing:
     """What a `cards:` or `modules:` list names: files (resolved, checked, in order), the
     folders whose .yaml files were all taken, and the entries refused, as (index, message, hint)."""
+
     files: list[Path] = field(default_factory=list)
     folders: list[Path] = field(default_factory=list)
     refused: list[tuple[int, str, str]] = field(default_factory=list)
-    size: int = 0             # bytes of the files, together
+    size: int = 0  # bytes of the files, together
 
 
 def list_files(entries, base: Path, fence: Fence, kind: str) -> Listing:
@@ -90,8 +99,10 @@ def _take(entry: str, base: Path, fence: Fence, listing: Listing, kind: str):
         raise Refused(f"more than {MAX_LISTED_FILES} files are listed", "merge cards into fewer files")
     listing.size += sum(path.stat().st_size for path in listing.files[listed:])
     if listing.size > MAX_LISTED_BYTES:
-        raise Refused(f"the files listed come to more than {MAX_LISTED_BYTES // (1024 * 1024)} MB",
-                      "a game needs far less: list fewer or smaller files")
+        raise Refused(
+            f"the files listed come to more than {MAX_LISTED_BYTES // (1024 * 1024)} MB",
+            "a game needs far less: list fewer or smaller files",
+        )
 
 
 def _inside(entry: str, path: Path, fence: Fence, name: str) -> Path:
@@ -114,8 +125,10 @@ def _regular(path: Path, entry: str, name: str = "") -> Path:
 
 
 def _too_big(what: str, size: int) -> tuple[str, str]:
-    return (f"{what} is {size:,} bytes, more than the {MAX_FILE_BYTES // (1024 * 1024)} MB a file may be",
-            "split it into several files")
+    return (
+        f"{what} is {size:,} bytes, more than the {MAX_FILE_BYTES // (1024 * 1024)} MB a file may be",
+        "split it into several files",
+    )
 
 
 def read_bounded(path: Path) -> str:

@@ -6,6 +6,7 @@ The schema is self-contained (no reference to silvics' own files), so it works w
 written. The compiler stays the judge: the schema helps the editor (it leaves out which
 attributes a card may omit, and what effects say), `silvics check` decides.
 """
+
 from __future__ import annotations
 
 from ..interpreter.ir import AttrDecl, GameIR, KindDecl
@@ -21,9 +22,15 @@ ATTRIBUTE_TYPES = {
     "condition": lambda a: {"type": "string"},
     "effect": lambda a: {"type": ["string", "array"]},
 }
-SAYS = {"int": "a whole number", "enum": "one of: {values}", "set": "a list of: {values}",
-        "numbers": "a list of whole numbers", "number": "a whole number, or an expression in quotes",
-        "condition": "a condition in the effect language, in quotes", "effect": "an effect: a statement or a list of steps"}
+SAYS = {
+    "int": "a whole number",
+    "enum": "one of: {values}",
+    "set": "a list of: {values}",
+    "numbers": "a list of whole numbers",
+    "number": "a whole number, or an expression in quotes",
+    "condition": "a condition in the effect language, in quotes",
+    "effect": "an effect: a statement or a list of steps",
+}
 
 
 def card_schema(ir: GameIR) -> dict:
@@ -33,21 +40,48 @@ def card_schema(ir: GameIR) -> dict:
         "$schema": DRAFT,
         "$id": f"https://silvics.dev/schemas/games/{ir.id}/cards.schema.json",
         "title": f"A card file of {ir.name}",
-        "description": f"Cards for {ir.name} (made by `silvics schema {ir.id}`). `silvics check` has the last word.",
-        "type": "object", "required": ["kind", "cards"], "additionalProperties": False,
+        "description": (
+            f"Cards for {ir.name} (made by `silvics schema {ir.id}`). `silvics check` has the last word."
+        ),
+        "type": "object",
+        "required": ["kind", "cards"],
+        "additionalProperties": False,
         "properties": {
-            "kind": {"enum": list(kinds), "description": "The kind of the cards in this file (a card may name another)."},
+            "kind": {
+                "enum": list(kinds),
+                "description": "The kind of the cards in this file (a card may name another).",
+            },
             "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
         },
         # a card without a kind of its own is of the file's kind
-        "allOf": [{"if": {"properties": {"kind": {"const": name}}},
-                   "then": {"properties": {"cards": {"items": {"if": {"not": {"required": ["kind"]}},
-                                                               "then": {"$ref": f"#/$defs/{name}"}}}}}}
-                  for name in kinds],
+        "allOf": [
+            {
+                "if": {"properties": {"kind": {"const": name}}},
+                "then": {
+                    "properties": {
+                        "cards": {
+                            "items": {
+                                "if": {"not": {"required": ["kind"]}},
+                                "then": {"$ref": f"#/$defs/{name}"},
+                            }
+                        }
+                    }
+                },
+            }
+            for name in kinds
+        ],
         "$defs": {
-            "card": {"type": "object", "required": ["id"],
-                     "allOf": [{"if": {"required": ["kind"], "properties": {"kind": {"const": name}}},
-                                "then": {"$ref": f"#/$defs/{name}"}} for name in kinds]},
+            "card": {
+                "type": "object",
+                "required": ["id"],
+                "allOf": [
+                    {
+                        "if": {"required": ["kind"], "properties": {"kind": {"const": name}}},
+                        "then": {"$ref": f"#/$defs/{name}"},
+                    }
+                    for name in kinds
+                ],
+            },
             **{name: _kind(kind, examples) for name, kind in kinds.items()},
         },
     }
@@ -56,20 +90,41 @@ def card_schema(ir: GameIR) -> dict:
 def _kind(kind: KindDecl, examples: dict) -> dict:
     """One kind's card: its fields and its attributes (on the card, or on each of its sides)."""
     attributes = {a.name: _attribute(kind, a, examples) for a in kind.attributes}
-    fields = {"id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$", "description": "Unique within the game."},
-              "name": {**TEXT, "description": "The name printed on the card."},
-              "kind": {"const": kind.name},
-              "copies": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1}}
+    fields = {
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$", "description": "Unique within the game."},
+        "name": {**TEXT, "description": "The name printed on the card."},
+        "kind": {"const": kind.name},
+        "copies": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1},
+    }
     if len(kind.sides) == 1:
-        return {"type": "object", "description": f"A {kind.name} card.", "required": ["id"],
-                "properties": {**fields, **attributes}, "additionalProperties": False}
-    side = {"type": "object", "required": ["name"], "additionalProperties": False,
-            "properties": {"name": {**TEXT, "description": "The name printed on this side."}, **attributes}}
-    return {"type": "object", "description": f"A {kind.name} card, with the sides {', '.join(kind.sides)}.",
-            "required": ["id", "sides"], "additionalProperties": False,
-            "properties": {**fields, "sides": {"type": "object", "required": list(kind.sides),
-                                               "additionalProperties": False,
-                                               "properties": {s: side for s in kind.sides}}}}
+        return {
+            "type": "object",
+            "description": f"A {kind.name} card.",
+            "required": ["id"],
+            "properties": {**fields, **attributes},
+            "additionalProperties": False,
+        }
+    side = {
+        "type": "object",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {"name": {**TEXT, "description": "The name printed on this side."}, **attributes},
+    }
+    return {
+        "type": "object",
+        "description": f"A {kind.name} card, with the sides {', '.join(kind.sides)}.",
+        "required": ["id", "sides"],
+        "additionalProperties": False,
+        "properties": {
+            **fields,
+            "sides": {
+                "type": "object",
+                "required": list(kind.sides),
+                "additionalProperties": False,
+                "properties": {s: side for s in kind.sides},
+            },
+        },
+    }
 
 
 def _attribute(kind: KindDecl, attribute: AttrDecl, examples: dict) -> dict:
@@ -88,7 +143,10 @@ def _examples(ir: GameIR) -> dict:
         for side in card.sides:
             for name, value in side.attributes.items():
                 written = side.text.get(name, value)
-                if isinstance(written, (int, str)) or (isinstance(written, tuple) and
-                                                       all(isinstance(v, (int, str)) for v in written)):
-                    found.setdefault((card.kind, name), list(written) if isinstance(written, tuple) else written)
+                if isinstance(written, (int, str)) or (
+                    isinstance(written, tuple) and all(isinstance(v, (int, str)) for v in written)
+                ):
+                    found.setdefault(
+                        (card.kind, name), list(written) if isinstance(written, tuple) else written
+                    )
     return found

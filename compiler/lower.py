@@ -4,6 +4,7 @@ Name lookup, in order: bindings in scope (choose, for, repeat, `you`, `it`), def
 (`define:`), attributes and marks of `it` and its attached zones (inside a condition),
 zones, player words, then plain words (enum values, sides, card ids, option words).
 """
+
 from __future__ import annotations
 
 import re
@@ -12,17 +13,40 @@ from dataclasses import dataclass, field, replace
 from lark import Token, Tree
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import (REGISTRY, Binds, Primitive, check_shape, free_names, has_role, role, spelled,
-                                    spellings)
+from ..interpreter.registry import (
+    REGISTRY,
+    Binds,
+    Primitive,
+    check_shape,
+    free_names,
+    has_role,
+    role,
+    spelled,
+    spellings,
+)
 from .diagnostics import Diagnostic, did_you_mean
 from .parse import EffectSyntaxError, Source, parse
 
 PLAYER_WORDS = ("you", "left", "right")
 ELEMENT = {"spaces": "space", "players": "player", "list": "value", "numbers": "int"}  # what `it` or a loop
 #                                                     variable is, by collection (cards: a card)
-BUILTIN_ATTRS = {"id": "word", "name": "word", "kind": "word", "side": "word", "face": "word", "effects": "list"}
-ATTR_TYPES = {"int": "int", "enum": "word", "set": "list", "condition": "cond", "effect": "effect", "number": "int",
-              "numbers": "numbers"}
+BUILTIN_ATTRS = {
+    "id": "word",
+    "name": "word",
+    "kind": "word",
+    "side": "word",
+    "face": "word",
+    "effects": "list",
+}
+ATTR_TYPES = {
+    "int": "int",
+    "enum": "word",
+    "set": "list",
+    "condition": "cond",
+    "effect": "effect",
+    "number": "int",
+    "numbers": "numbers",
+}
 
 
 class LowerError(Exception):
@@ -34,50 +58,70 @@ class LowerError(Exception):
 @dataclass
 class Decls:
     """What a game declares, for name resolution and type checks."""
-    zones: dict = field(default_factory=dict)        # name -> ZoneDecl
-    counters: dict = field(default_factory=dict)     # name -> CounterDecl
-    attributes: dict = field(default_factory=dict)   # name -> AttrDecl (any kind)
-    marks: dict = field(default_factory=dict)        # name -> AttrDecl
-    defines: dict = field(default_factory=dict)      # name -> (text, Source, parameter names)
+
+    zones: dict = field(default_factory=dict)  # name -> ZoneDecl
+    counters: dict = field(default_factory=dict)  # name -> CounterDecl
+    attributes: dict = field(default_factory=dict)  # name -> AttrDecl (any kind)
+    marks: dict = field(default_factory=dict)  # name -> AttrDecl
+    defines: dict = field(default_factory=dict)  # name -> (text, Source, parameter names)
     procedures: set = field(default_factory=set)
-    words: set = field(default_factory=set)          # enum values, side names, card ids, kinds
+    words: set = field(default_factory=set)  # enum values, side names, card ids, kinds
     markers: tuple = ("first",)
     sides: tuple = ()
-    modules: tuple = ()                              # module names
-    options: dict = field(default_factory=dict)      # name -> OptionDecl (the game's and its modules')
-    space_attributes: dict = field(default_factory=dict)   # name -> AttrDecl: what every space of a grid carries
+    modules: tuple = ()  # module names
+    options: dict = field(default_factory=dict)  # name -> OptionDecl (the game's and its modules')
+    space_attributes: dict = field(
+        default_factory=dict
+    )  # name -> AttrDecl: what every space of a grid carries
 
     @property
     def categories(self) -> dict:
         """Word lists a primitive's parameter may draw from (see Param.words)."""
-        return {"marks": tuple(self.marks), "markers": self.markers, "sides": self.sides + ("random",),
-                "attributes": tuple(name for name, a in self.attributes.items() if a.type in ("int", "enum", "set")),
-                "events": tuple(sorted({a.on for a in self.attributes.values() if a.on})),
-                "modules": self.modules, "options": tuple(self.options),
-                "space attributes": tuple(self.space_attributes)}
+        return {
+            "marks": tuple(self.marks),
+            "markers": self.markers,
+            "sides": self.sides + ("random",),
+            "attributes": tuple(
+                name for name, a in self.attributes.items() if a.type in ("int", "enum", "set")
+            ),
+            "events": tuple(sorted({a.on for a in self.attributes.values() if a.on})),
+            "modules": self.modules,
+            "options": tuple(self.options),
+            "space attributes": tuple(self.space_attributes),
+        }
 
     def known(self) -> set:
-        return (set(self.zones) | set(self.counters) | set(self.attributes) | set(self.marks) | set(self.defines)
-                | self.procedures | self.words | set(self.markers) | set(PLAYER_WORDS) | set(BUILTIN_ATTRS)
-                | {"players"})
+        return (
+            set(self.zones)
+            | set(self.counters)
+            | set(self.attributes)
+            | set(self.marks)
+            | set(self.defines)
+            | self.procedures
+            | self.words
+            | set(self.markers)
+            | set(PLAYER_WORDS)
+            | set(BUILTIN_ATTRS)
+            | {"players"}
+        )
 
 
 @dataclass(frozen=True)
 class Scope:
-    names: dict = field(default_factory=dict)        # binding -> type
-    expanding: tuple = ()                            # definitions being expanded (catches cycles)
-    passed: dict = field(default_factory=dict)       # a definition's parameter -> (hidden binding, type)
-    holes: bool = False                              # a phrase's pattern: a capitalised name is a hole
+    names: dict = field(default_factory=dict)  # binding -> type
+    expanding: tuple = ()  # definitions being expanded (catches cycles)
+    passed: dict = field(default_factory=dict)  # a definition's parameter -> (hidden binding, type)
+    holes: bool = False  # a phrase's pattern: a capitalised name is a hole
 
-    def bind(self, name: str, kind: str) -> "Scope":
+    def bind(self, name: str, kind: str) -> Scope:
         return replace(self, names={**self.names, name: kind})
 
 
 class Lowerer:
     def __init__(self, decls: Decls):
         self.decls = decls
-        self.bodies: dict = {}       # definition bodies already lowered, by name and scope
-        self.variants: dict = {}     # … and by name and the names (with their types) the body reads
+        self.bodies: dict = {}  # definition bodies already lowered, by name and scope
+        self.variants: dict = {}  # … and by name and the names (with their types) the body reads
 
     # ---- front doors ----
     def expression(self, text: str, source: Source, scope: Scope) -> tuple[Node, str]:
@@ -93,10 +137,13 @@ class Lowerer:
     def for_header(self, text: str, source: Source, scope: Scope) -> tuple[str, Node, str]:
         """`NAME in CARDS` (or SPACES) of a for step → (name, collection node, its type)."""
         tree = self._parse(text, source, "expr")
-        if tree.data == "where" and tree.children[0].data == "member":    # c in cards where …: filter the cards
+        if tree.data == "where" and tree.children[0].data == "member":  # c in cards where …: filter the cards
             member = tree.children[0]
-            tree = Tree("member", [member.children[0], Tree("where", [member.children[1], tree.children[1]], tree.meta)],
-                        member.meta)
+            tree = Tree(
+                "member",
+                [member.children[0], Tree("where", [member.children[1], tree.children[1]], tree.meta)],
+                member.meta,
+            )
         if tree.data != "member" or tree.children[0].data != "name":
             self.fail(tree, source, "E0404", "write: NAME in CARDS", "e.g. c in pool")
         coll, kind = self.collection(tree.children[1], source, scope)
@@ -123,7 +170,7 @@ class Lowerer:
         return source.span(1, 1)
 
     def node(self, primitive, where, source, **args) -> Node:
-        check_shape(primitive, args)           # a part its declaration lacks is a compiler bug
+        check_shape(primitive, args)  # a part its declaration lacks is a compiler bug
         return Node(primitive, args, self.span(where, source))
 
     def inner(self, primitive: Primitive, part: str, scope: Scope, kinds: dict, args: dict) -> Scope:
@@ -150,8 +197,9 @@ class Lowerer:
         rule's parts are its operands in order, each checked against its parameter's type."""
         args, kinds = {}, {}
         for param, child in _matched(primitive, list(tree.children)):
-            node, kinds[param.name] = self.typed(child, source, self.inner(primitive, param.name, scope, kinds, args),
-                                                 param.type)
+            node, kinds[param.name] = self.typed(
+                child, source, self.inner(primitive, param.name, scope, kinds, args), param.type
+            )
             args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
         return self.node(primitive.name, tree, source, **args), primitive.result(kinds)
 
@@ -190,37 +238,57 @@ class Lowerer:
             return self.define(name, token, source, scope)
         if "it" in scope.names:
             it = self.node("var", token, source, name="it")
-            found = (self.space_field(it, name, token, source) if scope.names["it"] == "space"
-                     else self.field(it, name, token, source, scope))
+            found = (
+                self.space_field(it, name, token, source)
+                if scope.names["it"] == "space"
+                else self.field(it, name, token, source, scope)
+            )
             if found:
                 return found
         zone = decls.zones.get(name)
         if zone and zone.per != "card":
             if zone.per == "player" and "you" not in scope.names:
-                self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
-                          f"use it inside 'each player:', or write e.g. left.{name}")
+                self.fail(
+                    token,
+                    source,
+                    "E0402",
+                    f"'{name}' is one per player: say whose",
+                    f"use it inside 'each player:', or write e.g. left.{name}",
+                )
             if zone.rows:
                 return self.node("spaces", token, source, name=name, per=zone.per), "spaces"
             return self.node("zone", token, source, name=name, per=zone.per), "cards"
         counter = decls.counters.get(name)
         if counter:
             if counter.per == "player" and "you" not in scope.names:
-                self.fail(token, source, "E0402", f"'{name}' is one per player: say whose",
-                          f"use it inside 'each player:', or write e.g. left.{name}")
+                self.fail(
+                    token,
+                    source,
+                    "E0402",
+                    f"'{name}' is one per player: say whose",
+                    f"use it inside 'each player:', or write e.g. left.{name}",
+                )
             return self.node("counter", token, source, name=name, per=counter.per), "int"
         if name == "players":
             return self.node("players", token, source), "players"
         if name in PLAYER_WORDS:
             if "you" not in scope.names:
-                self.fail(token, source, "E0402", f"'{name}' needs an acting player", "use it inside 'each player:'")
+                self.fail(
+                    token, source, "E0402", f"'{name}' needs an acting player", "use it inside 'each player:'"
+                )
             return self.node("player", token, source, rel=name), "player"
         if name in decls.markers:
             return self.node("player", token, source, rel=name), "player"
         if name in decls.words or name in decls.procedures or name == "all":
             return self.node("const", token, source, value=name), "int" if name == "all" else "word"
         if name in decls.attributes or name in decls.marks:
-            self.fail(token, source, "E0401", f"'{name}' belongs to a card, and no card is in view here",
-                      f"write card.{name}, or use it in a condition (after where, or on a card)")
+            self.fail(
+                token,
+                source,
+                "E0401",
+                f"'{name}' belongs to a card, and no card is in view here",
+                f"write card.{name}, or use it in a condition (after where, or on a card)",
+            )
         hint = did_you_mean(name, decls.known() | set(scope.names))
         self.fail(token, source, "E0401", f"unknown name '{name}'", hint)
 
@@ -230,22 +298,39 @@ class Lowerer:
             self.fail(token, source, "E0501", f"definition '{name}' refers to itself")
         text, where, params = self.decls.defines[name]
         if len(args) != len(params):
-            self.fail(token, source, "E0404", f"'{name}' takes {len(params)} part(s), got {len(args)}",
-                      f"write {name}({', '.join(params)})" if params else f"write {name} alone")
+            self.fail(
+                token,
+                source,
+                "E0404",
+                f"'{name}' takes {len(params)} part(s), got {len(args)}",
+                f"write {name}({', '.join(params)})" if params else f"write {name} alone",
+            )
         if not params:
             inner = replace(scope, expanding=scope.expanding + (name,))
             body, kind, variant = self.expanded(name, text, where, inner)
-            return self.node("let_in", token, source, define=name, variant=variant, names=(), values=(),
-                             body=body), kind
-        values = [self.expr(arg, source, scope) for arg in args]          # worked out where it is used
-        hidden = [f"{name}:{param}" for param in params]                  # names no text can spell
+            return self.node(
+                "let_in", token, source, define=name, variant=variant, names=(), values=(), body=body
+            ), kind
+        values = [self.expr(arg, source, scope) for arg in args]  # worked out where it is used
+        hidden = [f"{name}:{param}" for param in params]  # names no text can spell
         acting = {"you": scope.names["you"]} if "you" in scope.names else {}
-        inner = replace(scope, expanding=scope.expanding + (name,),       # it sees its parameters and you, not
-                        passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},   # the caller's names
-                        names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}})
+        inner = replace(
+            scope,
+            expanding=scope.expanding + (name,),  # it sees its parameters and you, not
+            passed={p: (h, kind) for p, h, (_, kind) in zip(params, hidden, values)},  # the caller's names
+            names={**acting, **{h: kind for h, (_, kind) in zip(hidden, values)}},
+        )
         body, kind, variant = self.expanded(name, text, where, inner)
-        return self.node("let_in", token, source, define=name, variant=variant, names=tuple(hidden),
-                         values=tuple(v for v, _ in values), body=body), kind
+        return self.node(
+            "let_in",
+            token,
+            source,
+            define=name,
+            variant=variant,
+            names=tuple(hidden),
+            values=tuple(v for v, _ in values),
+            body=body,
+        ), kind
 
     def expanded(self, name, text, where, scope) -> tuple[Node, str, int]:
         """A definition's body lowered in a scope, with a number for that variant: the same scope
@@ -280,14 +365,22 @@ class Lowerer:
             if declared.type == "number":
                 missing = [seen for seen, _ in declared.sees if scope is not None and seen not in scope.names]
                 if missing:
-                    self.fail(token, source, "E0402", f"'{name}' is worked out with {', '.join(missing)} in view, "
-                              "and nothing is bound to it here", f"choose or loop over {missing[0]} before reading {name}")
+                    self.fail(
+                        token,
+                        source,
+                        "E0402",
+                        f"'{name}' is worked out with {', '.join(missing)} in view, "
+                        "and nothing is bound to it here",
+                        f"choose or loop over {missing[0]} before reading {name}",
+                    )
                 return self.node("computed", token, source, of=card, name=name), "int"
             return self.node("attr", token, source, of=card, name=name), kind
         if name in decls.marks:
             mark = decls.marks[name]
             default = 0 if mark.type == "int" else None
-            return self.node("mark", token, source, of=card, name=name, default=default), ATTR_TYPES[mark.type]
+            return self.node("mark", token, source, of=card, name=name, default=default), ATTR_TYPES[
+                mark.type
+            ]
         zone = decls.zones.get(name)
         if zone and zone.per == "card":
             return self.node("zone", token, source, name=name, per="card", of=card), "cards"
@@ -297,23 +390,41 @@ class Lowerer:
         base, token = tree.children
         node, kind = self.expr(base, source, scope)
         name = str(token)
-        if kind == "any":                   # a phrase's hole: it stands for whatever has this part
-            found = next(filter(None, (self.part(node, has, name, token, source, scope)
-                                       for has in ("card", "space", "player"))), None)
+        if kind == "any":  # a phrase's hole: it stands for whatever has this part
+            found = next(
+                filter(
+                    None,
+                    (self.part(node, has, name, token, source, scope) for has in ("card", "space", "player")),
+                ),
+                None,
+            )
         elif kind in ("card", "space", "player") or (
-                kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card"):
+            kind == "cards" and getattr(self.decls.zones.get(name), "per", None) == "card"
+        ):
             found = self.part(node, kind, name, token, source, scope)
         else:
-            self.fail(tree, source, "E0402", f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}")
+            self.fail(
+                tree,
+                source,
+                "E0402",
+                f"only a card, a player or a space has parts, but this is {_A.get(kind, kind)}",
+            )
         if found is None and kind == "space":
-            self.fail(token, source, "E0401", f"a space has no '{name}'",
-                      did_you_mean(name, self.decls.space_attributes) or
-                      f"a space has a row, a column and the attributes the rules declare under spaces: "
-                      f"({', '.join(self.decls.space_attributes) or 'none'}); for its top card's {name}, "
-                      f"write top(it).{name}")
+            self.fail(
+                token,
+                source,
+                "E0401",
+                f"a space has no '{name}'",
+                did_you_mean(name, self.decls.space_attributes)
+                or f"a space has a row, a column and the attributes the rules declare under spaces: "
+                f"({', '.join(self.decls.space_attributes) or 'none'}); for its top card's {name}, "
+                f"write top(it).{name}",
+            )
         if found is None:
             known = [*self.decls.attributes, *self.decls.marks, *self.decls.zones, *BUILTIN_ATTRS]
-            self.fail(token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known))
+            self.fail(
+                token, source, "E0401", f"{_A.get(kind, kind)} has no '{name}'", did_you_mean(name, known)
+            )
         return found
 
     def part(self, node: Node, kind: str, name: str, token, source, scope):
@@ -323,25 +434,30 @@ class Lowerer:
         if kind == "space":
             return self.space_field(node, name, token, source)
         if kind == "cards":
-            return self.node("attached", token, source, cards=node, name=name), "cards"   # tableau.slots
+            return self.node("attached", token, source, cards=node, name=name), "cards"  # tableau.slots
         if name == "score" and "score" not in self.decls.counters:
             return self.node("points", token, source, of=node), "int"
         zone, counter = self.decls.zones.get(name), self.decls.counters.get(name)
         if counter and counter.per == "player":
             return self.node("counter", token, source, name=name, per="player", of=node), "int"
         if zone and zone.per == "player":
-            return (self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
-                    "spaces" if zone.rows else "cards")
+            return (
+                self.node("spaces" if zone.rows else "zone", token, source, name=name, per="player", of=node),
+                "spaces" if zone.rows else "cards",
+            )
         return None
 
     def space_field(self, space: Node, name: str, token, source):
-        """`space.name`: its row or column, or an attribute its map prints (and the rules may set), or None."""
+        """`space.name`: its row or column, or an attribute its map prints (and the rules may set),
+        or None."""
         declared = self.decls.space_attributes.get(name)
         if declared is not None:
             return self.node("space_attr", token, source, space=space, name=name), ATTR_TYPES[declared.type]
         if name in ("row", "column"):
-            return (self.node("space_part", token, source, space=space, part=name),
-                    REGISTRY["space_part"].result({"part": name}))
+            return (
+                self.node("space_part", token, source, space=space, part=name),
+                REGISTRY["space_part"].result({"part": name}),
+            )
         return None
 
     def expr_method(self, tree, source, scope):
@@ -352,25 +468,49 @@ class Lowerer:
         declared = self.decls.attributes.get(str(token))
         if declared is None or declared.type != "number":
             numbers = [a.name for a in self.decls.attributes.values() if a.type == "number" and a.sees]
-            self.fail(token, source, "E0401", f"'{token}' is not a number printed on cards that takes parts",
-                      did_you_mean(str(token), numbers) or f"such numbers: {', '.join(numbers) or 'none'}")
+            self.fail(
+                token,
+                source,
+                "E0401",
+                f"'{token}' is not a number printed on cards that takes parts",
+                did_you_mean(str(token), numbers) or f"such numbers: {', '.join(numbers) or 'none'}",
+            )
         if len(args) != len(declared.sees):
             names = ", ".join(name for name, _ in declared.sees)
-            self.fail(token, source, "E0404", f"'{token}' takes {len(declared.sees)} part(s), got {len(args)}",
-                      f"write {token}({names})")
+            self.fail(
+                token,
+                source,
+                "E0404",
+                f"'{token}' takes {len(declared.sees)} part(s), got {len(args)}",
+                f"write {token}({names})",
+            )
         given = tuple(self.typed(arg, source, scope, kind)[0] for arg, (_, kind) in zip(args, declared.sees))
-        return self.node("computed", tree, source, of=card, name=str(token), given=given,
-                         sees=tuple(name for name, _ in declared.sees)), "int"
+        return self.node(
+            "computed",
+            tree,
+            source,
+            of=card,
+            name=str(token),
+            given=given,
+            sees=tuple(name for name, _ in declared.sees),
+        ), "int"
 
     def expr_if_else(self, tree, source, scope):
         then, cond, other = tree.children
         then_node, kind = self.expr(then, source, scope)
-        other_node, other_kind = self.typed(other, source, scope,
-                                            {"card": "value", "numbers": "list", "any": "value"}.get(kind, kind))
-        kind = other_kind if kind == "any" else kind            # a phrase's hole first: the other value tells
-        node = self.node("if_else", tree, source, cond=self.typed(cond, source, scope, "bool")[0], then=then_node,
-                         other=other_node)
-        then_kind = "list" if kind == "numbers" != other_kind else kind     # numbers or some other list: a list
+        other_node, other_kind = self.typed(
+            other, source, scope, {"card": "value", "numbers": "list", "any": "value"}.get(kind, kind)
+        )
+        kind = other_kind if kind == "any" else kind  # a phrase's hole first: the other value tells
+        node = self.node(
+            "if_else",
+            tree,
+            source,
+            cond=self.typed(cond, source, scope, "bool")[0],
+            then=then_node,
+            other=other_node,
+        )
+        then_kind = "list" if kind == "numbers" != other_kind else kind  # numbers or some other list: a list
         return node, REGISTRY["if_else"].result({"then": then_kind})
 
     def collection(self, tree, source, scope) -> tuple[Node, str]:
@@ -385,7 +525,9 @@ class Lowerer:
     def expr_where(self, tree, source, scope):
         where = REGISTRY["where"]
         coll, kind = self.collection(tree.children[0], source, scope)
-        cond = self.typed(tree.children[1], source, self.inner(where, "cond", scope, {"coll": kind}, {}), "bool")[0]
+        cond = self.typed(
+            tree.children[1], source, self.inner(where, "cond", scope, {"coll": kind}, {}), "bool"
+        )[0]
         return self.node("where", tree, source, coll=coll, cond=cond), where.result({"coll": kind})
 
     def expr_compare(self, tree, source, scope):
@@ -398,32 +540,50 @@ class Lowerer:
         return self.node("compare", tree, source, op=str(op), left=lnode, right=rnode), "bool"
 
     def _require_number(self, node, kind, op, source):
-        declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(node.args.get("name"))
+        declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(
+            node.args.get("name")
+        )
         if has_role(node, "attribute") and declared and declared.type != "int":
-            self.fail(op, source, "E0402", f"'{op}' compares numbers, but {declared.name} is not a number",
-                      f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=")
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{op}' compares numbers, but {declared.name} is not a number",
+                f"{declared.name} is one of: {', '.join(declared.values)}; compare it with = or !=",
+            )
         if kind not in ("int", "value", "any"):
-            self.fail(op, source, "E0402", f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
-                      "compare words with = or !=")
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{op}' compares numbers, but one side is {_A.get(kind, kind)}",
+                "compare words with = or !=",
+            )
 
     def expr_arith(self, tree, source, scope):
         left, op, right = tree.children
-        lnode, lkind = self.expr(left, source, scope)          # once: lowering it again would be exponential
-        if str(op) == "+" and lkind == "any":                  # a phrase's hole: it adds up as the right side does
+        lnode, lkind = self.expr(left, source, scope)  # once: lowering it again would be exponential
+        if str(op) == "+" and lkind == "any":  # a phrase's hole: it adds up as the right side does
             rnode, rkind = self.expr(right, source, scope)
-            joined = {"card": "union", "cards": "union", "space": "joined_spaces", "spaces": "joined_spaces"}.get(rkind)
+            joined = {
+                "card": "union",
+                "cards": "union",
+                "space": "joined_spaces",
+                "spaces": "joined_spaces",
+            }.get(rkind)
             if joined:
                 return self.node(joined, tree, source, items=(lnode, rnode)), REGISTRY[joined].result({})
             return self.node("arith", tree, source, op="+", left=lnode, right=rnode), "int"
-        if str(op) == "+" and lkind in ("cards", "card"):      # hand + stored: one collection of both
+        if str(op) == "+" and lkind in ("cards", "card"):  # hand + stored: one collection of both
             rnode = self.typed(right, source, scope, "cards")[0]
             return self.node("union", tree, source, items=(lnode, rnode)), "cards"
-        if str(op) == "+" and lkind in ("spaces", "space"):    # adjacent(a) + adjacent(b): the spaces of both
+        if str(op) == "+" and lkind in ("spaces", "space"):  # adjacent(a) + adjacent(b): the spaces of both
             rnode = self.typed(right, source, scope, "spaces")[0]
             return self.node("joined_spaces", tree, source, items=(lnode, rnode)), "spaces"
         self.check(left, lkind, "int", source)
-        return self.node("arith", tree, source, op=str(op), left=lnode,
-                         right=self.typed(right, source, scope, "int")[0]), "int"
+        return self.node(
+            "arith", tree, source, op=str(op), left=lnode, right=self.typed(right, source, scope, "int")[0]
+        ), "int"
 
     def expr_call(self, tree, source, scope):
         """`name(a, b)`: a definition, or the registered function of that name whose parameters
@@ -434,8 +594,13 @@ class Lowerer:
             return self.define(word, name, source, scope, args)
         candidates = [p for p in spelled(word, "call") if _takes(p, len(args))]
         if not candidates:
-            self.fail(name, source, "E0401", f"unknown function '{name}' with {len(args)} part(s)",
-                      f"functions: {', '.join(_signatures())}")
+            self.fail(
+                name,
+                source,
+                "E0401",
+                f"unknown function '{name}' with {len(args)} part(s)",
+                f"functions: {', '.join(_signatures())}",
+            )
         parts = [self.call_part(candidates, args, i, source, scope) for i in range(len(args))]
         for primitive in candidates:
             matched = _matched(primitive, parts)
@@ -462,15 +627,20 @@ class Lowerer:
     def misfit(self, word, candidates, args, parts, source):
         """The first part no overload accepts: say what the function takes there."""
         for i, (tree, (node, kind)) in enumerate(zip(args, parts)):
-            wanted = [param.type for p in candidates for param, _ in _matched(p, parts)[i:i + 1]]
+            wanted = [param.type for p in candidates for param, _ in _matched(p, parts)[i : i + 1]]
             if not any(self.fits(node, kind, want) for want in wanted):
                 takes = " or ".join(dict.fromkeys(_A[want] for want in wanted))
                 self.fail(tree, source, "E0402", f"{word} needs {takes}, got {_A.get(kind, kind)}")
-        self.fail(args[0], source, "E0402", f"no form of {word} takes these parts",
-                  f"functions: {', '.join(_signatures())}")
+        self.fail(
+            args[0],
+            source,
+            "E0402",
+            f"no form of {word} takes these parts",
+            f"functions: {', '.join(_signatures())}",
+        )
 
     def fits(self, node, got: str, want: str) -> bool:
-        if want == "places" and has_role(node, "pile"):     # cards(pile): the cards of a zone
+        if want == "places" and has_role(node, "pile"):  # cards(pile): the cards of a zone
             return True
         return _fits(got, want)
 
@@ -478,13 +648,20 @@ class Lowerer:
         fn, body, var, coll = tree.children
         found = spelled(str(fn), "comprehension")
         if not found:
-            self.fail(fn, source, "E0401", f"unknown function '{fn}'", did_you_mean(str(fn), spellings("comprehension")))
+            self.fail(
+                fn,
+                source,
+                "E0401",
+                f"unknown function '{fn}'",
+                did_you_mean(str(fn), spellings("comprehension")),
+            )
         primitive = found[0]
         coll_node, kind = self.collection(coll, source, scope)
         inner = self.inner(primitive, "expr", scope, {"coll": kind}, {"var": str(var)})
         body_node = self.typed(body, source, inner, primitive.param("expr").type)[0]
-        return self.node(primitive.name, tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node), \
-            primitive.result({})
+        return self.node(
+            primitive.name, tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node
+        ), primitive.result({})
 
     def typed(self, tree, source, scope, want: str) -> tuple[Node, str]:
         node, kind = self.expr(tree, source, scope)
@@ -504,62 +681,114 @@ class Lowerer:
         parts = {str(clause.children[0]): clause for clause in clauses}
         if name in self.decls.procedures:
             if positional is not None or clauses:
-                self.fail(positional if positional is not None else clauses[0], source, "E0404",
-                          f"'{name}' is a procedure: it takes no parts", f"to run it, write its name alone: {name}")
+                self.fail(
+                    positional if positional is not None else clauses[0],
+                    source,
+                    "E0404",
+                    f"'{name}' is a procedure: it takes no parts",
+                    f"to run it, write its name alone: {name}",
+                )
             return self.node("call", verb, source, name=name), scope
         found = spelled(name, "statement")
         if not found:
-            self.fail(verb, source, "E0401", f"unknown action or procedure '{name}'",
-                      did_you_mean(name, spellings("statement") + sorted(self.decls.procedures)))
+            self.fail(
+                verb,
+                source,
+                "E0401",
+                f"unknown action or procedure '{name}'",
+                did_you_mean(name, spellings("statement") + sorted(self.decls.procedures)),
+            )
         primitive = found[0]
-        written = getattr(self, f"statement_{primitive.name}", None)     # a statement with a form of its own
+        written = getattr(self, f"statement_{primitive.name}", None)  # a statement with a form of its own
         if written is not None:
             return written(primitive, verb, positional, parts, source, scope, procedure)
-        return self.node(primitive.name, verb, source, **self.arguments(primitive, verb, positional, parts, source,
-                                                                        scope)), scope
+        return self.node(
+            primitive.name, verb, source, **self.arguments(primitive, verb, positional, parts, source, scope)
+        ), scope
 
     def statement_let(self, primitive, verb, positional, parts, source, scope, procedure):
         """`let NAME = VALUE`: a name for a value worked out now, for the steps after it."""
-        if positional is None or parts or positional.data != "compare" or str(positional.children[1]) != "=" \
-                or positional.children[0].data != "name":
+        if (
+            positional is None
+            or parts
+            or positional.data != "compare"
+            or str(positional.children[1]) != "="
+            or positional.children[0].data != "name"
+        ):
             self.fail(verb, source, "E0404", "write: let NAME = VALUE", "e.g. let covered = top(space)")
         var = str(positional.children[0].children[0])
         value, kind = self.expr(positional.children[2], source, scope)
-        return self.node("let", verb, source, var=var, value=value), \
-            self.inner(primitive, "", scope, {"value": kind}, {"var": var})
+        return self.node("let", verb, source, var=var, value=value), self.inner(
+            primitive, "", scope, {"value": kind}, {"var": var}
+        )
 
     def statement_choose(self, primitive, verb, positional, parts, source, scope, procedure):
-        if positional is None or positional.data != "name" or "from" not in parts or \
-                set(parts) - {"from", "count", "worth", "by"} or ("by" in parts and "worth" not in parts) or \
-                {"count", "worth"} <= set(parts):
-            self.fail(verb, source, "E0404", "write: choose NAME from CARDS-OR-LIST [count N | worth N [by VALUE]]",
-                      "e.g. choose card from hand, choose way from [for, against], choose payment from hand count 2, "
-                      "choose paid from hand + stored worth 3 by it.energy")
+        if (
+            positional is None
+            or positional.data != "name"
+            or "from" not in parts
+            or set(parts) - {"from", "count", "worth", "by"}
+            or ("by" in parts and "worth" not in parts)
+            or {"count", "worth"} <= set(parts)
+        ):
+            self.fail(
+                verb,
+                source,
+                "E0404",
+                "write: choose NAME from CARDS-OR-LIST [count N | worth N [by VALUE]]",
+                "e.g. choose card from hand, choose way from [for, against], "
+                "choose payment from hand count 2, "
+                "choose paid from hand + stored worth 3 by it.energy",
+            )
         if "you" not in scope.names:
-            self.fail(verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'")
+            self.fail(
+                verb, source, "E0402", "'choose' needs an acting player", "use it inside 'each player:'"
+            )
         var = str(positional.children[0])
         origin, kind = self.expr(parts["from"].children[1], source, scope)
-        if kind not in ("cards", "list", "numbers", "spaces", "players", "any"):      # any: a phrase's hole
-            self.fail(parts["from"], source, "E0402", f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}")
+        if kind not in ("cards", "list", "numbers", "spaces", "players", "any"):  # any: a phrase's hole
+            self.fail(
+                parts["from"],
+                source,
+                "E0402",
+                f"choose needs cards or a list to choose from, got {_A.get(kind, kind)}",
+            )
         many = {}
         for part in ("count", "worth"):
             if part in parts:
                 if kind != "cards":
-                    self.fail(parts[part], source, "E0402", f"choose … {part} N picks cards; choose from cards")
+                    self.fail(
+                        parts[part], source, "E0402", f"choose … {part} N picks cards; choose from cards"
+                    )
                 many[part] = self.typed(parts[part].children[1], source, scope, "int")[0]
         if "by" in parts:
-            many["by"] = self.typed(parts["by"].children[1], source, self.inner(primitive, "by", scope, {}, parts),
-                                    "int")[0]
+            many["by"] = self.typed(
+                parts["by"].children[1], source, self.inner(primitive, "by", scope, {}, parts), "int"
+            )[0]
         prompt = f"{procedure}: {primitive.prompt.format(var=var)}"
-        node = self.node("choose", verb, source, var=var, cards=kind == "cards", players=kind == "players",
-                         prompt=prompt, **{"from": origin}, **many)
+        node = self.node(
+            "choose",
+            verb,
+            source,
+            var=var,
+            cards=kind == "cards",
+            players=kind == "players",
+            prompt=prompt,
+            **{"from": origin},
+            **many,
+        )
         element = "cards" if many else {"cards": "card", "any": "any", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)
 
     def arguments(self, primitive, verb, positional, parts, source, scope) -> dict:
         if primitive.acting and "you" not in scope.names:
-            self.fail(verb, source, "E0402", f"'{primitive.name}' needs an acting player",
-                      "use it inside 'each player:'")
+            self.fail(
+                verb,
+                source,
+                "E0402",
+                f"'{primitive.name}' needs an acting player",
+                "use it inside 'each player:'",
+            )
         args = {}
         first = next((p for p in primitive.params if p.prep is None and p.written), None)
         if positional is not None:
@@ -567,22 +796,42 @@ class Lowerer:
                 self.fail(positional, source, "E0404", f"'{primitive.name}' takes no value before its parts")
             args.update(self.argument(primitive, first, positional, source, scope, parts))
         elif first is not None and first.required:
-            self.fail(verb, source, "E0404", f"'{primitive.name}' needs its {first.name} right after it",
-                      f"e.g. {primitive.example}")
+            self.fail(
+                verb,
+                source,
+                "E0404",
+                f"'{primitive.name}' needs its {first.name} right after it",
+                f"e.g. {primitive.example}",
+            )
         preps = {p.prep: p for p in primitive.params if p.prep}
         if not preps and parts:
             clause = next(iter(parts.values()))
-            self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' takes no parts",
-                      f"e.g. {primitive.example}")
+            self.fail(
+                clause.children[0],
+                source,
+                "E0404",
+                f"'{primitive.name}' takes no parts",
+                f"e.g. {primitive.example}",
+            )
         for prep, clause in parts.items():
             if prep not in preps:
-                self.fail(clause.children[0], source, "E0404", f"'{primitive.name}' has no '{prep}' part",
-                          f"it takes: {', '.join(preps)}")
+                self.fail(
+                    clause.children[0],
+                    source,
+                    "E0404",
+                    f"'{primitive.name}' has no '{prep}' part",
+                    f"it takes: {', '.join(preps)}",
+                )
             args.update(self.argument(primitive, preps[prep], clause.children[1], source, scope, parts))
         for param in primitive.params:
             if param.prep and param.required and param.prep not in parts:
-                self.fail(verb, source, "E0404", f"'{primitive.name}' needs a '{param.prep}' part",
-                          f"e.g. {primitive.example}")
+                self.fail(
+                    verb,
+                    source,
+                    "E0404",
+                    f"'{primitive.name}' needs a '{param.prep}' part",
+                    f"e.g. {primitive.example}",
+                )
         self.check_setting(primitive, args, verb, source)
         return args
 
@@ -595,15 +844,24 @@ class Lowerer:
             return
         if has_role(target, "space attribute"):
             declared = self.decls.space_attributes.get(role(target, "space attribute"))
-        elif has_role(target, "attribute") and has_role(target, "settable"):      # a card's mark
+        elif has_role(target, "attribute") and has_role(target, "settable"):  # a card's mark
             declared = self.decls.marks.get(role(target, "settable"))
         else:
-            return                                                                   # a counter
+            return  # a counter
         written = role(value, "literal")
-        if declared is not None and declared.type == "enum" and isinstance(written, str) \
-                and written not in declared.values:
-            self.fail(verb, source, "E0402", f"'{declared.name}' cannot be '{written}'",
-                      did_you_mean(written, declared.values) or f"it can be: {', '.join(declared.values)}")
+        if (
+            declared is not None
+            and declared.type == "enum"
+            and isinstance(written, str)
+            and written not in declared.values
+        ):
+            self.fail(
+                verb,
+                source,
+                "E0402",
+                f"'{declared.name}' cannot be '{written}'",
+                did_you_mean(written, declared.values) or f"it can be: {', '.join(declared.values)}",
+            )
 
     def argument(self, primitive, param, tree, source, scope, given) -> dict:
         """Lower one parameter according to its declared type (`given`: the parts the statement has)."""
@@ -611,12 +869,14 @@ class Lowerer:
         scope = self.inner(primitive, param.name, scope, {}, given)
         if kind == "word":
             labels = next((p for p in primitive.params if p.derived == param.name and p.type == "list"), None)
-            if labels and tree.data == "call":            # as area(a, c): the heading's name, then values
+            if labels and tree.data == "call":  # as area(a, c): the heading's name, then values
                 name, *parts = [child for child in tree.children if child is not None]
-                return {param.name: self.word(param, Tree("name", [name]), source),
-                        labels.name: tuple(self.expr(part, source, scope)[0] for part in parts)}
+                return {
+                    param.name: self.word(param, Tree("name", [name]), source),
+                    labels.name: tuple(self.expr(part, source, scope)[0] for part in parts),
+                }
             named = next((p for p in primitive.params if p.derived == param.name and p.type == "value"), None)
-            if named and tree.data == "name" and str(tree.children[0]) in scope.names:   # flip card to half
+            if named and tree.data == "name" and str(tree.children[0]) in scope.names:  # flip card to half
                 return {named.name: self.expr(tree, source, scope)[0]}
             return {param.name: self.word(param, tree, source)}
         if kind == "list" and param.per_card:
@@ -625,21 +885,37 @@ class Lowerer:
         node, got = self.expr(tree, source, scope)
         if kind == "target":
             if not has_role(node, "settable"):
-                self.fail(tree, source, "E0402", "expected a counter, a card's mark or a space's attribute, "
-                          "e.g. card.stance", f"counters: {', '.join(self.decls.counters) or 'none'}; "
-                          f"marks: {', '.join(self.decls.marks) or 'none'}"
-                          + (f"; spaces: {', '.join(self.decls.space_attributes)}" if self.decls.space_attributes else ""))
+                self.fail(
+                    tree,
+                    source,
+                    "E0402",
+                    "expected a counter, a card's mark or a space's attribute, e.g. card.stance",
+                    f"counters: {', '.join(self.decls.counters) or 'none'}; "
+                    f"marks: {', '.join(self.decls.marks) or 'none'}"
+                    + (
+                        f"; spaces: {', '.join(self.decls.space_attributes)}"
+                        if self.decls.space_attributes
+                        else ""
+                    ),
+                )
             return {param.name: node}
         if kind == "effect":
             if not has_role(node, "attribute") or got != "effect":
-                self.fail(tree, source, "E0402", "expected an effect printed on a card, e.g. card.on_play",
-                          "declare it in the rules: attributes: {on_play: {type: effect}}")
+                self.fail(
+                    tree,
+                    source,
+                    "E0402",
+                    "expected an effect printed on a card, e.g. card.on_play",
+                    "declare it in the rules: attributes: {on_play: {type: effect}}",
+                )
             return {param.name: node}
         if kind == "amount":
             if got not in ("int", "cards", "card", "any"):
                 self.fail(tree, source, "E0402", f"expected a number, all, or cards, got {_A.get(got, got)}")
-            number = next(p.name for p in primitive.params if p.derived == param.name)   # move 2: a count
-            counted = got == "int" or (got == "any" and node.args["name"].startswith("N"))   # a hole N…: a number
+            number = next(p.name for p in primitive.params if p.derived == param.name)  # move 2: a count
+            counted = got == "int" or (
+                got == "any" and node.args["name"].startswith("N")
+            )  # a hole N…: a number
             return {number if counted else param.name: node}
         if kind == "zone" and not has_role(node, "pile") and got not in ("space", "any"):
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
@@ -651,32 +927,63 @@ class Lowerer:
         if tree.data != "name":
             self.fail(tree, source, "E0402", f"'{param.name}' takes a single word")
         word = str(tree.children[0])
-        declared = isinstance(param.words, str)       # a category the game declares, maybe none
+        declared = isinstance(param.words, str)  # a category the game declares, maybe none
         allowed = self.decls.categories[param.words] if declared else param.words
         if (allowed or declared) and word not in allowed:
-            self.fail(tree, source, "E0401", f"'{param.name}' cannot be '{word}'", did_you_mean(word, allowed)
-                      or (f"it can be: {', '.join(allowed)}" if allowed else f"the game declares no {param.words}"))
+            self.fail(
+                tree,
+                source,
+                "E0401",
+                f"'{param.name}' cannot be '{word}'",
+                did_you_mean(word, allowed)
+                or (f"it can be: {', '.join(allowed)}" if allowed else f"the game declares no {param.words}"),
+            )
         return word
 
 
-_A = {"any": "a hole", "numbers": "a list", "collection": "cards or a list", "places": "spaces or a pile",
-      "pile": "a pile, a space or cards", "int": "a number", "bool": "a condition", "value": "a value", "word": "a word", "card": "a card", "cards": "cards",
-      "player": "a player", "list": "a list", "cond": "a condition", "zone": "a zone", "effect": "an effect",
-      "space": "a space", "spaces": "spaces", "players": "players"}
+_A = {
+    "any": "a hole",
+    "numbers": "a list",
+    "collection": "cards or a list",
+    "places": "spaces or a pile",
+    "pile": "a pile, a space or cards",
+    "int": "a number",
+    "bool": "a condition",
+    "value": "a value",
+    "word": "a word",
+    "card": "a card",
+    "cards": "cards",
+    "player": "a player",
+    "list": "a list",
+    "cond": "a condition",
+    "zone": "a zone",
+    "effect": "an effect",
+    "space": "a space",
+    "spaces": "spaces",
+    "players": "players",
+}
 
 
 # What each wanted type accepts besides itself.
-ACCEPTS = {"cards": {"card", "space"}, "zone": {"cards", "space"}, "list": {"cards", "spaces", "value", "numbers"},
-           "bool": {"cond", "value", "effect"}, "int": {"value"}, "card": {"value"},
-           "collection": {"cards", "list", "numbers", "space", "spaces", "players"}, "pile": {"space", "cards"},
-           "places": {"space", "spaces"}, "spaces": {"space"}}
+ACCEPTS = {
+    "cards": {"card", "space"},
+    "zone": {"cards", "space"},
+    "list": {"cards", "spaces", "value", "numbers"},
+    "bool": {"cond", "value", "effect"},
+    "int": {"value"},
+    "card": {"value"},
+    "collection": {"cards", "list", "numbers", "space", "spaces", "players"},
+    "pile": {"space", "cards"},
+    "places": {"space", "spaces"},
+    "spaces": {"space"},
+}
 
 
 def _fits(got: str, want: str) -> bool:
     return want in ("value", "any") or got == want or got == "any" or got in ACCEPTS.get(want, ())
 
 
-HOLE = re.compile(r"[A-Z][A-Z0-9]*")     # a hole in a phrase: capital letters (and digits)
+HOLE = re.compile(r"[A-Z][A-Z0-9]*")  # a hole in a phrase: capital letters (and digits)
 
 
 def bound_type(binding: Binds, kinds: dict) -> str:
@@ -699,19 +1006,25 @@ def _matched(primitive: Primitive, parts: list) -> list:
     """(parameter, part) pairs, a `rest` parameter standing for every part left."""
     params = primitive.args()
     rest = [p for p in params if p.arg == "rest"]
-    return [(params[i] if i < len(params) and params[i].arg != "rest" else rest[0], part)
-            for i, part in enumerate(parts)]
+    return [
+        (params[i] if i < len(params) and params[i].arg != "rest" else rest[0], part)
+        for i, part in enumerate(parts)
+    ]
 
 
 def _signatures() -> list[str]:
     """How each function is written, for the hint of an unknown one."""
+
     def parts(p):
         names = [f"{a.name}, …" if a.arg == "rest" else a.name for a in p.args()]
         required = [n for n, a in zip(names, p.args()) if a.required]
-        optional = names[len(required):]
+        optional = names[len(required) :]
         return ", ".join(required) + (f"[, {', '.join(optional)}]" if optional else "")
-    calls = [f"{word}({parts(p)})" for p in REGISTRY.values() if p.form == "call" for word in p.spelled]
-    comprehensions = [f"{'/'.join(p.spelled)}({p.param('expr').name} for {p.param('var').name} in "
-                      f"{p.param('coll').name})" for p in REGISTRY.values() if p.form == "comprehension"]
-    return calls + comprehensions
 
+    calls = [f"{word}({parts(p)})" for p in REGISTRY.values() if p.form == "call" for word in p.spelled]
+    comprehensions = [
+        f"{'/'.join(p.spelled)}({p.param('expr').name} for {p.param('var').name} in {p.param('coll').name})"
+        for p in REGISTRY.values()
+        if p.form == "comprehension"
+    ]
+    return calls + comprehensions

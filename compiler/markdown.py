@@ -1,17 +1,19 @@
 """Text from a game's data made safe in generated Markdown: it can add no HTML, code, link,
 heading or line of its own, whoever wrote the pack."""
+
 from __future__ import annotations
 
 # Text from the data, in a paragraph, heading or table cell: HTML is shown, not run; code
 # spans, emphasis, headings and table cells cannot be opened; links cannot be formed.
-_MARKDOWN = str.maketrans({"\\": "\\\\", "`": "\\`", "*": "\\*", "#": "\\#", "|": "\\|",
-                           "<": "&lt;", ">": "&gt;", "&": "&amp;"})
+_MARKDOWN = str.maketrans(
+    {"\\": "\\\\", "`": "\\`", "*": "\\*", "#": "\\#", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;"}
+)
 
 
 def inline(text) -> str:
     """Data text made inert in Markdown, on one line (a line break could start a block)."""
-    text = " ".join(str(text).split()).translate(_MARKDOWN).replace("](", "]\\(")   # no [text](url)
-    return "\\" + text if text.startswith("[") else text                          # no [label]: url
+    text = " ".join(str(text).split()).translate(_MARKDOWN).replace("](", "]\\(")  # no [text](url)
+    return "\\" + text if text.startswith("[") else text  # no [label]: url
 
 
 def code(text) -> str:

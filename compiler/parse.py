@@ -3,6 +3,7 @@
 The grammar lives in effects.lark; its PREP keywords are the registry's prepositions, so
 a new action parameter needs no grammar edit. The LALR parser is built once per process.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,17 +18,29 @@ from ..interpreter.registry import load_all, prepositions
 from .diagnostics import Diagnostic
 
 GRAMMAR = Path(__file__).with_name("effects.lark")
-MAX_NESTING = 100         # parts inside parts (a sum of n terms nests n deep); the bundled effects nest 10 deep
-MAX_INT_DIGITS = 15       # as in YAML (yamlload.MAX_INT_DIGITS)
+MAX_NESTING = 100  # parts inside parts (a sum of n terms nests n deep); the bundled effects nest 10 deep
+MAX_INT_DIGITS = 15  # as in YAML (yamlload.MAX_INT_DIGITS)
 
 # Bad inputs with the message each kind of mistake deserves (Lark's match_examples).
 EXAMPLES = {
     "a comparison needs a value on both sides": ["value >=", "value = ", "count(hand) <"],
-    "unclosed bracket or parenthesis": ["count(hand", "[for, against", "(value > 3", "suit in [boreal, temperate",
-                                        "value in [1, 2", "count(hand where value > 3", "sum(v.value for v in hand",
-                                        "not (value > 3 or suit = boreal"],
-    "two values side by side: join them with and, or, or a comparison": ["value 6", "suit boreal", "let total 5",
-                                                                          "move card hand", "add 1 coins"],
+    "unclosed bracket or parenthesis": [
+        "count(hand",
+        "[for, against",
+        "(value > 3",
+        "suit in [boreal, temperate",
+        "value in [1, 2",
+        "count(hand where value > 3",
+        "sum(v.value for v in hand",
+        "not (value > 3 or suit = boreal",
+    ],
+    "two values side by side: join them with and, or, or a comparison": [
+        "value 6",
+        "suit boreal",
+        "let total 5",
+        "move card hand",
+        "add 1 coins",
+    ],
     "a statement starts with an action word, e.g. 'move 1 from deck to hand'": ["4 from deck to hand"],
 }
 
@@ -35,9 +48,10 @@ EXAMPLES = {
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where an effect string sits in its file, to turn string positions into file positions."""
+
     file: str
     line: int
-    col: int          # column of the string's first character in the file
+    col: int  # column of the string's first character in the file
     single_line: bool = True
 
     def span(self, line: int, col: int) -> Span:
@@ -83,14 +97,24 @@ def _check_limits(tree: Tree, source: Source):
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
-            _refuse(node, source, f"this effect is nested more than {MAX_NESTING} deep",
-                    "split it: name a part under define: and use the name")
+            _refuse(
+                node,
+                source,
+                f"this effect is nested more than {MAX_NESTING} deep",
+                "split it: name a part under define: and use the name",
+            )
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1))
-            elif isinstance(child, Token) and child.type == "INT" and len(child.lstrip("+-")) > MAX_INT_DIGITS:
-                _refuse(child, source, f"this number has more than {MAX_INT_DIGITS} digits",
-                        "numbers in rules and cards are counts and scores: write a smaller one")
+            elif (
+                isinstance(child, Token) and child.type == "INT" and len(child.lstrip("+-")) > MAX_INT_DIGITS
+            ):
+                _refuse(
+                    child,
+                    source,
+                    f"this number has more than {MAX_INT_DIGITS} digits",
+                    "numbers in rules and cards are counts and scores: write a smaller one",
+                )
 
 
 def _refuse(where, source: Source, message: str, hint: str):
@@ -116,7 +140,11 @@ def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -
     label = _label(error, start)
     if isinstance(error, UnexpectedCharacters):
         message = f"unexpected character {text[error.pos_in_stream]!r}"
-    elif isinstance(error, UnexpectedEOF) or getattr(error, "token", None) is None or error.token.type == "$END":
+    elif (
+        isinstance(error, UnexpectedEOF)
+        or getattr(error, "token", None) is None
+        or error.token.type == "$END"
+    ):
         message = "the text ends too soon"
     else:
         message = f"unexpected {_describe(error.token)}"
@@ -127,9 +155,10 @@ def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -
 
 def _label(error, start):
     try:
-        return error.match_examples(lambda s: parser().parse(s, start=f"start_{start}"), EXAMPLES,
-                                    use_accepts=True)
-    except Exception:   # a label is a courtesy; never let it hide the real error
+        return error.match_examples(
+            lambda s: parser().parse(s, start=f"start_{start}"), EXAMPLES, use_accepts=True
+        )
+    except Exception:  # a label is a courtesy; never let it hide the real error
         return None
 
 
@@ -143,9 +172,29 @@ def _describe(token: Token) -> str:
 
 
 def _name(terminal: str) -> str:
-    names = {"NAME": "a name", "INT": "a number", "STRING": "a quoted word", "LPAR": "'('", "RPAR": "')'",
-             "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COMP": "a comparison", "PREP": "a part such as 'to'",
-             "$END": "the end", "ADDOP": "+ or -", "MULOP": "* or /", "DOT": "'.'", "MINUS": "'-'",
-             "__ANON_0": "a keyword", "WHERE": "where", "AND": "and", "OR": "or", "NOT": "not", "IN": "in",
-             "HAS": "has", "FOR": "for"}
+    names = {
+        "NAME": "a name",
+        "INT": "a number",
+        "STRING": "a quoted word",
+        "LPAR": "'('",
+        "RPAR": "')'",
+        "LSQB": "'['",
+        "RSQB": "']'",
+        "COMMA": "','",
+        "COMP": "a comparison",
+        "PREP": "a part such as 'to'",
+        "$END": "the end",
+        "ADDOP": "+ or -",
+        "MULOP": "* or /",
+        "DOT": "'.'",
+        "MINUS": "'-'",
+        "__ANON_0": "a keyword",
+        "WHERE": "where",
+        "AND": "and",
+        "OR": "or",
+        "NOT": "not",
+        "IN": "in",
+        "HAS": "has",
+        "FOR": "for",
+    }
     return names.get(terminal, terminal.lower().strip("_"))

@@ -10,6 +10,7 @@ card's effect (those are lowered first). A procedure nothing runs is checked wit
 effect's names (LIBRARY). Procedures calling one another in a cycle are lowered again until
 what they see settles.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict, deque
@@ -18,7 +19,10 @@ from ..interpreter.registry import spelled, spellings
 from .lower import Scope
 from .steps import At, Steps
 
-LIBRARY = {"you": "player", "it": "card"}   # what a procedure nothing runs yet is checked with: a card effect's names
+LIBRARY = {
+    "you": "player",
+    "it": "card",
+}  # what a procedure nothing runs yet is checked with: a card effect's names
 ENTRIES = ("setup", "play", "scoring")
 
 
@@ -35,19 +39,21 @@ class _Procedures:
     def __init__(self, sources, steps: Steps, calls):
         self.sources, self.steps, self.calls = sources, steps, calls
         self.names = steps.procedures
-        self.callers = defaultdict(dict)     # procedure -> caller -> [names in scope at each call]
+        self.callers = defaultdict(dict)  # procedure -> caller -> [names in scope at each call]
         for callee, caller, names in calls:
             self.callers[callee].setdefault(caller, []).append(names)
         self.graph = self.call_graph(calls)
         self.reached = self.reachable(calls)
-        self.lowered, self.seen = {}, {}     # (source, name) -> Node; name -> the scope it was lowered with
-        self.found, self.made = {}, {}       # name -> its diagnostics; name -> the calls it makes
+        self.lowered, self.seen = {}, {}  # (source, name) -> Node; name -> the scope it was lowered with
+        self.found, self.made = {}, {}  # name -> its diagnostics; name -> the calls it makes
 
     def run(self, diagnostics) -> list[dict]:
         for name in self.order():
             self.lower(name)
-        for _ in range(len(self.names)):                    # cycles only: callers lowered after their callees
-            stale = [name for name in sorted(self.reached & self.names) if self.scope(name) != self.seen[name]]
+        for _ in range(len(self.names)):  # cycles only: callers lowered after their callees
+            stale = [
+                name for name in sorted(self.reached & self.names) if self.scope(name) != self.seen[name]
+            ]
             if not stale:
                 break
             for name in stale:
@@ -57,7 +63,10 @@ class _Procedures:
         for name in sorted(self.found):
             diagnostics.extend(self.found[name])
         self.calls.extend(call for name in sorted(self.made) for call in self.made[name])
-        return [{name: self.lowered[i, name] for name in procedures} for i, (*_, procedures) in enumerate(self.sources)]
+        return [
+            {name: self.lowered[i, name] for name in procedures}
+            for i, (*_, procedures) in enumerate(self.sources)
+        ]
 
     def call_graph(self, calls) -> dict:
         """Which procedures each rule may call, read from the YAML (no lowering needed)."""
@@ -99,7 +108,7 @@ class _Procedures:
                 continue
             done.add(name)
             order.append(name)
-            for callee in sorted(self.graph[name]):      # sorted: the same IR whatever the hash seed
+            for callee in sorted(self.graph[name]):  # sorted: the same IR whatever the hash seed
                 if callee in waiting and callee not in done:
                     waiting[callee].discard(name)
                     if not waiting[callee]:
@@ -109,20 +118,30 @@ class _Procedures:
     def scope(self, name: str) -> dict:
         if name not in self.reached:
             return LIBRARY
-        return _common([names for caller, sites in self.callers[name].items() if caller in self.reached
-                        for names in sites])
+        return _common(
+            [
+                names
+                for caller, sites in self.callers[name].items()
+                if caller in self.reached
+                for names in sites
+            ]
+        )
 
     def lower(self, name: str):
         """Every version of a procedure (the game's, modules' replacements and steps around it), with
         what its callers bind."""
-        for callee, caller, names in self.made.get(name, ()):     # a second lowering replaces the calls of the first
+        for callee, caller, names in self.made.get(
+            name, ()
+        ):  # a second lowering replaces the calls of the first
             self.callers[callee][caller].remove(names)
         self.seen[name] = seen = self.scope(name)
         found, calls = [], []
         for i, (doc, section, procedures) in enumerate(self.sources):
             if name in procedures:
-                at = At(doc, name, found, calls)             # choices are prompted as "procedure: choose name"
-                self.lowered[i, name] = self.steps.block(at, procedures[name], (section, name), Scope(dict(seen)))
+                at = At(doc, name, found, calls)  # choices are prompted as "procedure: choose name"
+                self.lowered[i, name] = self.steps.block(
+                    at, procedures[name], (section, name), Scope(dict(seen))
+                )
         self.found[name], self.made[name] = found, calls
         for callee, caller, names in calls:
             self.callers[callee].setdefault(caller, []).append(names)

@@ -5,6 +5,7 @@ syntax; the designers' page, `docs.game_page`, keeps that).
 Every procedure reached from setup, play and scoring gets a numbered list of its steps, in the
 order the rules first call it; a procedure with no steps is left out, as are calls to it.
 """
+
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node, ZoneDecl
@@ -20,9 +21,13 @@ def rules_page(ir: GameIR, gallery: str = "") -> str:
     """The whole page; `gallery`, the address of the card gallery, adds a link to it."""
     empty = frozenset(name for name, body in _all_procedures(ir).items() if not _steps(body))
     wording = Wording(ir.vocabulary, quiet=empty)
-    lines = [f"# {inline(ir.name)}: the rules", "",
-             f"For {_players(ir.min_players, ir.max_players)}. Generated from the game's rules and cards by "
-             "`silvics docs`; the [rules as written](as-written.md) give the same rules in the designers' terms.", ""]
+    lines = [
+        f"# {inline(ir.name)}: the rules",
+        "",
+        f"For {_players(ir.min_players, ir.max_players)}. Generated from the game's rules and cards by "
+        "`silvics docs`; the [rules as written](as-written.md) give the same rules in the designers' terms.",
+        "",
+    ]
     lines += _components(ir, wording, gallery)
     shown: set = set()
     lines += _section("Setup", ["setup"], ir.procedures, wording, shown)
@@ -32,8 +37,12 @@ def rules_page(ir: GameIR, gallery: str = "") -> str:
         lines += [f"- {inline(sentence(wording.say(node)))}" for node in ir.interrupts] + [""]
     lines += _section("End of the game and scoring", ["scoring"], ir.procedures, wording, shown)
     if ir.tiebreak:
-        lines += ["Among players tied on points, the winner is the one with the most "
-                  + inline(", then the most ".join(wording.say(node) for node in ir.tiebreak)) + ".", ""]
+        lines += [
+            "Among players tied on points, the winner is the one with the most "
+            + inline(", then the most ".join(wording.say(node) for node in ir.tiebreak))
+            + ".",
+            "",
+        ]
     if ir.solo.won is not None:
         lines += [f"Playing alone, you win if {inline(wording.say(ir.solo.won))}.", ""]
     if ir.strategies:
@@ -51,16 +60,21 @@ def _players(low: int, high: int) -> str:
 
 def _components(ir: GameIR, wording: Wording, gallery: str) -> list[str]:
     counts = _kind_counts(ir.cards)
-    lines = ["## Components", "",
-             f"- {sum(counts.values())} cards: " + inline(", ".join(
-                 f"{n} {_cards(wording, kind)}" for kind, n in counts.items()))
-             + (f" ([every card]({gallery}))" if gallery else "") + "."]
+    lines = [
+        "## Components",
+        "",
+        f"- {sum(counts.values())} cards: "
+        + inline(", ".join(f"{n} {_cards(wording, kind)}" for kind, n in counts.items()))
+        + (f" ([every card]({gallery}))" if gallery else "")
+        + ".",
+    ]
     for zone in ir.zones:
         if zone.name != "box":
             lines.append(f"- {inline(sentence(_zone_line(zone, wording)))}")
     for counter in ir.counters:
         name = _named(wording.say(Node("counter", {"name": counter.name, "per": counter.per})))
-        lines.append(f"- {inline(sentence(f'{name}: a number ' + ('each player keeps' if counter.per == 'player' else 'kept for all') + f', from {counter.start}'))}")
+        kept = "each player keeps" if counter.per == "player" else "kept for all"
+        lines.append(f"- {inline(sentence(f'{name}: a number {kept}, from {counter.start}'))}")
     return lines + [""]
 
 
@@ -68,8 +82,13 @@ def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
     node = Node("spaces" if zone.rows else "zone", {"name": zone.name, "per": zone.per})
     name = _named(wording.say(node)) if zone.per != "card" else _word(wording, zone.name)
     whose = {"player": "each player has one", "card": "under a card", "shared": "shared"}[zone.per]
-    shape = (f"a board of {len(zone.map)} spaces" if zone.map else
-             f"a grid of {len(zone.rows)} rows by {zone.columns} columns" if zone.rows else "")
+    shape = (
+        f"a board of {len(zone.map)} spaces"
+        if zone.map
+        else f"a grid of {len(zone.rows)} rows by {zone.columns} columns"
+        if zone.rows
+        else ""
+    )
     return f"{name}: " + ", ".join(x for x in (shape, whose, SEEN_BY[zone.visibility]) if x)
 
 
@@ -137,11 +156,20 @@ def _reached(roots: list, procedures: dict) -> list[str]:
 
 def _module(ir: GameIR, module, wording: Wording) -> list[str]:
     lines = [f"### {inline(module.name)}", "", inline(module.description), ""]
-    changes = [f"Before {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.before.items()]
-    changes += [f"{_heading(wording, name)}, instead: {_joined(wording, body)}"       # the base game's steps replaced
-                if name in ir.procedures and _steps(ir.procedures[name])
-                else f"{_heading(wording, name)}: {_joined(wording, body)}" for name, body in module.procedures.items()]
-    changes += [f"After {_heading(wording, name).lower()}: {_joined(wording, body)}" for name, body in module.after.items()]
+    changes = [
+        f"Before {_heading(wording, name).lower()}: {_joined(wording, body)}"
+        for name, body in module.before.items()
+    ]
+    changes += [
+        f"{_heading(wording, name)}, instead: {_joined(wording, body)}"  # the base game's steps replaced
+        if name in ir.procedures and _steps(ir.procedures[name])
+        else f"{_heading(wording, name)}: {_joined(wording, body)}"
+        for name, body in module.procedures.items()
+    ]
+    changes += [
+        f"After {_heading(wording, name).lower()}: {_joined(wording, body)}"
+        for name, body in module.after.items()
+    ]
     if module.cards:
         counts = _kind_counts(module.cards)
         changes.append("Adds " + ", ".join(f"{n} {_cards(wording, kind)}" for kind, n in counts.items()))
@@ -154,18 +182,29 @@ def _module(ir: GameIR, module, wording: Wording) -> list[str]:
 
 def _strategies(ir: GameIR, wording: Wording) -> list[str]:
     """The personas a simulation may give a seat (`--agents NAME`), each rule in words."""
-    lines = ["## Personas for simulation", "",
-             "Seats played by the computer may follow these (`silvics play --agents NAME`): at each "
-             "decision, each rule in turn narrows the options; the rest are picked among at random.", ""]
+    lines = [
+        "## Personas for simulation",
+        "",
+        "Seats played by the computer may follow these (`silvics play --agents NAME`): at each "
+        "decision, each rule in turn narrows the options; the rest are picked among at random.",
+        "",
+    ]
     named, wording.named = wording.named, {**wording.named, "option": "the option"}
     for strategy in ir.strategies.values():
         lines += [f"### {inline(strategy.name)}", "", inline(sentence(strategy.doc)), ""]
         for rule in strategy.rules:
             procedure, _, question = rule.at.partition(":")
-            where = "Always: " if not rule.at else f"At {_heading(wording, procedure).lower()}" + (
-                f", asked to {question.strip()}: " if question else ": ")
+            where = (
+                "Always: "
+                if not rule.at
+                else f"At {_heading(wording, procedure).lower()}"
+                + (f", asked to {question.strip()}: " if question else ": ")
+            )
             wants = [_preferred(wording, rule.prefer)] if rule.prefer is not None else []
-            picks = [_heading(wording, label).lower() if label in ir.procedures else f"“{label}”" for label in rule.pick]
+            picks = [
+                _heading(wording, label).lower() if label in ir.procedures else f"“{label}”"
+                for label in rule.pick
+            ]
             wants += [f"take {', else '.join(picks)}, when offered"] if picks else []
             lines.append(f"- {inline(where + '; '.join(wants))}.")
         lines.append("")
@@ -178,9 +217,13 @@ def _preferred(wording: Wording, prefer: Node) -> str:
     if REGISTRY[prefer.op].returns == "bool":
         return f"keep the options for which {wording.say(prefer)}"
     most, worth = "highest", prefer
-    if prefer.op == "arith" and prefer.args["op"] == "-" and has_role(prefer.args["left"], "literal") \
-            and role(prefer.args["left"], "literal") == 0:
-        most, worth = "lowest", prefer.args["right"]          # `0 - value`: the lowest value
+    if (
+        prefer.op == "arith"
+        and prefer.args["op"] == "-"
+        and has_role(prefer.args["left"], "literal")
+        and role(prefer.args["left"], "literal") == 0
+    ):
+        most, worth = "lowest", prefer.args["right"]  # `0 - value`: the lowest value
     return f"keep the options with the {most} {_without_article(wording.say(worth))}"
 
 

@@ -6,6 +6,7 @@ is written under (`Param.key`), by type: a block of steps, an expression, a name
 `NAME in CARDS` header, or procedure names with conditions. Names a primitive binds are in
 scope in the parameters it declares (`Binds`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,10 +21,11 @@ from .lower import Lowerer, LowerError, Scope
 class At:
     """Where steps are lowered: the document, the rule they belong to (choices are prompted
     "rule: choose card", calls are counted from it), and where diagnostics and calls go."""
+
     doc: object
     rule: str
     diagnostics: list
-    calls: list           # (procedure called, rule calling it, names in scope there)
+    calls: list  # (procedure called, rule calling it, names in scope there)
 
     def span(self, path) -> Span:
         return Span(self.doc.located.file, *self.doc.located.at(path))
@@ -45,11 +47,17 @@ class Steps:
     def step(self, at: At, step, path, scope: Scope):
         if isinstance(step, str):
             return self.statement(at, step, path, scope)
-        key = next(k for k in spellings("step") if k in step)      # the schema lets one through
+        key = next(k for k in spellings("step") if k in step)  # the schema lets one through
         primitive = spelled(key, "step")[0]
         if primitive.acting and "you" not in scope.names:
-            at.diagnostics.append(at.doc.error(path + (key,), "E0402", f"'{key}' needs an acting player",
-                                               "use it inside 'each player:' or a turn procedure"))
+            at.diagnostics.append(
+                at.doc.error(
+                    path + (key,),
+                    "E0402",
+                    f"'{key}' needs an acting player",
+                    "use it inside 'each player:' or a turn procedure",
+                )
+            )
         return self.mapping(at, primitive, step, path, scope), scope
 
     def statement(self, at: At, text: str, path, scope: Scope):
@@ -128,29 +136,55 @@ class Steps:
         names = tuple(item if isinstance(item, str) else next(iter(item)) for item in items)
         for i, name in enumerate(names):
             if name not in self.procedures:
-                at.diagnostics.append(at.doc.error(path + (i,), "E0401", f"unknown procedure '{name}'",
-                                                   did_you_mean(name, self.procedures)))
-        guards = tuple(None if isinstance(item, str) else
-                       self.expr(at, next(iter(item.values())), path + (i, names[i]), scope, "bool")
-                       for i, item in enumerate(items))
+                at.diagnostics.append(
+                    at.doc.error(
+                        path + (i,),
+                        "E0401",
+                        f"unknown procedure '{name}'",
+                        did_you_mean(name, self.procedures),
+                    )
+                )
+        guards = tuple(
+            None
+            if isinstance(item, str)
+            else self.expr(at, next(iter(item.values())), path + (i, names[i]), scope, "bool")
+            for i, item in enumerate(items)
+        )
         at.calls.extend((name, at.rule, scope.names) for name in names)
-        return [(names, params[0].type), (guards if any(g is not None for g in guards) else None, "conditions")]
+        return [
+            (names, params[0].type),
+            (guards if any(g is not None for g in guards) else None, "conditions"),
+        ]
 
 
 # Each shape of value a key holds: how the compiler reads it, and how the published step
 # schema (schemas/game.schema.json, for designers' editors and for validation) describes it.
-_PROCEDURES = {"type": "array", "minItems": 2, "items": {"oneOf": [
-    {"type": "string"},
-    {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": {"type": "string"},
-     "description": "a procedure with its condition"}]}}
-SHAPES = {("block",): (Steps.read_block, {"$ref": "#/$defs/block"}),
-          ("bool",): (Steps.read_expression, {"type": "string"}),
-          ("int",): (Steps.read_expression, {"type": ["integer", "string"]}),
-          ("player",): (Steps.read_expression, {"type": "string"}),
-          ("binding",): (Steps.read_name, {"$ref": "#/$defs/word"}),
-          ("flag",): (Steps.read_name, {"type": "boolean"}),
-          ("binding", "cards"): (Steps.read_header, {"type": "string", "description": "NAME in CARDS"}),
-          ("procedures", "conditions"): (Steps.read_procedures, _PROCEDURES)}
+_PROCEDURES = {
+    "type": "array",
+    "minItems": 2,
+    "items": {
+        "oneOf": [
+            {"type": "string"},
+            {
+                "type": "object",
+                "minProperties": 1,
+                "maxProperties": 1,
+                "additionalProperties": {"type": "string"},
+                "description": "a procedure with its condition",
+            },
+        ]
+    },
+}
+SHAPES = {
+    ("block",): (Steps.read_block, {"$ref": "#/$defs/block"}),
+    ("bool",): (Steps.read_expression, {"type": "string"}),
+    ("int",): (Steps.read_expression, {"type": ["integer", "string"]}),
+    ("player",): (Steps.read_expression, {"type": "string"}),
+    ("binding",): (Steps.read_name, {"$ref": "#/$defs/word"}),
+    ("flag",): (Steps.read_name, {"type": "boolean"}),
+    ("binding", "cards"): (Steps.read_header, {"type": "string", "description": "NAME in CARDS"}),
+    ("procedures", "conditions"): (Steps.read_procedures, _PROCEDURES),
+}
 
 
 def step_schema() -> dict:
@@ -159,18 +193,29 @@ def step_schema() -> dict:
     "required: False"). It replaces the `step` definition of schemas/game.schema.json."""
     steps = [p for p in REGISTRY.values() if p.form == "step"]
     branches = {p.spelled[0]: _branch(p, {}) for p in steps}
-    branches = {p.spelled[0]: _branch(p, branches) for p in steps}      # blocks that hold only some steps
-    return {"oneOf": [{"type": "string", "description": "A statement of the effect language, or a procedure's name."},
-                      *branches.values()]}
+    branches = {p.spelled[0]: _branch(p, branches) for p in steps}  # blocks that hold only some steps
+    return {
+        "oneOf": [
+            {"type": "string", "description": "A statement of the effect language, or a procedure's name."},
+            *branches.values(),
+        ]
+    }
 
 
 def _branch(primitive: Primitive, branches: dict) -> dict:
     keys = _keys(primitive)
-    return {"type": "object", "description": primitive.doc,
-            "required": [key for key, params in keys if params[0].required and params[0].default is None],
-            "additionalProperties": False,
-            "properties": {key: _holding(params[0].holds, branches) if params[0].holds and branches else
-                           SHAPES[tuple(p.type for p in params)][1] for key, params in keys}}
+    return {
+        "type": "object",
+        "description": primitive.doc,
+        "required": [key for key, params in keys if params[0].required and params[0].default is None],
+        "additionalProperties": False,
+        "properties": {
+            key: _holding(params[0].holds, branches)
+            if params[0].holds and branches
+            else SHAPES[tuple(p.type for p in params)][1]
+            for key, params in keys
+        },
+    }
 
 
 def _holding(keys: tuple, branches: dict) -> dict:

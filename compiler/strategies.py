@@ -18,13 +18,14 @@ somewhere (of its type where the rules give it one): a rule applies at a decisio
 each name it reads is bound (the agent checks). `at` names a procedure, or one question of it
 as its prompt reads (`sell: choose goods`).
 """
+
 from __future__ import annotations
 
 from ..interpreter.ir import Span, Strategy, StrategyRule
 from .diagnostics import did_you_mean
 from .lower import LowerError, Scope
 
-WANTED = ("int", "bool", "any")       # what `prefer` may give: a number, or a condition (true counts 1)
+WANTED = ("int", "bool", "any")  # what `prefer` may give: a number, or a condition (true counts 1)
 
 
 def strategies(documents, lowerer, decls, bound: dict, diagnostics) -> dict:
@@ -33,8 +34,10 @@ def strategies(documents, lowerer, decls, bound: dict, diagnostics) -> dict:
     found = {}
     for doc in documents:
         for name, written in ((doc.data or {}).get("strategies") or {}).items():
-            rules = [_rule(doc, ("strategies", name, "rules", i), rule, lowerer, decls, scope, diagnostics)
-                     for i, rule in enumerate(written["rules"])]
+            rules = [
+                _rule(doc, ("strategies", name, "rules", i), rule, lowerer, decls, scope, diagnostics)
+                for i, rule in enumerate(written["rules"])
+            ]
             if all(rules):
                 found[name] = Strategy(name, written.get("doc", ""), tuple(rules))
     return found
@@ -44,9 +47,15 @@ def _rule(doc, path: tuple, rule: dict, lowerer, decls, scope: Scope, diagnostic
     at = str(rule.get("at", ""))
     procedure = at.partition(":")[0]
     if at and procedure not in decls.procedures:
-        diagnostics.append(doc.error(path + ("at",), "E0401", f"no procedure '{procedure}'",
-                                     did_you_mean(procedure, decls.procedures) or
-                                     "at: names the procedure that asks, or one question ('grow: choose card')"))
+        diagnostics.append(
+            doc.error(
+                path + ("at",),
+                "E0401",
+                f"no procedure '{procedure}'",
+                did_you_mean(procedure, decls.procedures)
+                or "at: names the procedure that asks, or one question ('grow: choose card')",
+            )
+        )
         return None
     prefer = None
     if "prefer" in rule:
@@ -57,9 +66,16 @@ def _rule(doc, path: tuple, rule: dict, lowerer, decls, scope: Scope, diagnostic
             diagnostics.append(error.diagnostic)
             return None
         if kind not in WANTED:
-            diagnostics.append(doc.error(path + ("prefer",), "E0402", f"prefer: needs a number or a condition, got {kind}",
-                                         "e.g. prefer: value, or prefer: form = tree"))
+            diagnostics.append(
+                doc.error(
+                    path + ("prefer",),
+                    "E0402",
+                    f"prefer: needs a number or a condition, got {kind}",
+                    "e.g. prefer: value, or prefer: form = tree",
+                )
+            )
             return None
     line, col = doc.located.at(path)
-    return StrategyRule(at, prefer, tuple(str(label) for label in rule.get("pick", ())),
-                        Span(doc.located.file, line, col))
+    return StrategyRule(
+        at, prefer, tuple(str(label) for label in rule.get("pick", ())), Span(doc.located.file, line, col)
+    )

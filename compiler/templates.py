@@ -1,5 +1,6 @@
 """Face templates (`faces:` in game.yaml or a module): how each kind of card is drawn, checked
 against the kinds the game declares. `faces.py` draws cards by them."""
+
 from __future__ import annotations
 
 from ..interpreter.ir import FaceDecl, KindDecl
@@ -7,7 +8,7 @@ from .diagnostics import did_you_mean
 
 # What each part of a template may name, by the attribute's type.
 NUMBERS = ("int", "number")
-PRINTED = ("int", "enum", "set", "number", "numbers")      # condition and effect attributes are text lines
+PRINTED = ("int", "enum", "set", "number", "numbers")  # condition and effect attributes are text lines
 
 
 def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDecl, ...]:
@@ -16,13 +17,29 @@ def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDe
     for kind_name, spec in doc.data.get("faces", {}).items():
         kind = kinds.get(kind_name)
         if kind is None:
-            diagnostics.append(doc.error(("faces", kind_name), "E0401", f"unknown card kind '{kind_name}'",
-                                         did_you_mean(kind_name, kinds) or f"kinds: {', '.join(kinds)}", at_key=True))
+            diagnostics.append(
+                doc.error(
+                    ("faces", kind_name),
+                    "E0401",
+                    f"unknown card kind '{kind_name}'",
+                    did_you_mean(kind_name, kinds) or f"kinds: {', '.join(kinds)}",
+                    at_key=True,
+                )
+            )
             continue
         _Template(doc, kind, spec, diagnostics).check()
-        found.append(FaceDecl(kind_name, spec.get("width", 63), spec.get("height", 88), spec.get("colour", ""),
-                              dict(spec.get("colours", {})), tuple(spec.get("corners", ())),
-                              tuple(spec.get("badges", ())), spec.get("split", "")))
+        found.append(
+            FaceDecl(
+                kind_name,
+                spec.get("width", 63),
+                spec.get("height", 88),
+                spec.get("colour", ""),
+                dict(spec.get("colours", {})),
+                tuple(spec.get("corners", ())),
+                tuple(spec.get("badges", ())),
+                spec.get("split", ""),
+            )
+        )
     return tuple(found)
 
 
@@ -32,36 +49,59 @@ class _Template:
         self.attributes = {attribute.name: attribute for attribute in kind.attributes}
 
     def error(self, path: tuple, code: str, message: str, hint: str = "", at_key: bool = False):
-        self.diagnostics.append(self.doc.error(("faces", self.kind.name, *path), code, message, hint, at_key=at_key))
+        self.diagnostics.append(
+            self.doc.error(("faces", self.kind.name, *path), code, message, hint, at_key=at_key)
+        )
 
     def check(self):
         colour = self.spec.get("colour")
-        if colour is not None and self.known(("colour",), colour, ("enum",), "a colour is picked by an enum attribute"):
+        if colour is not None and self.known(
+            ("colour",), colour, ("enum",), "a colour is picked by an enum attribute"
+        ):
             values = self.attributes[colour].values
             for value in self.spec.get("colours", {}):
                 if value not in values:
-                    self.error(("colours", value), "E0402", f"'{value}' is not a value of {colour}",
-                               did_you_mean(value, values) or f"it can be: {', '.join(values)}", at_key=True)
+                    self.error(
+                        ("colours", value),
+                        "E0402",
+                        f"'{value}' is not a value of {colour}",
+                        did_you_mean(value, values) or f"it can be: {', '.join(values)}",
+                        at_key=True,
+                    )
         elif colour is None and self.spec.get("colours"):
             self.error(("colours",), "E0201", "colours needs colour: the attribute whose values they colour")
         for index, name in enumerate(self.spec.get("corners", ())):
             self.known(("corners", index), name, NUMBERS, "corners show numbers: int or number attributes")
         for index, name in enumerate(self.spec.get("badges", ())):
-            self.known(("badges", index), name, PRINTED, "conditions and effects are printed as the card's text")
+            self.known(
+                ("badges", index), name, PRINTED, "conditions and effects are printed as the card's text"
+            )
         if self.spec.get("split") and len(self.kind.sides) < 2:
-            self.error(("split",), "E0402", f"a {self.kind.name} has one side: there are no halves to split",
-                       "remove split:")
+            self.error(
+                ("split",),
+                "E0402",
+                f"a {self.kind.name} has one side: there are no halves to split",
+                "remove split:",
+            )
 
     def known(self, path: tuple, name: str, types: tuple, why: str) -> bool:
         """Whether `name` is an attribute of the kind, of one of `types` (else a diagnostic)."""
         attribute = self.attributes.get(name)
         if attribute is None:
-            self.error(path, "E0401", f"a {self.kind.name} has no attribute '{name}'",
-                       did_you_mean(name, self.attributes) or
-                       f"its attributes: {', '.join(self.attributes) or 'none'}")
+            self.error(
+                path,
+                "E0401",
+                f"a {self.kind.name} has no attribute '{name}'",
+                did_you_mean(name, self.attributes)
+                or f"its attributes: {', '.join(self.attributes) or 'none'}",
+            )
             return False
         if attribute.type not in types:
-            self.error(path, "E0402", f"'{name}' is {'an' if attribute.type[0] in 'aeiou' else 'a'} "
-                       f"{attribute.type} attribute", why)
+            self.error(
+                path,
+                "E0402",
+                f"'{name}' is {'an' if attribute.type[0] in 'aeiou' else 'a'} {attribute.type} attribute",
+                why,
+            )
             return False
         return True

@@ -6,10 +6,11 @@ touched; the published file is rewritten from it with
 
     python -m silvics.compiler.validate
 """
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
@@ -37,28 +38,36 @@ def schema_files() -> list[Path]:
 def schemas() -> dict[str, dict]:
     """Each file kind's schema, the game's with the step schema of the flow steps declared now."""
     load_all()
-    found = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
-             for path in schema_files()}
+    found = {
+        path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
+        for path in schema_files()
+    }
     found["game"]["$defs"]["step"] = step_schema()
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validators() -> dict:
     by_kind = schemas()
     registry = Registry().with_resources(
-        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in by_kind.items())
-    registry = registry.with_resources((schema["$id"], Resource.from_contents(schema)) for schema in by_kind.values())
+        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in by_kind.items()
+    )
+    registry = registry.with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in by_kind.values()
+    )
     validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in by_kind.items()}
     # Effects printed on cards are blocks of steps, checked against the rules' own step schema.
     validators["block"] = Draft202012Validator({"$ref": "game.schema.json#/$defs/block"}, registry=registry)
     return validators
 
 
-EMPTY_HINTS = {"cards": "a card file needs kind: and cards:",
-               "game": "a game file needs id, name, players, kinds, zones and procedures",
-               "module": "a module file needs name:", "pack": "a pack needs name, extends and cards",
-               "scenario": "a scenario needs game: and players:"}
+EMPTY_HINTS = {
+    "cards": "a card file needs kind: and cards:",
+    "game": "a game file needs id, name, players, kinds, zones and procedures",
+    "module": "a module file needs name:",
+    "pack": "a pack needs name, extends and cards",
+    "scenario": "a scenario needs game: and players:",
+}
 
 
 def validate(data, located: Located, kind: str) -> list[Diagnostic]:
@@ -84,7 +93,9 @@ def _diagnostic(error, located: Located, at: tuple = (), data=None) -> Diagnosti
     where = place(path, data)
     message, hint = error.message, ""
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)   # keys: any YAML scalar
+        extra = sorted(
+            set(error.instance) - set(error.schema.get("properties", {})), key=str
+        )  # keys: any YAML scalar
         known = list(error.schema.get("properties", {}))
         path = path + (extra[0],) if extra else path
         message = f"'{extra[0] if extra else '?'}' is not allowed in {where}"
@@ -95,14 +106,21 @@ def _diagnostic(error, located: Located, at: tuple = (), data=None) -> Diagnosti
     hint = error.schema.get(f"x-hint-{error.validator}", error.schema.get("x-hint", ""))
     if error.validator == "required":
         missing = error.message.split(" is a required")[0]
-        written = [key for key in error.instance if key not in error.schema.get("properties", {})] \
-            if isinstance(error.instance, dict) else []
+        written = (
+            [key for key in error.instance if key not in error.schema.get("properties", {})]
+            if isinstance(error.instance, dict)
+            else []
+        )
         close = did_you_mean(missing.strip("'"), written)
-        if close:          # a misspelt key: point at it
+        if close:  # a misspelt key: point at it
             wrong = next(key for key in written if f"'{key}'" in close)
-            return Diagnostic(located.file, *located.key_at(path + (wrong,)), "E0201",
-                              f"{where} is missing {missing}, and '{wrong}' is written instead",
-                              f"did you mean {missing}? rename '{wrong}'")
+            return Diagnostic(
+                located.file,
+                *located.key_at(path + (wrong,)),
+                "E0201",
+                f"{where} is missing {missing}, and '{wrong}' is written instead",
+                f"did you mean {missing}? rename '{wrong}'",
+            )
         return Diagnostic(located.file, *located.key_at(path), "E0201", f"{where} is missing {missing}", hint)
     if error.validator == "minimum":
         message = f"{where} must be at least {error.validator_value}, got {error.instance!r}"
@@ -112,10 +130,13 @@ def _diagnostic(error, located: Located, at: tuple = (), data=None) -> Diagnosti
         message = f"{where} must be {_types(error.validator_value)}, got {error.instance!r}"
     elif error.validator == "enum":
         message = f"{where} cannot be {error.instance!r}"
-        hint = did_you_mean(error.instance, error.validator_value) or \
-            f"it can be: {', '.join(map(str, error.validator_value))}"
+        hint = (
+            did_you_mean(error.instance, error.validator_value)
+            or f"it can be: {', '.join(map(str, error.validator_value))}"
+        )
     elif error.validator == "pattern":
-        message = f"{where} {error.instance!r} {error.schema.get('x-says', 'must be lowercase letters, digits and hyphens')}"
+        says = error.schema.get("x-says", "must be lowercase letters, digits and hyphens")
+        message = f"{where} {error.instance!r} {says}"
     elif error.validator == "oneOf":
         message = f"{where} is not a step: write a statement, or one of {' / '.join(spellings('step'))}"
     return Diagnostic(located.file, *located.at(path), "E0201", message, hint)
@@ -127,10 +148,18 @@ def place(path: tuple, data=None) -> str:
     if not path:
         return "the file"
     if path[0] == "cards" and len(path) > 1 and isinstance(path[1], int):
-        card = data["cards"][path[1]] if isinstance(data, dict) and isinstance(data.get("cards"), list) \
-            and path[1] < len(data["cards"]) else None
-        named = card.get("id") if isinstance(card, dict) and path[2:3] != ("id",) else None   # a bad id: its number
-        head, path = (f"card {named!r}" if isinstance(named, str) and named else f"card #{path[1] + 1}"), path[2:]
+        card = (
+            data["cards"][path[1]]
+            if isinstance(data, dict) and isinstance(data.get("cards"), list) and path[1] < len(data["cards"])
+            else None
+        )
+        named = (
+            card.get("id") if isinstance(card, dict) and path[2:3] != ("id",) else None
+        )  # a bad id: its number
+        head, path = (
+            (f"card {named!r}" if isinstance(named, str) and named else f"card #{path[1] + 1}"),
+            path[2:],
+        )
     else:
         head, path = str(path[0]), path[1:]
     parts = [head]
@@ -143,8 +172,13 @@ def place(path: tuple, data=None) -> str:
 
 
 def _types(value) -> str:
-    names = {"integer": "a whole number", "string": "text", "array": "a list", "object": "a mapping",
-             "boolean": "true or false"}
+    names = {
+        "integer": "a whole number",
+        "string": "text",
+        "array": "a list",
+        "object": "a mapping",
+        "boolean": "true or false",
+    }
     return " or ".join(names.get(v, v) for v in ([value] if isinstance(value, str) else value))
 
 

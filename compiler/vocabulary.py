@@ -6,6 +6,7 @@ is matched against the rules' IR, never against their source text. A key in brac
 step, written as the rules write it (`{repeat: N, do: [draw]}`). Phrases are read by the
 English renderer only; they change no rule.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,18 +22,27 @@ from .lower import HOLE, Lowerer, LowerError, Scope
 from .parse import Source
 from .steps import At, Steps
 
-_FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")     # {HOLE} or {HOLE|one|many} in a phrase's text
+_FILLED = re.compile(r"\{([^{}|]*)(?:\|[^{}]*)?\}")  # {HOLE} or {HOLE|one|many} in a phrase's text
 
 
-def vocabulary(documents, decls, steps: Steps, diagnostics: list, rules=(), typed=None,
-               sees=None) -> Vocabulary:
+def vocabulary(
+    documents, decls, steps: Steps, diagnostics: list, rules=(), typed=None, sees=None
+) -> Vocabulary:
     """The labels, phrases and headings of the rules and modules, in that order (a later label
     or heading wins). Lower them after the rules: a definition used in a phrase may add a
     variant of its body. A phrase may name what the `rules` (their steps and effects) bind:
     `let`, `choose`, `for`…, of the type `typed` gives it (name -> type) where the rules give it
     one. A heading may name what its procedure `sees` (procedure -> {name bound at every call: its type})."""
-    scope = Scope({**bound_names(rules, decls, typed or {}), "you": "player", "it": "card", "subject": "card",
-                   **{name: kind for a in decls.attributes.values() for name, kind in a.sees}}, holes=True)
+    scope = Scope(
+        {
+            **bound_names(rules, decls, typed or {}),
+            "you": "player",
+            "it": "card",
+            "subject": "card",
+            **{name: kind for a in decls.attributes.values() for name, kind in a.sees},
+        },
+        holes=True,
+    )
     labels, phrases, headings = {}, [], {}
     for doc in documents:
         words = (doc.data or {}).get("vocabulary") or {}
@@ -59,25 +69,43 @@ def bound_names(rules, decls, typed: dict) -> dict:
         value = stack.pop()
         if isinstance(value, Node):
             primitive = REGISTRY[value.op]
-            names.update(value.args[p.name] for p in primitive.params
-                         if p.type == "binding" and isinstance(value.args.get(p.name), str))
-            shared = primitive.roles.get("shared body")          # a definition's body: not the rules' names
+            names.update(
+                value.args[p.name]
+                for p in primitive.params
+                if p.type == "binding" and isinstance(value.args.get(p.name), str)
+            )
+            shared = primitive.roles.get("shared body")  # a definition's body: not the rules' names
             stack.extend(part for key, part in value.args.items() if key != shared)
         elif isinstance(value, tuple):
             stack.extend(value)
-    declared = decls.known() - set(decls.defines)       # a definition takes parts: alone, the name is the rules'
-    return {name: typed.get(name, "any") for name in names - declared if ":" not in name}   # "definition:parameter" is hidden
+    declared = decls.known() - set(decls.defines)  # a definition takes parts: alone, the name is the rules'
+    return {
+        name: typed.get(name, "any") for name in names - declared if ":" not in name
+    }  # "definition:parameter" is hidden
 
 
 def _label_fits(doc, name, text, decls, diagnostics) -> bool:
     path = ("vocabulary", "labels", name)
     if name not in decls.attributes:
-        diagnostics.append(doc.error(path, "E0401", f"no card attribute '{name}' to label",
-                                     did_you_mean(name, decls.attributes), at_key=True))
+        diagnostics.append(
+            doc.error(
+                path,
+                "E0401",
+                f"no card attribute '{name}' to label",
+                did_you_mean(name, decls.attributes),
+                at_key=True,
+            )
+        )
         return False
     if text.count("{}") != 1:
-        diagnostics.append(doc.error(path, "E0402", "a label holds one {} where the attribute's text goes",
-                                     f"e.g. {name}: \"{name.replace('_', ' ').capitalize()}: {{}}\""))
+        diagnostics.append(
+            doc.error(
+                path,
+                "E0402",
+                "a label holds one {} where the attribute's text goes",
+                f'e.g. {name}: "{name.replace("_", " ").capitalize()}: {{}}"',
+            )
+        )
         return False
     return True
 
@@ -87,23 +115,38 @@ def _heading(doc, name, text, decls, seen: dict, diagnostics) -> str | None:
     name -> type). Kept with each player's hole marked `{name|player}`, for the log to say P2."""
     path = ("vocabulary", "headings", name)
     if name not in decls.procedures:
-        diagnostics.append(doc.error(path, "E0401", f"no procedure '{name}' to head",
-                                     did_you_mean(name, decls.procedures), at_key=True))
+        diagnostics.append(
+            doc.error(
+                path,
+                "E0401",
+                f"no procedure '{name}' to head",
+                did_you_mean(name, decls.procedures),
+                at_key=True,
+            )
+        )
         return None
     known = set(seen) | set(decls.counters)
     for hole, _ in HEADING_HOLE.findall(text):
         if hole not in known:
-            diagnostics.append(doc.error(path, "E0401", f"the heading fills {{{hole}}}, which '{name}' does not see",
-                                         did_you_mean(hole, known) or
-                                         f"it sees: {', '.join(sorted(known)) or 'nothing'} (names bound by "
-                                         "every step that calls it, and the counters)"))
+            diagnostics.append(
+                doc.error(
+                    path,
+                    "E0401",
+                    f"the heading fills {{{hole}}}, which '{name}' does not see",
+                    did_you_mean(hole, known)
+                    or f"it sees: {', '.join(sorted(known)) or 'nothing'} (names bound by "
+                    "every step that calls it, and the counters)",
+                )
+            )
             return None
-    return HEADING_HOLE.sub(lambda m: f"{{{m[1]}|player}}" if seen.get(m[1]) == "player" else f"{{{m[1]}}}", text)
+    return HEADING_HOLE.sub(
+        lambda m: f"{{{m[1]}|player}}" if seen.get(m[1]) == "player" else f"{{{m[1]}}}", text
+    )
 
 
 def _phrase(doc, path, key, text, steps: Steps, scope, diagnostics) -> Phrase | None:
     line, col = doc.located.key_at(path)
-    quoted = doc.text.splitlines()[line - 1][col - 1:col] in ("'", '"')
+    quoted = doc.text.splitlines()[line - 1][col - 1 : col] in ("'", '"')
     source = Source(doc.located.file, line, col + quoted)
     if key.lstrip().startswith("{"):
         pattern = _flow_step(doc, path, key, steps, scope, diagnostics)
@@ -118,9 +161,15 @@ def _phrase(doc, path, key, text, steps: Steps, scope, diagnostics) -> Phrase | 
     holes = set(HOLE.findall(key))
     for filled in _FILLED.findall(text):
         if filled not in holes:
-            diagnostics.append(doc.error(path, "E0401", f"the phrase's text fills {{{filled}}}, which its pattern lacks",
-                                         did_you_mean(filled, holes) or
-                                         "a hole is a capitalised name in the pattern, e.g. N in 'score N per CARDS'"))
+            diagnostics.append(
+                doc.error(
+                    path,
+                    "E0401",
+                    f"the phrase's text fills {{{filled}}}, which its pattern lacks",
+                    did_you_mean(filled, holes)
+                    or "a hole is a capitalised name in the pattern, e.g. N in 'score N per CARDS'",
+                )
+            )
             return None
     return Phrase(pattern, text, pattern[0].span)
 
@@ -133,8 +182,15 @@ def _flow_step(doc, path, key: str, steps: Steps, scope: Scope, diagnostics) -> 
     except yaml.YAMLError:
         step = None
     if not isinstance(step, dict) or not any(k in step for k in spellings("step")):
-        diagnostics.append(doc.error(path, "E0402", "a phrase in braces is one flow step, written as in the rules",
-                                     "e.g. '{repeat: N, do: [draw]}'", at_key=True))
+        diagnostics.append(
+            doc.error(
+                path,
+                "E0402",
+                "a phrase in braces is one flow step, written as in the rules",
+                "e.g. '{repeat: N, do: [draw]}'",
+                at_key=True,
+            )
+        )
         return None
     found: list = []
     node, _ = steps.step(At(doc, "vocabulary", found, []), step, path, scope)

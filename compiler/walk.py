@@ -1,5 +1,6 @@
 """Walking a game's IR: every node of every rule, and the procedures a rule names. The rules
 reference and the lint read the rules this way."""
+
 from __future__ import annotations
 
 from ..interpreter.ir import GameIR, Node
@@ -27,7 +28,9 @@ def calls_in(value) -> list[str]:
         primitive = REGISTRY[node.op]
         if "procedure" in primitive.roles:
             found.append(node.args[primitive.roles["procedure"]])
-        found += [name for p in primitive.params if p.type == "procedures" for name in node.args.get(p.name) or ()]
+        found += [
+            name for p in primitive.params if p.type == "procedures" for name in node.args.get(p.name) or ()
+        ]
     return found
 
 
@@ -35,7 +38,21 @@ def every_rule(ir: GameIR) -> list:
     """Every rule the game and its modules hold: procedures, steps before and after them,
     interrupts, tie-breaks, and the effects, conditions and numbers printed on cards."""
     cards = (*ir.cards, *(c for m in ir.modules.values() for c in m.cards))
-    return [*ir.procedures.values(), *ir.interrupts, *ir.tiebreak,
-            *(body for m in ir.modules.values() for part in (m.procedures, m.before, m.after) for body in part.values()),
-            *(value for card in cards for side in card.sides for value in side.attributes.values()
-              if isinstance(value, Node))]
+    return [
+        *ir.procedures.values(),
+        *ir.interrupts,
+        *ir.tiebreak,
+        *(
+            body
+            for m in ir.modules.values()
+            for part in (m.procedures, m.before, m.after)
+            for body in part.values()
+        ),
+        *(
+            value
+            for card in cards
+            for side in card.sides
+            for value in side.attributes.values()
+            if isinstance(value, Node)
+        ),
+    ]

@@ -4,6 +4,7 @@ Scalars are read the YAML 1.2 way editors do (`no` stays a string, `1:30` is not
 only true/false, null, integers and decimals are converted; everything else is a string.
 The C loader is used where present (10× faster, same marks). Only safe loaders are used.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,14 +15,14 @@ from .diagnostics import Diagnostic
 
 try:
     _Loader = yaml.CSafeLoader
-except AttributeError:   # PyYAML built without libyaml
+except AttributeError:  # PyYAML built without libyaml
     _Loader = yaml.SafeLoader
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-MAX_VALUES = 200_000      # 100 times as many as the largest bundled file holds
-MAX_DEPTH = 50            # of nested lists and mappings; the bundled files nest 10 deep
-MAX_INT_DIGITS = 15       # beyond any count or score; Python refuses past 4,300 digits
+MAX_VALUES = 200_000  # 100 times as many as the largest bundled file holds
+MAX_DEPTH = 50  # of nested lists and mappings; the bundled files nest 10 deep
+MAX_INT_DIGITS = 15  # beyond any count or score; Python refuses past 4,300 digits
 _PLAIN = {"true": True, "True": True, "false": False, "False": False, "null": None, "~": None, "": None}
 
 
@@ -42,7 +43,9 @@ class Located:
             path = path[:-1]
         return self.marks.get(path, (1, 1))
 
-    def error(self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False) -> Diagnostic:
+    def error(
+        self, path: tuple, code: str, message: str, hint: str = "", *, at_key: bool = False
+    ) -> Diagnostic:
         line, col = self.key_at(path) if at_key else self.at(path)
         return Diagnostic(self.file, line, col, code, message, hint)
 
@@ -51,7 +54,7 @@ def load(text: str, file: str):
     """Parse one YAML document; returns (data, Located) or raises a Diagnostic list."""
     located = Located(file)
     try:
-        if len(text) > 2 * MAX_VALUES:      # a shorter text cannot hold that many values
+        if len(text) > 2 * MAX_VALUES:  # a shorter text cannot hold that many values
             _count_values(text, file)
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as error:
@@ -72,8 +75,16 @@ def _count_values(text: str, file: str):
         if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
             count += 1
             if count > MAX_VALUES:
-                raise YamlError([_at(event, file, f"the document has more than {MAX_VALUES} values",
-                                     "split it into several files")])
+                raise YamlError(
+                    [
+                        _at(
+                            event,
+                            file,
+                            f"the document has more than {MAX_VALUES} values",
+                            "split it into several files",
+                        )
+                    ]
+                )
 
 
 def _at(node, file: str, message: str, hint: str = "") -> Diagnostic:
@@ -83,7 +94,10 @@ def _at(node, file: str, message: str, hint: str = "") -> Diagnostic:
 
 # Errors found at the end of the text are best shown where the unclosed thing opened.
 _UNCLOSED = {
-    "while scanning a quoted scalar": ("this quoted text is never closed", "add the closing {char} at the end of the text"),
+    "while scanning a quoted scalar": (
+        "this quoted text is never closed",
+        "add the closing {char} at the end of the text",
+    ),
     "while parsing a flow sequence": ("this '[' is never closed", "add the closing ']' after the last item"),
     "while parsing a flow mapping": ("this '{' is never closed", "add the closing '}' after the last item"),
 }
@@ -95,17 +109,38 @@ def _syntax_error(error, text: str, file: str) -> Diagnostic:
     if context in _UNCLOSED and opened is not None:
         message, hint = _UNCLOSED[context]
         char = text[opened.index] if opened.index < len(text) else "quote"
-        return Diagnostic(file, opened.line + 1, opened.column + 1, "E0102", f"YAML syntax error: {message}",
-                          hint.replace("{char}", char))
+        return Diagnostic(
+            file,
+            opened.line + 1,
+            opened.column + 1,
+            "E0102",
+            f"YAML syntax error: {message}",
+            hint.replace("{char}", char),
+        )
     mark = getattr(error, "problem_mark", None) or opened
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
     lines = text.splitlines()
-    if line <= len(lines) and "\t" in lines[line - 1][:max(col, len(lines[line - 1]) - len(lines[line - 1].lstrip()))]:
-        return Diagnostic(file, line, col, "E0102", "YAML syntax error: a tab in the indentation",
-                          "YAML indents with spaces only: replace the tab with spaces")
-    return Diagnostic(file, line, col, "E0102", f"YAML syntax error: {problem}",
-                      "check the indentation and quoting on this line or the one before")
+    if (
+        line <= len(lines)
+        and "\t" in lines[line - 1][: max(col, len(lines[line - 1]) - len(lines[line - 1].lstrip()))]
+    ):
+        return Diagnostic(
+            file,
+            line,
+            col,
+            "E0102",
+            "YAML syntax error: a tab in the indentation",
+            "YAML indents with spaces only: replace the tab with spaces",
+        )
+    return Diagnostic(
+        file,
+        line,
+        col,
+        "E0102",
+        f"YAML syntax error: {problem}",
+        "check the indentation and quoting on this line or the one before",
+    )
 
 
 class YamlError(Exception):
@@ -116,26 +151,53 @@ class YamlError(Exception):
 
 def _construct(node, path, located, errors, budget):
     budget[0] -= 1
-    if budget[0] < 0:     # aliases can make a small file expand enormously ("billion laughs")
-        raise YamlError([_at(node, located.file, f"the document expands to more than {MAX_VALUES} values",
-                             "YAML aliases (*name) are expanding too far")])
+    if budget[0] < 0:  # aliases can make a small file expand enormously ("billion laughs")
+        raise YamlError(
+            [
+                _at(
+                    node,
+                    located.file,
+                    f"the document expands to more than {MAX_VALUES} values",
+                    "YAML aliases (*name) are expanding too far",
+                )
+            ]
+        )
     if len(path) > MAX_DEPTH:
-        raise YamlError([_at(node, located.file, f"lists and mappings are nested more than {MAX_DEPTH} deep")])
+        raise YamlError(
+            [_at(node, located.file, f"lists and mappings are nested more than {MAX_DEPTH} deep")]
+        )
     located.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
-            key = _scalar(key_node, located) if isinstance(key_node, yaml.ScalarNode) else \
-                _construct(key_node, path + ("<key>",), located, errors, budget)
+            key = (
+                _scalar(key_node, located)
+                if isinstance(key_node, yaml.ScalarNode)
+                else _construct(key_node, path + ("<key>",), located, errors, budget)
+            )
             mark = key_node.start_mark
             if isinstance(key, (list, dict)):
-                errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0102",
-                                         "a key must be a single word or number, not a list or mapping"))
+                errors.append(
+                    Diagnostic(
+                        located.file,
+                        mark.line + 1,
+                        mark.column + 1,
+                        "E0102",
+                        "a key must be a single word or number, not a list or mapping",
+                    )
+                )
                 continue
             if key in result:
-                errors.append(Diagnostic(located.file, mark.line + 1, mark.column + 1, "E0103",
-                                         f"key '{key}' appears twice",
-                                         "the second one would silently replace the first"))
+                errors.append(
+                    Diagnostic(
+                        located.file,
+                        mark.line + 1,
+                        mark.column + 1,
+                        "E0103",
+                        f"key '{key}' appears twice",
+                        "the second one would silently replace the first",
+                    )
+                )
             located.marks[path + (key, "<key>")] = (mark.line + 1, mark.column + 1)
             result[key] = _construct(value_node, path + (key,), located, errors, budget)
         return result
@@ -146,15 +208,23 @@ def _construct(node, path, located, errors, budget):
 
 
 def _scalar(node, located: Located):
-    if node.style:            # quoted or block scalars are always strings
+    if node.style:  # quoted or block scalars are always strings
         return node.value
     text = node.value
     if text in _PLAIN:
         return _PLAIN[text]
     if _INT.match(text):
         if len(text.lstrip("+-")) > MAX_INT_DIGITS:
-            raise YamlError([_at(node, located.file, f"this number has more than {MAX_INT_DIGITS} digits",
-                                 "numbers in rules and cards are counts and scores: write a smaller one")])
+            raise YamlError(
+                [
+                    _at(
+                        node,
+                        located.file,
+                        f"this number has more than {MAX_INT_DIGITS} digits",
+                        "numbers in rules and cards are counts and scores: write a smaller one",
+                    )
+                ]
+            )
         return int(text)
     if _FLOAT.match(text):
         return float(text)
@@ -164,9 +234,14 @@ def _scalar(node, located: Located):
 def dumped(value, flow: bool = False) -> str:
     """Loaded data written back as YAML (lists of steps as designers write them), for the pages
     that show rules as written: in flow style on one line, or in block style."""
-    text = yaml.safe_dump(_plain(value), default_flow_style=flow, width=10**6 if flow else 100,
-                          sort_keys=False, allow_unicode=True).strip()
-    return text.removesuffix("\n...")          # a scalar alone ends the document with "..."
+    text = yaml.safe_dump(
+        _plain(value),
+        default_flow_style=flow,
+        width=10**6 if flow else 100,
+        sort_keys=False,
+        allow_unicode=True,
+    ).strip()
+    return text.removesuffix("\n...")  # a scalar alone ends the document with "..."
 
 
 def _plain(value):

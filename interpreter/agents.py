@@ -7,6 +7,7 @@ the same seed and agents; the game's own randomness (shuffles, flips) stays in t
 state. An agent is never given the game's seed, from which it could build the game again
 and read the deal: `make_agent` gives it a seed made from the game's one way (agent_seed).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -25,12 +26,13 @@ def decide(game, agents):
 
 def play_on(game, agents):
     """Decide until nothing is asked: the game is over (or the procedure started has ended)."""
-    while (choice := game.state.pending) is not None:     # decide(), written out: every simulation's loop
+    while (choice := game.state.pending) is not None:  # decide(), written out: every simulation's loop
         game.apply(agents[choice.seat].choose(game.observe(choice.seat)))
 
 
 class RandomAgent:
     """Picks uniformly among the legal options."""
+
     name = "random"
 
     def __init__(self, seed: int, seat: int):
@@ -50,6 +52,7 @@ class GreedyAgent:
     """One-step lookahead: for each option, in worlds sampled from the observation, take the
     option, play on to the next decision, score the position as if the game ended there, and
     keep the option with the best lead."""
+
     name = "greedy"
 
     def __init__(self, seed: int, seat: int, samples: int = 2):
@@ -57,8 +60,10 @@ class GreedyAgent:
 
     def choose(self, observation) -> int:
         worlds = [observation.sample(self.rng) for _ in range(self.samples)]
-        values = [sum(self.value(world, index, observation.seat) for world in worlds)
-                  for index in range(observation.option_count)]
+        values = [
+            sum(self.value(world, index, observation.seat) for world in worlds)
+            for index in range(observation.option_count)
+        ]
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == best])
 
@@ -72,6 +77,7 @@ class MonteCarloAgent:
     """Flat Monte Carlo: for each option, play several worlds sampled from the observation to
     the end with random moves, and keep the option with the best average lead over the best
     other seat."""
+
     name = "montecarlo"
 
     def __init__(self, seed: int, seat: int, rollouts: int = 8):
@@ -96,6 +102,7 @@ class MonteCarloAgent:
 class _Arm:
     """A move in the search tree: a seat's option, known by the label that seat reads, so one
     tree holds every world sampled (an information set, not a state)."""
+
     __slots__ = ("seat", "children", "visits", "available", "reward")
 
     def __init__(self, seat: int):
@@ -116,10 +123,13 @@ class ISMCTSAgent:
     1), so a game of big scores, or one where every line looks lost, still shows which move is
     better. The budget is `iterations`, or `seconds` of CPU time when given. The answer is the
     most visited option."""
-    name = "ismcts"
-    EXPLORE = 0.7       # UCB's exploration constant, for rewards between 0 and 1
 
-    def __init__(self, seed: int, seat: int, iterations: int = 64, depth: int = 10, seconds: float | None = None):
+    name = "ismcts"
+    EXPLORE = 0.7  # UCB's exploration constant, for rewards between 0 and 1
+
+    def __init__(
+        self, seed: int, seat: int, iterations: int = 64, depth: int = 10, seconds: float | None = None
+    ):
         self.rng, self.seat = random.Random(f"{seed}/{seat}/ismcts"), seat
         self.iterations, self.depth, self.seconds = iterations, depth, seconds
 
@@ -128,19 +138,21 @@ class ISMCTSAgent:
             return 0
         root, self.low, self.high = _Arm(observation.seat), math.inf, -math.inf
         deadline = None if self.seconds is None else time.process_time() + self.seconds
-        for done in range(10 ** 9):
+        for done in range(10**9):
             if (done >= self.iterations) if deadline is None else (done and time.process_time() >= deadline):
                 break
             self.iterate(root, observation.sample(self.rng))
         labels = observation.labels
-        visits = [root.children[key].visits if (key := (observation.seat, label)) in root.children else 0
-                  for label in labels]
+        visits = [
+            root.children[key].visits if (key := (observation.seat, label)) in root.children else 0
+            for label in labels
+        ]
         best = max(visits)
         return self.rng.choice([i for i, v in enumerate(visits) if v == best])
 
     def iterate(self, root: _Arm, world):
         node, path = root, []
-        while not world.over:                               # select, then expand one move
+        while not world.over:  # select, then expand one move
             choice = world.pending
             keys = [(choice.seat, label) for label in choice.labels]
             known = [(i, node.children[key]) for i, key in enumerate(keys) if key in node.children]
@@ -156,7 +168,7 @@ class ISMCTSAgent:
             index, node = max(known, key=self._bound)
             world.apply(index)
             path.append(node)
-        for _ in range(self.depth):                         # play on at random
+        for _ in range(self.depth):  # play on at random
             if world.over:
                 break
             world.apply(self.rng.randrange(len(world.pending.options)))
@@ -181,6 +193,7 @@ class StrategyAgent:
     at random. A
     rule applies at the decisions of its procedure, or the one question, `at` names, and only
     where every name it reads is bound."""
+
     name = "strategy"
 
     def __init__(self, seed: int, seat: int, strategy: str):
@@ -199,7 +212,7 @@ class StrategyAgent:
             if rule.at and rule.at not in (asking, prompt):
                 continue
             labels = observation.labels if rule.pick else ()
-            for wanted in rule.pick:                  # the first label offered, if any
+            for wanted in rule.pick:  # the first label offered, if any
                 picked = [i for i in kept if labels[i] == wanted]
                 if picked:
                     kept = picked
@@ -228,7 +241,7 @@ class StrategyAgent:
         return worth
 
 
-_READS: dict[int, tuple] = {}     # id(a strategy's expression) -> (it, the names it reads)
+_READS: dict[int, tuple] = {}  # id(a strategy's expression) -> (it, the names it reads)
 
 
 def _reads(node) -> frozenset:
@@ -241,6 +254,7 @@ def _reads(node) -> frozenset:
 
 class ScriptedAgent:
     """Answers from a list of option labels (scenario files); fails clearly when one is illegal."""
+
     name = "scripted"
 
     def __init__(self, answers):
@@ -251,8 +265,10 @@ class ScriptedAgent:
             raise ScriptExhausted(observation)
         answer, labels = str(self.answers.pop(0)), observation.labels
         if answer not in labels:
-            raise ValueError(f"seat {observation.seat + 1} cannot answer {answer!r} to '{observation.prompt}'; "
-                             f"the legal options are: {', '.join(labels)}")
+            raise ValueError(
+                f"seat {observation.seat + 1} cannot answer {answer!r} to '{observation.prompt}'; "
+                f"the legal options are: {', '.join(labels)}"
+            )
         return labels.index(answer)
 
 
@@ -274,7 +290,7 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-BUDGETS = {"greedy": "samples", "montecarlo": "rollouts", "ismcts": "iterations"}   # NAME:N sets this
+BUDGETS = {"greedy": "samples", "montecarlo": "rollouts", "ismcts": "iterations"}  # NAME:N sets this
 MAX_BUDGET = 100_000
 
 

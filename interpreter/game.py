@@ -8,6 +8,7 @@
 The state is plain data (see state.py); `copy()` is cheap, so agents can look ahead. The
 closures the rules compile to follow the protocol in runtime.py.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,10 +22,10 @@ from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import ATTRIBUTES, EVERYTHING, SCORES, Said, State, parse_key, space_key, written, zone_key
 
-MAX_NESTING = 16      # cards held by cards held by cards …: deeper than any table (and than a cycle)
+MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
-STEP_BUDGET = 1_000_000   # flow steps per game; rules that loop forever stop with an error
-MEMO_LIMIT = 200_000      # remembered values per game lineage before they are forgotten wholesale
+STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
+MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgotten wholesale
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
 
@@ -41,47 +42,86 @@ class Rules:
         self.modules = ir.checked_modules(modules)
         self.options = ir.settings(self.modules, options or {})
         self.ir = ir = ir.with_modules(self.modules)
-        self._built: dict[int, tuple] = {}     # id(node) -> (node, closure): a shared body is built once
+        self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
-        self.sight: dict[str, tuple] = {}       # zone key -> (visibility, owning seat): views.in_sight's
+        self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
-        compiled = {card.id: [{name: self.build(value) for name, value in side.attributes.items()
-                               if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
-        self.printed = [compiled[card.id] for card in self.defs]   # conditions and effects printed on cards
-        leading = {card.id: [{name: self.build(role(role(value, "sequence")[0], "branch on"))
-                              for name, value in side.attributes.items() if _single_if(value)}
-                             for side in card.sides] for card in ir.cards}
-        self.leading = [leading[card.id] for card in self.defs]     # effects that are one `if`: its condition
-        on_faces = {card.id: [{name: on_face(value) for name, value in side.attributes.items()
-                               if isinstance(value, Node)} for side in card.sides] for card in ir.cards}
-        self.on_face = [on_faces[card.id] for card in self.defs]    # conditions as tests of a face, or None
-        faces = {card.id: [{"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
-                           for side in card.sides] for card in ir.cards}
-        self.faces = [faces[card.id] for card in self.defs]         # what each side shows, builtins included
-        self.interrupts = [self.build(node) for node in ir.interrupts]    # Watched: cond, body, span
+        compiled = {
+            card.id: [
+                {
+                    name: self.build(value)
+                    for name, value in side.attributes.items()
+                    if isinstance(value, Node)
+                }
+                for side in card.sides
+            ]
+            for card in ir.cards
+        }
+        self.printed = [compiled[card.id] for card in self.defs]  # conditions and effects printed on cards
+        leading = {
+            card.id: [
+                {
+                    name: self.build(role(role(value, "sequence")[0], "branch on"))
+                    for name, value in side.attributes.items()
+                    if _single_if(value)
+                }
+                for side in card.sides
+            ]
+            for card in ir.cards
+        }
+        self.leading = [leading[card.id] for card in self.defs]  # effects that are one `if`: its condition
+        on_faces = {
+            card.id: [
+                {name: on_face(value) for name, value in side.attributes.items() if isinstance(value, Node)}
+                for side in card.sides
+            ]
+            for card in ir.cards
+        }
+        self.on_face = [on_faces[card.id] for card in self.defs]  # conditions as tests of a face, or None
+        faces = {
+            card.id: [
+                {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
+                for side in card.sides
+            ]
+            for card in ir.cards
+        }
+        self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
+        self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
-        self.listeners: dict[str, list] = {}     # event -> [(effect attribute, zone it reacts within, owner's only)]
-        for attribute in self.attributes.values():     # once each, however many kinds declare it
+        self.listeners: dict[
+            str, list
+        ] = {}  # event -> [(effect attribute, zone it reacts within, owner's only)]
+        for attribute in self.attributes.values():  # once each, however many kinds declare it
             if attribute.on:
-                self.listeners.setdefault(attribute.on, []).append((attribute.name, attribute.within,
-                                                                    attribute.by == "owner"))
-        self.main = self.build(Node("block", {"steps": tuple(Node("call", {"name": name})
-                                                            for name in ("setup", "play", "scoring"))}))
+                self.listeners.setdefault(attribute.on, []).append(
+                    (attribute.name, attribute.within, attribute.by == "owner")
+                )
+        self.main = self.build(
+            Node(
+                "block",
+                {"steps": tuple(Node("call", {"name": name}) for name in ("setup", "play", "scoring"))},
+            )
+        )
         self.tiebreak = [self.build(node) for node in ir.tiebreak]
         self.solo_won = self.build(ir.solo.won) if ir.solo.won is not None else None
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
-        self._grids: dict = {}                  # (zone, seat) -> its spaces; space key -> its neighbours
-        self._spaces: dict = {}                 # space key -> (what it shows unless set, its attributes' stamp key)
+        self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
+        self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
     def grid_spaces(self, name: str, seat) -> tuple:
         found = self._grids.get((name, seat))
         if found is None:
             zone = self.zones[name]
-            places = ([(s.row, s.column) for s in zone.map] if zone.map else
-                      [(row, column) for row in zone.rows for column in range(1, zone.columns + 1)])
-            found = self._grids[name, seat] = tuple(space_key(name, row, column, seat) for row, column in places)
+            places = (
+                [(s.row, s.column) for s in zone.map]
+                if zone.map
+                else [(row, column) for row in zone.rows for column in range(1, zone.columns + 1)]
+            )
+            found = self._grids[name, seat] = tuple(
+                space_key(name, row, column, seat) for row, column in places
+            )
         return found
 
     def bordering(self, key: str) -> tuple:
@@ -93,7 +133,10 @@ class Rules:
             index = rows.index(row)
             places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
             found = self._grids[key] = tuple(
-                near for r, c in places if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there)
+                near
+                for r, c in places
+                if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there
+            )
         return found
 
     def printed_space(self, key: str) -> dict:
@@ -104,30 +147,34 @@ class Rules:
     def _space(self, key: str) -> tuple:
         parts = parse_key(key)
         printed = {(s.row, s.column): s.attributes for s in self.zones[parts.name].map}
-        found = self._spaces[key] = ({**self.space_defaults, **printed.get((parts.row, parts.column), {})},
-                                     ATTRIBUTES + key)
+        found = self._spaces[key] = (
+            {**self.space_defaults, **printed.get((parts.row, parts.column), {})},
+            ATTRIBUTES + key,
+        )
         return found
 
-    def dealt(self, order: list[int]) -> "Rules":
+    def dealt(self, order: list[int]) -> Rules:
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
         shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
         Everything else is shared."""
         rules = self._shared()
         rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
-            [table[uid] for uid in order] for table in (self.defs, self.faces, self.printed, self.leading, self.on_face))
+            [table[uid] for uid in order]
+            for table in (self.defs, self.faces, self.printed, self.leading, self.on_face)
+        )
         return rules
 
-    def with_options(self, options) -> "Rules":
+    def with_options(self, options) -> Rules:
         """The same rules with other setup options chosen: closures read the options as they run
         (`option(NAME)`), so everything else is shared. SetupError as for Rules()."""
         rules = self._shared()
         rules.options = self.ir.settings(self.modules, options or {})
         return rules
 
-    def _shared(self) -> "Rules":
+    def _shared(self) -> Rules:
         rules = Rules.__new__(Rules)
-        for name, value in self.__dict__.items():     # set one by one: a copy.copy's attributes are
-            setattr(rules, name, value)                # slower to read, and rules read game.rules often
+        for name, value in self.__dict__.items():  # set one by one: a copy.copy's attributes are
+            setattr(rules, name, value)  # slower to read, and rules read game.rules often
         return rules
 
     def build(self, node: Node):
@@ -141,7 +188,9 @@ class Rules:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
         if primitive.kind == "flow":
             compiled = primitive.handler(node, self._build_named)
-            if node.span and callable(compiled) and not has_role(node, "sequence"):   # not an interrupt's parts
+            if (
+                node.span and callable(compiled) and not has_role(node, "sequence")
+            ):  # not an interrupt's parts
                 compiled = _noted(compiled, node.span)
         else:
             compiled = primitive.handler(node, self.build)
@@ -156,7 +205,7 @@ class Rules:
         return located(compiled, node.span) if is_expression and node.span else compiled
 
 
-_COMPILED: dict = {}     # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures
+_COMPILED: dict = {}  # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures
 
 
 def secret_order(count: int, seed) -> list[int]:
@@ -166,7 +215,7 @@ def secret_order(count: int, seed) -> list[int]:
     the game's: the game draws the same numbers as it would without it. The box lays the cards
     out in the rules' order (State.new), so a game deals the same cards whatever their uids."""
     stream = hashlib.shake_256(f"{seed}/uids".encode()).digest(8 * count)
-    keys = struct.unpack(f"<{count}Q", stream)        # a random number per uid
+    keys = struct.unpack(f"<{count}Q", stream)  # a random number per uid
     return sorted(range(count), key=keys.__getitem__)
 
 
@@ -175,8 +224,14 @@ def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
     if key not in _COMPILED or _COMPILED[key][0] is not ir:
         if len(_COMPILED) > 32:
             _COMPILED.clear()
-        sibling = next((rules for (same, on, _), (built, rules) in _COMPILED.items()
-                        if same == id(ir) and on == key[1] and built is ir), None)   # other options: share it
+        sibling = next(
+            (
+                rules
+                for (same, on, _), (built, rules) in _COMPILED.items()
+                if same == id(ir) and on == key[1] and built is ir
+            ),
+            None,
+        )  # other options: share it
         _COMPILED[key] = (ir, sibling.with_options(options) if sibling else Rules(ir, modules, options))
     return _COMPILED[key][1]
 
@@ -184,9 +239,11 @@ def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:
 def _noted(enter, span):
     """A flow step (a loop, a call, a branch …) that notes where it is written as it starts, so
     that a rule looping without any action is named by the step budget's error."""
+
     def noted(game, frame):
         game.recent.append(span)
         enter(game, frame)
+
     return noted
 
 
@@ -207,20 +264,35 @@ def _as_step(act, node):
             game._check_interrupts()
         if game.on_step:
             game.on_step(game)
+
     return step
 
 
 class Game:
-    def __init__(self, ir_or_rules, players: int, seed: int = 0, modules=(), *, options=None, start: bool = True,
-                 _state=None, _memo=None):
+    def __init__(
+        self,
+        ir_or_rules,
+        players: int,
+        seed: int = 0,
+        modules=(),
+        *,
+        options=None,
+        start: bool = True,
+        _state=None,
+        _memo=None,
+    ):
         """A new game with these modules on and options chosen (name -> value); with start=False
         every card waits in the box and nothing runs yet. SetupError (a ValueError) for modules
         or options the game does not allow."""
-        rules = ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules, options)
+        rules = (
+            ir_or_rules if isinstance(ir_or_rules, Rules) else compiled_rules(ir_or_rules, modules, options)
+        )
         fresh = _state is None
         if fresh:
             if not rules.ir.min_players <= players <= rules.ir.max_players:
-                raise ValueError(f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players")
+                raise ValueError(
+                    f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players"
+                )
             order = secret_order(len(rules.defs), seed)
             rules = rules.dealt(order)
             _state = State.new(players, sorted(range(len(order)), key=order.__getitem__), seed)
@@ -228,16 +300,18 @@ class Game:
             for counter in rules.ir.counters:
                 seats = range(players) if counter.per == "player" else (None,)
                 _state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
-        self.rules = rules      # this game's card table (secret_order), shared by its copies
+        self.rules = rules  # this game's card table (secret_order), shared by its copies
         self.state = _state
-        self.on_step = None     # test hook: called after every action
-        self.on_call = None     # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
-        self.on_choice = None   # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken,
-                                # asked or not (a single option is taken without asking)
-        self.memo = {} if _memo is None else _memo    # shared by copies: stamps are unique to the process
-        self.reads: set | None = None                # what the value being worked out has read so far
-        self.seen_logs: dict = {}                    # seat -> the log as it reads it (views.SeenLog)
-        self.recent = deque(maxlen=4)   # spans of the last actions and flow steps run, to name a runaway loop
+        self.on_step = None  # test hook: called after every action
+        self.on_call = (
+            None  # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
+        )
+        self.on_choice = None  # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken,
+        # asked or not (a single option is taken without asking)
+        self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
+        self.reads: set | None = None  # what the value being worked out has read so far
+        self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
+        self.recent = deque(maxlen=4)  # spans of the last actions and flow steps run, to name a runaway loop
         if fresh and start:
             self.begin()
 
@@ -260,8 +334,10 @@ class Game:
     def standings(self) -> list[tuple]:
         """Each seat's points, then the rules' tiebreak numbers for it (nothing counts 0): tuples
         that order the players, the highest first."""
-        return [(score, *((number(self, {"you": seat}) or 0) for number in self.rules.tiebreak))
-                for seat, score in enumerate(self.state.scores)]
+        return [
+            (score, *((number(self, {"you": seat}) or 0) for number in self.rules.tiebreak))
+            for seat, score in enumerate(self.state.scores)
+        ]
 
     def winners(self) -> list[int]:
         """The seats with the best standing: the most points, ties broken by the rules' tiebreak.
@@ -275,16 +351,22 @@ class Game:
         state = self.state
         choice = state.pending
         if choice is None or not 0 <= index < len(choice.options):
-            raise ValueError(f"{index} is not one of the {len(choice.options) if choice else 0} legal options")
+            raise ValueError(
+                f"{index} is not one of the {len(choice.options) if choice else 0} legal options"
+            )
         state.pending = None
         frame = state.stack[-1]
         if choice.bind is None:
             frame.answer = choice.options[index]
         else:
             frame.env[choice.bind] = choice.options[index]
-        card = choice.card(index)       # the card it names, if any
+        card = choice.card(index)  # the card it names, if any
         lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
-        self.note("choice", (), Said((choice.seat, choice.prompt, choice.label(index), card, lay, bool(choice.cards))))
+        self.note(
+            "choice",
+            (),
+            Said((choice.seat, choice.prompt, choice.label(index), card, lay, bool(choice.cards))),
+        )
         state.choices.append(index)
         if self.on_choice is not None:
             self.on_choice(self, choice.seat, choice.prompt, choice.label(index), True)
@@ -317,7 +399,9 @@ class Game:
 
     def _out_of_steps(self):
         where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
-        raise GameError(f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})")
+        raise GameError(
+            f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})"
+        )
 
     def provisional_scores(self) -> list[int]:
         """Scores if the game were scored now (on a copy; the game itself is untouched)."""
@@ -344,10 +428,10 @@ class Game:
         if self.state.pending is not None:
             raise GameError(f"procedure {name!r} stopped for a choice: {self.state.pending.prompt}")
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
 
-    def redealt(self, order: list[int]) -> "Game":
+    def redealt(self, order: list[int]) -> Game:
         """A copy in which card `uid` shows what card `order[uid]` shows here (Rules.dealt), with
         remembered values of its own: each remembered value holds for one deal."""
         return Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
@@ -357,7 +441,9 @@ class Game:
         """Start a flow node: a frame that inherits the parent's bindings and context (a stand-in
         parent, which is not on the stack, hands over its bindings uncopied)."""
         env = parent.env if parent.run is None else dict(parent.env)
-        self.state.stack.append(Frame(run, env, 0, data, UNANSWERED, parent.source, parent.heading, parent.held))
+        self.state.stack.append(
+            Frame(run, env, 0, data, UNANSWERED, parent.source, parent.heading, parent.held)
+        )
 
     def end_now(self):
         """Stop every running step and go on to scoring (the `end game` statement)."""
@@ -397,7 +483,7 @@ class Game:
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
-                body(self, Frame(None, {}))      # a flow started with no bindings
+                body(self, Frame(None, {}))  # a flow started with no bindings
 
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the
@@ -424,15 +510,14 @@ class Game:
             entry = self.memo.get(key)
         except TypeError:
             raise UnhashableKey(key) from None
-        if entry is not None:
-            # [value, the Reading of what it read, their stamps then, the clock when last found
-            # good]: a state whose clock is that one has changed nothing since, so the stamps
-            # need no second look
-            if entry[3] == state.clock or entry[1].stamps(state) == entry[2]:
-                entry[3] = state.clock
-                if self.reads is not None:
-                    self.reads |= entry[1].keys
-                return entry[0]
+        # entry: [value, the Reading of what it read, their stamps then, the clock when last found
+        # good]; a state whose clock is that one has changed nothing since, so the stamps need no
+        # second look
+        if entry is not None and (entry[3] == state.clock or entry[1].stamps(state) == entry[2]):
+            entry[3] = state.clock
+            if self.reads is not None:
+                self.reads |= entry[1].keys
+            return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
             value = work(*args)
@@ -443,7 +528,7 @@ class Game:
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
         read = frozenset(read)
-        reading = self.memo.get(read)    # the memo holds each set of keys read too, under itself
+        reading = self.memo.get(read)  # the memo holds each set of keys read too, under itself
         if reading is None:
             reading = self.memo[read] = Reading(read)
         self.memo[key] = [value, reading, reading.stamps(state), state.clock]
@@ -452,7 +537,7 @@ class Game:
     def note(self, what: str, uids, detail: str):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
         kept as its parts and written out only when read: most games are never printed."""
-        self.state.log.append((what, uids, detail))     # uids: a list nothing changes afterwards
+        self.state.log.append((what, uids, detail))  # uids: a list nothing changes afterwards
 
     @property
     def log(self) -> list[str]:
@@ -467,7 +552,7 @@ class Game:
         parts = parse_key(key)
         if parts.owner is None:
             return parts.place
-        zone = self.rules.zones.get(parts.name)      # counters are labelled the same way as zones
+        zone = self.rules.zones.get(parts.name)  # counters are labelled the same way as zones
         owner = (name or self.card_id)(parts.owner) if zone and zone.per == "card" else parts.owner + 1
         return f"{parts.place}@{owner}"
 
@@ -505,7 +590,7 @@ class Game:
         if name == "face":
             self.depends_on(self.state.location[uid])
             return "down" if self.state.facedown[uid] else "up"
-        if name == "effects":      # the effects and numbers printed on this side
+        if name == "effects":  # the effects and numbers printed on this side
             printed = self.rules.defs[uid].sides[self.state.side[uid]].attributes
             return tuple(n for n in printed if self.rules.attributes[n].type in ("effect", "number"))
         return None
@@ -560,6 +645,7 @@ class Game:
 class Reading:
     """The keys of the state that some remembered values read (exactly these, and no others),
     shared by all of them: the keys' stamps are looked up once per state, not once per value."""
+
     __slots__ = ("keys", "clock", "now")
 
     def __init__(self, keys: frozenset):
@@ -588,5 +674,5 @@ def _run_main(main):
     def run(game, frame):
         game.pop()
         main(game, frame)
-    return run
 
+    return run

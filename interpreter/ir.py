@@ -5,6 +5,7 @@ whose bodies are trees of `Node`s. Every node names a registered primitive (`op`
 carries its arguments and the source span it came from, so runtime errors can point at
 the designer's file. The IR is versioned and round-trips through JSON.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -30,6 +31,7 @@ class Span:
 @dataclass(frozen=True, slots=True)
 class Node:
     """One use of a primitive: `op` names it, `args` holds literals, Nodes or tuples of them."""
+
     op: str
     args: dict = field(default_factory=dict)
     span: Span | None = None
@@ -38,6 +40,7 @@ class Node:
 @dataclass(frozen=True, slots=True)
 class SpaceDef:
     """One space of a map: where it is, and the attributes its legend prints on it."""
+
     row: str
     column: int
     attributes: dict = field(default_factory=dict)
@@ -46,13 +49,13 @@ class SpaceDef:
 @dataclass(frozen=True, slots=True)
 class ZoneDecl:
     name: str
-    per: str            # "shared", "player" or "card"
-    visibility: str     # "public", "owner" or "hidden"
-    rows: tuple = ()    # a grid: named rows of `columns` spaces, each space a pile of its own
+    per: str  # "shared", "player" or "card"
+    visibility: str  # "public", "owner" or "hidden"
+    rows: tuple = ()  # a grid: named rows of `columns` spaces, each space a pile of its own
     columns: int = 0
-    map: tuple = ()     # a grid read from a map: only these SpaceDefs exist (every row × column otherwise)
+    map: tuple = ()  # a grid read from a map: only these SpaceDefs exist (every row × column otherwise)
 
-    def mapped(self, spaces: tuple) -> "ZoneDecl":
+    def mapped(self, spaces: tuple) -> ZoneDecl:
         """This grid laid out as a map: its rows r1, r2 … and columns as far as the spaces reach."""
         rows = tuple(f"r{n}" for n in range(1, max((int(s.row[1:]) for s in spaces), default=0) + 1))
         return replace(self, rows=rows, columns=max((s.column for s in spaces), default=0), map=spaces)
@@ -61,22 +64,25 @@ class ZoneDecl:
 @dataclass(frozen=True, slots=True)
 class CounterDecl:
     """A number kept by the game (a supply, a track, a token count): shared or one per player."""
+
     name: str
-    per: str            # "shared" or "player"
+    per: str  # "shared" or "player"
     start: int = 0
-    names: tuple = ()   # words for the values 0, 1, 2 … where it is shown to people
+    names: tuple = ()  # words for the values 0, 1, 2 … where it is shown to people
 
 
 @dataclass(frozen=True, slots=True)
 class AttrDecl:
     name: str
-    type: str           # "int", "enum", "set", "condition", "effect", "number" or "numbers"
+    type: str  # "int", "enum", "set", "condition", "effect", "number" or "numbers"
     values: tuple = ()  # allowed values for enum and set
-    on: str = ""        # an effect that reacts: the event it answers ("trigger EVENT on CARD")
-    within: str = ""    # … while its card lies in this zone
-    sees: tuple = ()    # a number: (name, type) bindings its expression reads besides it and you
-    by: str = ""        # a reacting effect: "owner" when it answers only its card's owner's events
-    default: object = None   # a space's attribute: the value of every space that neither prints nor was set one
+    on: str = ""  # an effect that reacts: the event it answers ("trigger EVENT on CARD")
+    within: str = ""  # … while its card lies in this zone
+    sees: tuple = ()  # a number: (name, type) bindings its expression reads besides it and you
+    by: str = ""  # a reacting effect: "owner" when it answers only its card's owner's events
+    default: object = (
+        None  # a space's attribute: the value of every space that neither prints nor was set one
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +96,8 @@ class KindDecl:
 class SideDef:
     side: str
     name: str
-    attributes: dict     # attribute -> literal, or Node for condition attributes
-    text: dict = field(default_factory=dict)   # condition attribute -> the source text
+    attributes: dict  # attribute -> literal, or Node for condition attributes
+    text: dict = field(default_factory=dict)  # condition attribute -> the source text
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +107,7 @@ class CardDef:
     copies: int
     sides: tuple[SideDef, ...]
     span: Span | None = None
-    origin: str = ""     # the pack the card comes from ("" for the game's own and its modules')
+    origin: str = ""  # the pack the card comes from ("" for the game's own and its modules')
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,19 +115,21 @@ class FaceDecl:
     """How the cards of a kind are drawn (`faces:`): their size in mm, the attribute whose value
     picks their colour, the printed numbers in their corners, the attributes shown as badges, and
     whether their sides are halves printed on one face (`split`) rather than faces of their own."""
+
     kind: str
     width: int = 63
     height: int = 88
-    colour: str = ""                                # an enum attribute
-    colours: dict = field(default_factory=dict)     # its value -> "#rrggbb"
+    colour: str = ""  # an enum attribute
+    colours: dict = field(default_factory=dict)  # its value -> "#rrggbb"
     corners: tuple[str, ...] = ()
     badges: tuple[str, ...] = ()
-    split: str = ""      # "rows": the sides one above the other; "columns": side by side
+    split: str = ""  # "rows": the sides one above the other; "columns": side by side
 
 
 @dataclass(frozen=True, slots=True)
 class OptionDecl:
     """A setup option chosen before the game starts (`--set NAME=VALUE`): one of `values`."""
+
     name: str
     values: tuple[str, ...]
     default: str
@@ -132,6 +140,7 @@ class OptionDecl:
 class Company:
     """A module that must be on (in `requires`) or off (in `excludes`) while the module declaring
     it is on, whenever every module in `when` is on too (always, when `when` is empty)."""
+
     module: str
     when: tuple[str, ...] = ()
 
@@ -140,23 +149,26 @@ class Company:
 class Module:
     name: str
     description: str
-    procedures: dict     # procedure name -> Node replacing the base game's
-    before: dict = field(default_factory=dict)    # procedure name -> block run before it
-    after: dict = field(default_factory=dict)     # procedure name -> block run after it
-    cards: tuple[CardDef, ...] = ()               # cards in the game only while the module is on
+    procedures: dict  # procedure name -> Node replacing the base game's
+    before: dict = field(default_factory=dict)  # procedure name -> block run before it
+    after: dict = field(default_factory=dict)  # procedure name -> block run after it
+    cards: tuple[CardDef, ...] = ()  # cards in the game only while the module is on
     requires: tuple[Company, ...] = ()
     excludes: tuple[Company, ...] = ()
     options: tuple[OptionDecl, ...] = ()
-    players: tuple[int, ...] = ()                 # (min, max) while it is on, instead of the game's
-    maps: dict = field(default_factory=dict)      # grid zone name -> the SpaceDefs of the map it lays instead
-    written: dict = field(default_factory=dict)   # "NAME", "before NAME", "after NAME" -> its steps as written (YAML)
-    faces: tuple[FaceDecl, ...] = ()              # how its own cards are drawn, where not as the game's
+    players: tuple[int, ...] = ()  # (min, max) while it is on, instead of the game's
+    maps: dict = field(default_factory=dict)  # grid zone name -> the SpaceDefs of the map it lays instead
+    written: dict = field(
+        default_factory=dict
+    )  # "NAME", "before NAME", "after NAME" -> its steps as written (YAML)
+    faces: tuple[FaceDecl, ...] = ()  # how its own cards are drawn, where not as the game's
 
 
 @dataclass(frozen=True, slots=True)
 class Phrase:
     """How a piece of the rules reads in the game's own words: wherever `pattern` (steps, or one
     expression, with `hole`s for any part) matches, the text is `text` with each {HOLE} filled."""
+
     pattern: tuple[Node, ...]
     text: str
     span: Span | None = None
@@ -167,15 +179,17 @@ class Vocabulary:
     """The words a game gives its rules and cards in the rules reference (read, never run):
     `labels` introduce each attribute on a card ("When played: {}"), `phrases` word the rest;
     `headings` are what a play log prints as a procedure starts ("Round {round}")."""
-    labels: dict = field(default_factory=dict)     # attribute -> a template with one {}
+
+    labels: dict = field(default_factory=dict)  # attribute -> a template with one {}
     phrases: tuple[Phrase, ...] = ()
-    headings: dict = field(default_factory=dict)   # procedure -> a text with {name} holes for what it sees
+    headings: dict = field(default_factory=dict)  # procedure -> a text with {name} holes for what it sees
 
 
 @dataclass(frozen=True, slots=True)
 class Solo:
     """How a game played alone is won: `won`, a condition worked out at the end (the player as
     you); `result`, a counter whose final value names how well (a challenge's tier)."""
+
     won: Node | None = None
     result: str = ""
 
@@ -185,6 +199,7 @@ class StrategyRule:
     """One rule of a strategy: at the decisions of procedure `at` (any decision when empty),
     keep the options labelled as in `pick` (the first of them offered), or the options whose
     `prefer` (a number or a condition, worked out with the option as `it`) is highest."""
+
     at: str = ""
     prefer: Node | None = None
     pick: tuple[str, ...] = ()
@@ -195,6 +210,7 @@ class StrategyRule:
 class Strategy:
     """A persona an agent plays by: rules tried in order at every decision, each narrowing the
     options the one before kept; what is left is picked among at random."""
+
     name: str
     doc: str
     rules: tuple[StrategyRule, ...]
@@ -214,22 +230,26 @@ class GameIR:
     kinds: tuple[KindDecl, ...]
     marks: tuple[AttrDecl, ...]
     cards: tuple[CardDef, ...]
-    procedures: dict     # name -> Node; "setup", "play" and "scoring" are required
-    modules: dict = field(default_factory=dict)   # name -> Module
+    procedures: dict  # name -> Node; "setup", "play" and "scoring" are required
+    modules: dict = field(default_factory=dict)  # name -> Module
     counters: tuple[CounterDecl, ...] = ()
-    interrupts: tuple[Node, ...] = ()     # "interrupt" nodes, watched after every action
-    definitions: tuple = ()               # (name, parameters, text) of each `define:`, for the reference pages
+    interrupts: tuple[Node, ...] = ()  # "interrupt" nodes, watched after every action
+    definitions: tuple = ()  # (name, parameters, text) of each `define:`, for the reference pages
     options: tuple[OptionDecl, ...] = ()  # the game's setup options (a module may declare more)
-    spaces: tuple[AttrDecl, ...] = ()     # the attributes every space of a grid carries (a map's legend prints them)
-    tiebreak: tuple[Node, ...] = ()       # numbers per player (as you) that order players tied on points
+    spaces: tuple[
+        AttrDecl, ...
+    ] = ()  # the attributes every space of a grid carries (a map's legend prints them)
+    tiebreak: tuple[Node, ...] = ()  # numbers per player (as you) that order players tied on points
     vocabulary: Vocabulary = Vocabulary()  # the game's and its modules' words, for the rules reference
-    written: dict = field(default_factory=dict)   # procedure name -> its steps as written (YAML), for designers
-    faces: tuple[FaceDecl, ...] = ()      # how each kind of card is drawn (kinds left out: a default layout)
-    strategies: dict = field(default_factory=dict)   # name -> Strategy: personas agents play by
-    solo: Solo = Solo()                   # how a game played alone is won (none: the player alone always is)
+    written: dict = field(
+        default_factory=dict
+    )  # procedure name -> its steps as written (YAML), for designers
+    faces: tuple[FaceDecl, ...] = ()  # how each kind of card is drawn (kinds left out: a default layout)
+    strategies: dict = field(default_factory=dict)  # name -> Strategy: personas agents play by
+    solo: Solo = Solo()  # how a game played alone is won (none: the player alone always is)
     version: int = IR_VERSION
 
-    def with_modules(self, names) -> "GameIR":
+    def with_modules(self, names) -> GameIR:
         """The game with the named modules layered on, in order (a name given twice counts once):
         their cards join the game's; a module's procedures replace the game's of the same name
         (the last module wins); each module's steps before and after a procedure wrap whichever
@@ -242,21 +262,39 @@ class GameIR:
         procedures = dict(self.procedures)
         for module in layered:
             procedures.update(module.procedures)
-        procedures = {name: _extended(body, [m.before[name] for m in layered if name in m.before],
-                                      [m.after[name] for m in layered if name in m.after])
-                      for name, body in procedures.items()}
-        merged = {m.name: replace(m, before={}, after={}, cards=(), maps={}) for m in layered}   # now the game's own
-        cards = {c.id: c for c in (*self.cards, *(c for m in layered for c in m.cards))}   # a shared card file: once
-        maps = {zone: spaces for m in layered for zone, spaces in m.maps.items()}       # the last module's wins
+        procedures = {
+            name: _extended(
+                body,
+                [m.before[name] for m in layered if name in m.before],
+                [m.after[name] for m in layered if name in m.after],
+            )
+            for name, body in procedures.items()
+        }
+        merged = {
+            m.name: replace(m, before={}, after={}, cards=(), maps={}) for m in layered
+        }  # now the game's own
+        cards = {
+            c.id: c for c in (*self.cards, *(c for m in layered for c in m.cards))
+        }  # a shared card file: once
+        maps = {zone: spaces for m in layered for zone, spaces in m.maps.items()}  # the last module's wins
         low, high = self.player_range(names)
-        return replace(self, procedures=procedures, cards=tuple(cards.values()), min_players=low, max_players=high,
-                       modules={**self.modules, **merged}, zones=_laid_out(self.zones, maps))
+        return replace(
+            self,
+            procedures=procedures,
+            cards=tuple(cards.values()),
+            min_players=low,
+            max_players=high,
+            modules={**self.modules, **merged},
+            zones=_laid_out(self.zones, maps),
+        )
 
-    def with_maps(self, maps: dict) -> "GameIR":
+    def with_maps(self, maps: dict) -> GameIR:
         """The game with these grids (zone name -> SpaceDefs) laid out by these maps, whatever
         map a module would lay on them (a position's own small board)."""
-        modules = {name: replace(m, maps={z: s for z, s in m.maps.items() if z not in maps})
-                   for name, m in self.modules.items()}
+        modules = {
+            name: replace(m, maps={z: s for z, s in m.maps.items() if z not in maps})
+            for name, m in self.modules.items()
+        }
         return replace(self, zones=_laid_out(self.zones, maps), modules=modules)
 
     def player_range(self, modules=()) -> tuple[int, int]:
@@ -270,10 +308,15 @@ class GameIR:
         low, high = self.player_range(modules)
         if not low <= players <= high:
             setting = next((m.name for m in reversed([self.modules[n] for n in modules]) if m.players), None)
-            others = [f"{m.players[0]} to {m.players[1]} with module {m.name!r}" for m in self.modules.values()
-                      if m.players and m.name not in modules]
-            raise SetupError(f"{self.name}{f' with module {setting!r}' if setting else ''} is for {low} to {high} "
-                             "players" + (f" ({'; '.join(others)})" if others else ""))
+            others = [
+                f"{m.players[0]} to {m.players[1]} with module {m.name!r}"
+                for m in self.modules.values()
+                if m.players and m.name not in modules
+            ]
+            raise SetupError(
+                f"{self.name}{f' with module {setting!r}' if setting else ''} is for {low} to {high} "
+                "players" + (f" ({'; '.join(others)})" if others else "")
+            )
         return players
 
     def checked_modules(self, names) -> tuple[str, ...]:
@@ -287,17 +330,25 @@ class GameIR:
             module = self.modules[name]
             for company in module.requires:
                 if company.module not in on and set(company.when) <= set(on):
-                    raise SetupError(f"module {name!r} needs module {company.module!r} on too" + _when(company))
+                    raise SetupError(
+                        f"module {name!r} needs module {company.module!r} on too" + _when(company)
+                    )
             for company in module.excludes:
                 if company.module in on and set(company.when) <= set(on):
-                    raise SetupError(f"modules {name!r} and {company.module!r} cannot be on together" + _when(company))
+                    raise SetupError(
+                        f"modules {name!r} and {company.module!r} cannot be on together" + _when(company)
+                    )
         return on
 
     def settings(self, modules, chosen: dict) -> dict:
         """The value of every option, the game's and its modules': as `chosen` (name -> value), or
         its default. SetupError for an unknown option or value, or an option whose module is off."""
         owners = {option.name: (option, "") for option in self.options}
-        owners |= {option.name: (option, module.name) for module in self.modules.values() for option in module.options}
+        owners |= {
+            option.name: (option, module.name)
+            for module in self.modules.values()
+            for option in module.options
+        }
         for name, value in chosen.items():
             if name not in owners:
                 has = f"has: {', '.join(owners)}" if owners else "has no options"
@@ -306,8 +357,10 @@ class GameIR:
             if owner and owner not in modules:
                 raise SetupError(f"option {name!r} belongs to module {owner!r}, which is not on")
             if value not in option.values:
-                raise SetupError(f"option {name!r} cannot be {value!r}; it can be: {', '.join(option.values)}"
-                                 + _near(value, option.values))
+                raise SetupError(
+                    f"option {name!r} cannot be {value!r}; it can be: {', '.join(option.values)}"
+                    + _near(value, option.values)
+                )
         return {name: chosen.get(name, option.default) for name, (option, _) in owners.items()}
 
 
@@ -329,7 +382,8 @@ def _extended(body: Node, before: list, after: list) -> Node:
 def _when(company: Company) -> str:
     if not company.when:
         return ""
-    return f" when {' and '.join(repr(name) for name in company.when)} {'is' if len(company.when) == 1 else 'are'} on"
+    names = " and ".join(repr(name) for name in company.when)
+    return f" when {names} {'is' if len(company.when) == 1 else 'are'} on"
 
 
 def _near(word: str, known) -> str:
@@ -343,21 +397,21 @@ class IRError(ValueError):
     def __init__(self, problem: str):
         super().__init__(problem)
         self.problem = problem
-        self.keys: list = []          # innermost first, added as the error leaves each container
+        self.keys: list = []  # innermost first, added as the error leaves each container
         self.rooted = False
 
-    def inside(self, key) -> "IRError":
+    def inside(self, key) -> IRError:
         if not self.rooted:
             self.keys.append(key)
         return self
 
-    def at(self, *keys) -> "IRError":
+    def at(self, *keys) -> IRError:
         """Inside these keys, outermost first."""
         for key in reversed(keys):
             self.inside(key)
         return self
 
-    def root(self) -> "IRError":
+    def root(self) -> IRError:
         """The path is complete (a definition body's, named from the top of the file)."""
         self.rooted = True
         return self
@@ -374,7 +428,7 @@ class IRError(ValueError):
         return f"{self.path}: {self.problem}" if self.keys else self.problem
 
 
-_PATH_ENDS = 12      # keys shown at each end of a deeper path
+_PATH_ENDS = 12  # keys shown at each end of a deeper path
 
 
 def _path_step(key) -> str:
@@ -385,21 +439,28 @@ def _path_step(key) -> str:
 
 # ---- JSON round trip -------------------------------------------------------------------
 
+
 def _encode(value, bodies: dict):
     """Plain JSON data; a definition's body (one per variant, used in many places) is written
     once, in `bodies`, and referred to as {"$body": variant}."""
-    variant = role(value, "body number")            # a definition used: its body is written once
+    variant = role(value, "body number")  # a definition used: its body is written once
     if variant is not None:
         shared = REGISTRY[value.op].roles["shared body"]
         if variant not in bodies:
-            bodies[variant] = None                       # claimed first: bodies may use other definitions
+            bodies[variant] = None  # claimed first: bodies may use other definitions
             bodies[variant] = _encode(role(value, "shared body"), bodies)
-        args = {key: (_encode(item, bodies) if key != shared else {"$body": variant}) for key, item in value.args.items()}
+        args = {
+            key: (_encode(item, bodies) if key != shared else {"$body": variant})
+            for key, item in value.args.items()
+        }
         return {"$": "Node", "op": value.op, "args": args, "span": _encode(value.span, bodies)}
     if isinstance(value, Span):
-        return {"@": str(value)}                          # file:line:col, as diagnostics print it
+        return {"@": str(value)}  # file:line:col, as diagnostics print it
     if hasattr(value, "__dataclass_fields__"):
-        return {"$": type(value).__name__, **{f.name: _encode(getattr(value, f.name), bodies) for f in fields(value)}}
+        return {
+            "$": type(value).__name__,
+            **{f.name: _encode(getattr(value, f.name), bodies) for f in fields(value)},
+        }
     if isinstance(value, dict):
         return {key: _encode(item, bodies) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -408,7 +469,7 @@ def _encode(value, bodies: dict):
 
 
 def dumps(game: GameIR) -> str:
-    load_all()                  # the roles that say which parts are shared bodies
+    load_all()  # the roles that say which parts are shared bodies
     bodies: dict = {}
     data = _encode(game, bodies)
     data["definition_bodies"] = {str(variant): body for variant, body in sorted(bodies.items())}
@@ -418,5 +479,6 @@ def dumps(game: GameIR) -> str:
 def loads(text: str) -> GameIR:
     """The GameIR in a JSON text, checked throughout first (an IR file is untrusted input);
     IRError, naming the place, when it is not well-formed."""
-    from .irchecks import decode      # irchecks reads this module's classes
+    from .irchecks import decode  # irchecks reads this module's classes
+
     return decode(text)

@@ -13,6 +13,7 @@ parameter type of the registry, so checking adds little to decoding (see docs). 
 counted as it is decoded and bounded (MAX_DEPTH), so no file reaches Python's recursion
 limit here, or later when the rules are built and run.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,22 +21,42 @@ import math
 import re
 from dataclasses import MISSING, fields
 
-from .ir import (IR_VERSION, AttrDecl, CardDef, Company, CounterDecl, FaceDecl, GameIR, IRError, KindDecl, Module,
-                 Node, OptionDecl, Phrase, SideDef, Solo, Span, SpaceDef, Strategy, StrategyRule,
-                 Vocabulary, ZoneDecl)
+from .ir import (
+    IR_VERSION,
+    AttrDecl,
+    CardDef,
+    Company,
+    CounterDecl,
+    FaceDecl,
+    GameIR,
+    IRError,
+    KindDecl,
+    Module,
+    Node,
+    OptionDecl,
+    Phrase,
+    SideDef,
+    Solo,
+    SpaceDef,
+    Span,
+    Strategy,
+    StrategyRule,
+    Vocabulary,
+    ZoneDecl,
+)
 from .registry import REGISTRY, ShapeError, check_shape, has_role, load_all
 from .state import BOX
 
-MAX_TEXT = 64 * 2**20        # bytes of JSON (the largest bundled game's IR: 0.4 MB)
-MAX_DEPTH = 200              # nested JSON objects and lists, definition bodies included (bundled games: 72 at most)
+MAX_TEXT = 64 * 2**20  # bytes of JSON (the largest bundled game's IR: 0.4 MB)
+MAX_DEPTH = 200  # nested JSON objects and lists, definition bodies included (bundled games: 72 at most)
 MAX_PLAYERS = 16
-MAX_COPIES = 1000            # of one card
-MAX_CARDS = 100_000          # copies of all cards together
-MAX_COLUMNS = 1000           # of a grid zone
-MAX_SPACES = 10_000          # of a grid zone's map (compiler/boards.py says the same)
-MAX_CARD_MM = 1000           # a card's width or height, in mm
-MAX_WHOLE = 10**9            # any other whole number in the file, either sign
-MARKERS = ("first",)         # the player markers every game has (State.new)
+MAX_COPIES = 1000  # of one card
+MAX_CARDS = 100_000  # copies of all cards together
+MAX_COLUMNS = 1000  # of a grid zone
+MAX_SPACES = 10_000  # of a grid zone's map (compiler/boards.py says the same)
+MAX_CARD_MM = 1000  # a card's width or height, in mm
+MAX_WHOLE = 10**9  # any other whole number in the file, either sign
+MARKERS = ("first",)  # the player markers every game has (State.new)
 REQUIRED_PROCEDURES = ("setup", "play", "scoring")
 
 
@@ -45,11 +66,13 @@ def decode(text: str) -> GameIR:
     data = _parse(text)
     if type(data) is not dict:
         raise IRError(f"an IR file holds one JSON object (a GameIR), not {_describe(data)}")
-    version = data.get("version")          # first: a file of another version may differ in any other way
+    version = data.get("version")  # first: a file of another version may differ in any other way
     if type(version) is not int or version != IR_VERSION:
         if "version" not in data:
             raise IRError(f'no "version" (this silvics reads IR version {IR_VERSION})')
-        raise IRError(f"IR version {_shown(version)} is not supported (this silvics reads version {IR_VERSION})")
+        raise IRError(
+            f"IR version {_shown(version)} is not supported (this silvics reads version {IR_VERSION})"
+        )
     bodies = data.pop("definition_bodies", {})
     if type(bodies) is not dict:
         raise _wrong("an object", bodies).inside("definition_bodies")
@@ -57,6 +80,7 @@ def decode(text: str) -> GameIR:
 
 
 # ---- JSON text ---------------------------------------------------------------------------
+
 
 class _NonNumber:
     """NaN, Infinity or -Infinity, which Python's json accepts: no shape takes it."""
@@ -75,9 +99,11 @@ def _parse(text: str):
         return json.loads(text, parse_constant=_NonNumber)
     except json.JSONDecodeError as error:
         ends = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
-        raise IRError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-                      + (" (the file ends too soon: truncated?)" if ends else "")) from None
-    except RecursionError:       # json's own limit (about 1000 levels): find where ours was passed
+        raise IRError(
+            f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            + (" (the file ends too soon: truncated?)" if ends else "")
+        ) from None
+    except RecursionError:  # json's own limit (about 1000 levels): find where ours was passed
         raise IRError(f"nested more than {MAX_DEPTH} levels deep, at {_too_deep(text)}") from None
     except ValueError as error:  # a whole number of more than 4300 digits
         raise IRError(f"not readable: {str(error).split(';')[0]}") from None
@@ -101,8 +127,16 @@ def _too_deep(text: str) -> str:
     return "the end"
 
 
-_JSON_TYPES = {dict: "an object", list: "a list", tuple: "a list", str: "a string", int: "a whole number",
-               float: "a decimal number", bool: "true or false", type(None): "null"}
+_JSON_TYPES = {
+    dict: "an object",
+    list: "a list",
+    tuple: "a list",
+    str: "a string",
+    int: "a whole number",
+    float: "a decimal number",
+    bool: "true or false",
+    type(None): "null",
+}
 
 
 def _describe(value) -> str:
@@ -127,10 +161,12 @@ def _wrong(expected: str, value) -> IRError:
 # A shape is a function (reader, value, depth) -> decoded value; containers add one to `depth`.
 # Each carries `schema`, the JSON Schema fragment it stands for (irschema.py assembles them).
 
+
 def _described(schema: dict):
     def mark(shape):
         shape.schema = schema
         return shape
+
     return mark
 
 
@@ -156,6 +192,7 @@ def _whole(low: int, high: int):
         if not low <= value <= high:
             raise IRError(f"should be from {low} to {high}, not {value}")
         return value
+
     return whole
 
 
@@ -168,6 +205,7 @@ def _word(*words):
         if type(value) is not str or value not in words:
             raise _wrong(" or ".join(map(json.dumps, words)), value)
         return value
+
     return word
 
 
@@ -189,7 +227,7 @@ def _parts(reader, places, depth):
         try:
             yield key, shape(reader, element, depth + 1)
         except IRError as error:
-            raise error.inside(key)
+            raise error.inside(key) from None
 
 
 def _list(item):
@@ -198,28 +236,34 @@ def _list(item):
         if type(value) is not list:
             raise _wrong("a list", value)
         return tuple(v for _, v in _parts(reader, ((i, item, e) for i, e in enumerate(value)), depth))
+
     return items
 
 
 def _map(item):
     """An object used as a table: any keys, each value of one shape."""
+
     @_described({"type": "object", "additionalProperties": item.schema})
     def table(reader, value, depth):
         if type(value) is not dict:
             raise _wrong("an object", value)
         return dict(_parts(reader, ((k, item, e) for k, e in value.items()), depth))
+
     return table
 
 
 def _fixed(*shapes):
     """A list of fixed length, each place of its own shape (a definition: name, parameters, text)."""
-    @_described({"type": "array", "prefixItems": [s.schema for s in shapes], "items": False,
-                 "minItems": len(shapes)})
+
+    @_described(
+        {"type": "array", "prefixItems": [s.schema for s in shapes], "items": False, "minItems": len(shapes)}
+    )
     def fixed(reader, value, depth):
         if type(value) is not list or len(value) != len(shapes):
             raise _wrong(f"a list of {len(shapes)}", value)
         places = ((index, shape, element) for index, (shape, element) in enumerate(zip(shapes, value)))
         return tuple(v for _, v in _parts(reader, places, depth))
+
     return fixed
 
 
@@ -232,6 +276,7 @@ def _by_json_type(schema: dict, **shapes):
     def either(reader, value, depth):
         kind = type(value)
         return (on_list if kind is list else on_object if kind is dict else other)(reader, value, depth)
+
     return either
 
 
@@ -262,6 +307,7 @@ def _colour(reader, value, depth):
     if type(value) is not str or not re.fullmatch(COLOUR_PATTERN[1:-1], value):
         raise _wrong("a colour written #rrggbb", value)
     return value
+
 
 SPAN_PATTERN = r"^.+:[0-9]{1,9}:[0-9]{1,9}$"
 _SPAN = re.compile(r"(.+):([0-9]{1,9}):([0-9]{1,9})", re.S)
@@ -315,12 +361,13 @@ def _node(place: str):
         try:
             decoded = reader.args(primitive, value.get("args", {}), depth + 1)
         except IRError as error:
-            raise error.inside("args")
+            raise error.inside("args") from None
         try:
             span = _span(reader, value.get("span"), depth + 1)
         except IRError as error:
-            raise error.inside("span")
+            raise error.inside("span") from None
         return Node(op, decoded, span)
+
     return node
 
 
@@ -335,6 +382,8 @@ def _pattern(reader, value, depth):
         return _list(_node("pattern"))(reader, value, depth)
     finally:
         reader.in_phrase = False
+
+
 _literal = _by_json_type(_any_of(_scalar, _list(_scalar)), list=_list(_scalar), other=_scalar)
 _steps = _list(_step)
 _expressions = _list(_expression)
@@ -344,17 +393,22 @@ def _or_null(shape):
     @_described({"anyOf": [{"type": "null"}, shape.schema]})
     def or_null(reader, value, depth):
         return None if value is None else shape(reader, value, depth)
+
     return or_null
 
 
 def _playing(shape, role: str, called: str):
     """A node that plays a declared role (its handler reads the part the role names)."""
-    @_described({**shape.schema, "description": f"{called}: a node whose primitive declares the role {role!r}"})
+
+    @_described(
+        {**shape.schema, "description": f"{called}: a node whose primitive declares the role {role!r}"}
+    )
     def playing(reader, value, depth):
         node = shape(reader, value, depth)
         if not has_role(node, role):
             raise IRError(f"should be {called}, not {node.op}")
         return node
+
     return playing
 
 
@@ -369,6 +423,7 @@ def _block_of(role: str, called: str):
             if not has_role(step, role):
                 raise IRError(f"should be {called}, not {step.op}").at("args", "steps", i)
         return node
+
     return block_of
 
 
@@ -379,30 +434,42 @@ def _op(*ops):
         if node.op not in ops:
             raise IRError(f"should be {' or '.join(ops)}, not {node.op}")
         return node
+
     return one_of
 
 
 # The JSON shape of a part, by its declared type (registry.TYPES); any other type is one expression.
 _PARTS = {
-    "word": _text, "symbol": _text, "text": _text, "flag": _flag, "binding": _text,
+    "word": _text,
+    "symbol": _text,
+    "text": _text,
+    "flag": _flag,
+    "binding": _text,
     "procedures": _list(_text),
     "conditions": _list(_or_null(_expression)),
-    "block": _playing(_step, "sequence", "a block of steps"),        # a body: a block, whose sequence is a list
+    "block": _playing(_step, "sequence", "a block of steps"),  # a body: a block, whose sequence is a list
     "effect": _playing(_expression, "attribute", "a card's attribute"),
     "target": _playing(_expression, "settable", "a counter or a mark"),
 }
 # Parts that their handlers read otherwise than their type alone says: a list of expressions
 # (not one), names or a number as written, one of the operators the handler knows, a counter.
 _AS_WRITTEN = {
-    ("list", "items"): _expressions, ("union", "items"): _expressions, ("joined_spaces", "items"): _expressions,
-    ("score", "label"): _expressions, ("rank", "by"): _expressions,
-    ("computed", "given"): _expressions, ("let_in", "values"): _expressions,
-    ("computed", "sees"): _list(_text), ("let_in", "names"): _list(_text), ("let_in", "variant"): _number,
-    ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="), ("arith", "op"): _word("+", "-", "*", "/"),
+    ("list", "items"): _expressions,
+    ("union", "items"): _expressions,
+    ("joined_spaces", "items"): _expressions,
+    ("score", "label"): _expressions,
+    ("rank", "by"): _expressions,
+    ("computed", "given"): _expressions,
+    ("let_in", "values"): _expressions,
+    ("computed", "sees"): _list(_text),
+    ("let_in", "names"): _list(_text),
+    ("let_in", "variant"): _number,
+    ("compare", "op"): _word("=", "!=", "<", "<=", ">", ">="),
+    ("arith", "op"): _word("+", "-", "*", "/"),
     ("add", "to"): _op("counter"),
     ("may_each", "loops"): _block_of("loop body", "for: steps"),
 }
-GOES_WITH = {"move": [("count", "from")]}     # a part its handler reads only with another
+GOES_WITH = {"move": [("count", "from")]}  # a part its handler reads only with another
 # Nodes that name an entry of a table the game declares (with the `per` it is declared with).
 _DECLARED_AS = {"zone": "zones", "spaces": "grids", "counter": "counters"}
 
@@ -413,7 +480,9 @@ def part_shape(primitive, param):
         return _AS_WRITTEN[primitive.name, param.name]
     if param.type == "block" and primitive.roles.get("sequence") == param.name:
         return _steps
-    if param.type == "value" and (param.derived == "compiler" or primitive.roles.get("literal") == param.name):
+    if param.type == "value" and (
+        param.derived == "compiler" or primitive.roles.get("literal") == param.name
+    ):
         return _literal
     shape = _PARTS.get(param.type, _expression)
     return _list(shape) if param.arg == "rest" else shape
@@ -436,15 +505,20 @@ def _check_object(cls: str, value, allowed, required):
 # ---- classes -----------------------------------------------------------------------------------
 
 _ATTRIBUTE_TYPES = ("int", "enum", "set", "condition", "effect", "number", "numbers")
-_ATTRIBUTE_VALUES = {      # a card's value for an attribute, by the attribute's declared type
-    "int": _number, "enum": _text, "set": _list(_text), "numbers": _list(_number),
-    "condition": _expression, "effect": _step,
+_ATTRIBUTE_VALUES = {  # a card's value for an attribute, by the attribute's declared type
+    "int": _number,
+    "enum": _text,
+    "set": _list(_text),
+    "numbers": _list(_number),
+    "condition": _expression,
+    "effect": _step,
     "number": _by_json_type(_any_of(_expression, _number), object=_expression, other=_number),
 }
 
 
 def _declared_values(table: str, missing: str, schema: dict):
     """Decodes an object of attribute values, each of the type `reader.<table>` declares for it."""
+
     @_described(schema)
     def values(reader, value, depth):
         if type(value) is not dict:
@@ -458,60 +532,125 @@ def _declared_values(table: str, missing: str, schema: dict):
                     raise IRError(f"{missing} {name!r}")
                 decoded[name] = _ATTRIBUTE_VALUES[declared.type](reader, item, depth + 1)
             except IRError as error:
-                raise error.inside(name)
+                raise error.inside(name) from None
         return decoded
+
     return values
 
 
-_attributes = _declared_values("attributes", "no kind declares an attribute", {
-    "type": "object", "additionalProperties": {"anyOf": [
-        {"type": ["integer", "string"]}, {"type": "array", "items": {"type": ["integer", "string"]}},
-        {"$ref": "#/$defs/expression"}, {"$ref": "#/$defs/step"}]}})
-_space_attributes = _declared_values("space_attributes", "spaces declare no attribute", {
-    "type": "object", "additionalProperties": {"type": ["integer", "string", "array"]}})
+_attributes = _declared_values(
+    "attributes",
+    "no kind declares an attribute",
+    {
+        "type": "object",
+        "additionalProperties": {
+            "anyOf": [
+                {"type": ["integer", "string"]},
+                {"type": "array", "items": {"type": ["integer", "string"]}},
+                {"$ref": "#/$defs/expression"},
+                {"$ref": "#/$defs/step"},
+            ]
+        },
+    },
+)
+_space_attributes = _declared_values(
+    "space_attributes",
+    "spaces declare no attribute",
+    {"type": "object", "additionalProperties": {"type": ["integer", "string", "array"]}},
+)
 
 
 def _record(cls: str):
     @_described({"$ref": f"#/$defs/{cls}"})
     def record(reader, value, depth):
         return reader.record(cls, value, depth)
+
     return record
 
 
 FIELDS = {
-    "ZoneDecl": {"name": _text, "per": _word("shared", "player", "card"),
-                 "visibility": _word("public", "owner", "hidden"), "rows": _list(_text), "columns": _whole(0, MAX_COLUMNS),
-                 "map": _list(_record("SpaceDef"))},
+    "ZoneDecl": {
+        "name": _text,
+        "per": _word("shared", "player", "card"),
+        "visibility": _word("public", "owner", "hidden"),
+        "rows": _list(_text),
+        "columns": _whole(0, MAX_COLUMNS),
+        "map": _list(_record("SpaceDef")),
+    },
     "SpaceDef": {"row": _text, "column": _whole(1, MAX_COLUMNS), "attributes": _space_attributes},
     "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number, "names": _list(_text)},
-    "AttrDecl": {"name": _text, "type": _word(*_ATTRIBUTE_TYPES), "values": _list(_text), "on": _text,
-                 "within": _text, "sees": _list(_fixed(_text, _text)), "by": _word("", "owner"),
-                 "default": _or_null(_literal)},
+    "AttrDecl": {
+        "name": _text,
+        "type": _word(*_ATTRIBUTE_TYPES),
+        "values": _list(_text),
+        "on": _text,
+        "within": _text,
+        "sees": _list(_fixed(_text, _text)),
+        "by": _word("", "owner"),
+        "default": _or_null(_literal),
+    },
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
-    "CardDef": {"id": _text, "kind": _text, "copies": _whole(1, MAX_COPIES), "sides": _list(_record("SideDef")),
-                "span": _span, "origin": _text},
-    "FaceDecl": {"kind": _text, "width": _whole(1, MAX_CARD_MM), "height": _whole(1, MAX_CARD_MM), "colour": _text,
-                 "colours": _map(_colour), "corners": _list(_text), "badges": _list(_text),
-                 "split": _word("", "rows", "columns")},
+    "CardDef": {
+        "id": _text,
+        "kind": _text,
+        "copies": _whole(1, MAX_COPIES),
+        "sides": _list(_record("SideDef")),
+        "span": _span,
+        "origin": _text,
+    },
+    "FaceDecl": {
+        "kind": _text,
+        "width": _whole(1, MAX_CARD_MM),
+        "height": _whole(1, MAX_CARD_MM),
+        "colour": _text,
+        "colours": _map(_colour),
+        "corners": _list(_text),
+        "badges": _list(_text),
+        "split": _word("", "rows", "columns"),
+    },
     "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
     "Company": {"module": _text, "when": _list(_text)},
-    "Module": {"name": _text, "description": _text, "procedures": _map(_step), "before": _map(_PARTS["block"]),
-               "after": _map(_PARTS["block"]), "cards": _list(_record("CardDef")),
-               "requires": _list(_record("Company")), "excludes": _list(_record("Company")),
-               "options": _list(_record("OptionDecl")), "players": _list(_whole(1, MAX_PLAYERS)),
-               "maps": _map(_list(_record("SpaceDef"))), "written": _map(_text), "faces": _list(_record("FaceDecl"))},
-    "GameIR": {"version": _whole(IR_VERSION, IR_VERSION), "spaces": _list(_record("AttrDecl")),
-               "zones": _list(_record("ZoneDecl")),
-               "counters": _list(_record("CounterDecl")), "kinds": _list(_record("KindDecl")),
-               "marks": _list(_record("AttrDecl")),
-               # read after the declarations above, which they refer to:
-               "id": _text, "name": _text, "min_players": _whole(1, MAX_PLAYERS), "max_players": _whole(1, MAX_PLAYERS),
-               "cards": _list(_record("CardDef")), "procedures": _map(_step), "modules": _map(_record("Module")),
-               "interrupts": _list(_interrupt), "definitions": _list(_fixed(_text, _list(_text), _text)),
-               "options": _list(_record("OptionDecl")), "tiebreak": _list(_expression),
-               "vocabulary": _record("Vocabulary"), "written": _map(_text), "faces": _list(_record("FaceDecl")),
-               "strategies": _map(_record("Strategy")), "solo": _record("Solo")},
+    "Module": {
+        "name": _text,
+        "description": _text,
+        "procedures": _map(_step),
+        "before": _map(_PARTS["block"]),
+        "after": _map(_PARTS["block"]),
+        "cards": _list(_record("CardDef")),
+        "requires": _list(_record("Company")),
+        "excludes": _list(_record("Company")),
+        "options": _list(_record("OptionDecl")),
+        "players": _list(_whole(1, MAX_PLAYERS)),
+        "maps": _map(_list(_record("SpaceDef"))),
+        "written": _map(_text),
+        "faces": _list(_record("FaceDecl")),
+    },
+    "GameIR": {
+        "version": _whole(IR_VERSION, IR_VERSION),
+        "spaces": _list(_record("AttrDecl")),
+        "zones": _list(_record("ZoneDecl")),
+        "counters": _list(_record("CounterDecl")),
+        "kinds": _list(_record("KindDecl")),
+        "marks": _list(_record("AttrDecl")),
+        # read after the declarations above, which they refer to:
+        "id": _text,
+        "name": _text,
+        "min_players": _whole(1, MAX_PLAYERS),
+        "max_players": _whole(1, MAX_PLAYERS),
+        "cards": _list(_record("CardDef")),
+        "procedures": _map(_step),
+        "modules": _map(_record("Module")),
+        "interrupts": _list(_interrupt),
+        "definitions": _list(_fixed(_text, _list(_text), _text)),
+        "options": _list(_record("OptionDecl")),
+        "tiebreak": _list(_expression),
+        "vocabulary": _record("Vocabulary"),
+        "written": _map(_text),
+        "faces": _list(_record("FaceDecl")),
+        "strategies": _map(_record("Strategy")),
+        "solo": _record("Solo"),
+    },
     "Solo": {"won": _or_null(_expression), "result": _text},
     "StrategyRule": {"at": _text, "prefer": _or_null(_expression), "pick": _list(_text), "span": _span},
     "Strategy": {"name": _text, "doc": _text, "rules": _list(_record("StrategyRule"))},
@@ -519,11 +658,32 @@ FIELDS = {
     "Vocabulary": {"labels": _map(_text), "phrases": _list(_record("Phrase")), "headings": _map(_text)},
 }
 _DECLARATIONS = ("version", "spaces", "zones", "counters", "kinds", "marks")
-_CLASSES = {cls.__name__: cls for cls in (ZoneDecl, SpaceDef, CounterDecl, AttrDecl, KindDecl, SideDef, CardDef,
-                                          FaceDecl, OptionDecl, Company, Module, Phrase, Vocabulary, StrategyRule,
-                                          Strategy, Solo, GameIR)}
-REQUIRED = {name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
-             for name, cls in _CLASSES.items()}
+_CLASSES = {
+    cls.__name__: cls
+    for cls in (
+        ZoneDecl,
+        SpaceDef,
+        CounterDecl,
+        AttrDecl,
+        KindDecl,
+        SideDef,
+        CardDef,
+        FaceDecl,
+        OptionDecl,
+        Company,
+        Module,
+        Phrase,
+        Vocabulary,
+        StrategyRule,
+        Strategy,
+        Solo,
+        GameIR,
+    )
+}
+REQUIRED = {
+    name: {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+    for name, cls in _CLASSES.items()
+}
 _ALLOWED = {name: set(table) | {"$"} for name, table in FIELDS.items()}
 
 
@@ -531,16 +691,16 @@ class _Reader:
     """One file's decoding: what it declares, for the references that follow, and its bodies."""
 
     def __init__(self, bodies: dict):
-        self.bodies = bodies                # variant (a string) -> its JSON, as in the file
-        self.decoded_bodies: dict = {}      # variant -> (Node, height): one shared object per variant
+        self.bodies = bodies  # variant (a string) -> its JSON, as in the file
+        self.decoded_bodies: dict = {}  # variant -> (Node, height): one shared object per variant
         self.deepest = 0
         self.declared: dict = {"zones": {}, "grids": {}, "counters": {}}
-        self.attributes: dict = {}          # attribute name -> AttrDecl, of any kind
-        self.space_attributes: dict = {}    # attribute name -> AttrDecl, of a grid's spaces
+        self.attributes: dict = {}  # attribute name -> AttrDecl, of any kind
+        self.space_attributes: dict = {}  # attribute name -> AttrDecl, of a grid's spaces
         self.kinds: dict = {}
-        self.procedures: set = set()        # the rules' and every module's
-        self.words: dict = {}               # the categories a part's `words` may name
-        self.in_phrase = False              # a phrase's pattern is being read: holes may stand there
+        self.procedures: set = set()  # the rules' and every module's
+        self.words: dict = {}  # the categories a part's `words` may name
+        self.in_phrase = False  # a phrase's pattern is being read: holes may stand there
 
     def deeper(self, depth: int):
         if depth > self.deepest:
@@ -552,16 +712,22 @@ class _Reader:
     def game(self, data: dict) -> GameIR:
         _check_object("GameIR", data, _ALLOWED["GameIR"], REQUIRED["GameIR"])
         decoded = self._fields("GameIR", data, _DECLARATIONS[:2], 0)
-        self.space_attributes = {a.name: a for a in decoded.get("spaces", ())}     # which the zones' maps use
+        self.space_attributes = {a.name: a for a in decoded.get("spaces", ())}  # which the zones' maps use
         decoded.update(self._fields("GameIR", data, _DECLARATIONS[2:], 0))
         self._declare(decoded)
         modules = _values(data.get("modules"))
         self.procedures = _keys(data.get("procedures")) | {
-            name for module in modules for name in _keys(_get(module, "procedures"))}
+            name for module in modules for name in _keys(_get(module, "procedures"))
+        }
         self.words["modules"] = _keys(data.get("modules"))
-        self.words["options"] = {_get(option, "name") for options in [data.get("options")] + [
-            _get(module, "options") for module in modules] for option in _items(options)}
-        decoded.update(self._fields("GameIR", data, [f for f in FIELDS["GameIR"] if f not in _DECLARATIONS], 0))
+        self.words["options"] = {
+            _get(option, "name")
+            for options in [data.get("options")] + [_get(module, "options") for module in modules]
+            for option in _items(options)
+        }
+        decoded.update(
+            self._fields("GameIR", data, [f for f in FIELDS["GameIR"] if f not in _DECLARATIONS], 0)
+        )
         game = GameIR(**decoded)
         _check_game(game)
         return game
@@ -581,7 +747,7 @@ class _Reader:
                 try:
                     decoded[name] = FIELDS[cls][name](self, data[name], depth + 1)
                 except IRError as error:
-                    raise error.inside(name)
+                    raise error.inside(name) from None
         return decoded
 
     def _declare(self, decoded: dict):
@@ -601,9 +767,12 @@ class _Reader:
                 self._within(attribute, "kinds", index, "attributes", position)
         for index, mark in enumerate(decoded.get("marks", ())):
             self._within(mark, "marks", index)
-        self.words = {"marks": {mark.name for mark in decoded.get("marks", ())}, "markers": set(MARKERS),
-                      "sides": {side for kind in self.kinds.values() for side in kind.sides} | {"random"},
-                      "events": {a.on for a in self.attributes.values() if a.on}}
+        self.words = {
+            "marks": {mark.name for mark in decoded.get("marks", ())},
+            "markers": set(MARKERS),
+            "sides": {side for kind in self.kinds.values() for side in kind.sides} | {"random"},
+            "events": {a.on for a in self.attributes.values() if a.on},
+        }
 
     def _within(self, attribute: AttrDecl, *where):
         if attribute.within and attribute.within not in self.declared["zones"]:
@@ -627,9 +796,9 @@ class _Reader:
                     value = shape(self, args[param.name], depth + 1)
                     decoded[param.name] = self.part(primitive, param, value) if checked else value
                 except IRError as error:
-                    raise error.inside(param.name)
+                    raise error.inside(param.name) from None
         self._resolve(primitive, decoded)
-        return {name: decoded[name] for name in args}      # in the file's order
+        return {name: decoded[name] for name in args}  # in the file's order
 
     def part(self, primitive, param, value):
         """Checks of a decoded part beyond its JSON shape: the words it may be, the procedures it names."""
@@ -651,7 +820,9 @@ class _Reader:
             if declared is None:
                 raise IRError(f"no {table[:-1]} {args['name']!r} is declared").inside("name")
             if declared.per != args["per"]:
-                raise IRError(f"{args['name']} is declared per {declared.per}, not per {args['per']}").inside("per")
+                raise IRError(f"{args['name']} is declared per {declared.per}, not per {args['per']}").inside(
+                    "per"
+                )
         part = primitive.roles.get("procedure")
         if part in args:
             self._procedure(args[part], part)
@@ -672,12 +843,12 @@ class _Reader:
                 raise IRError(f"definition body {variant} uses itself")
             self.deeper(depth + height)
             return node
-        self.decoded_bodies[variant] = (None, 0)           # being decoded: a way back to it is a cycle
+        self.decoded_bodies[variant] = (None, 0)  # being decoded: a way back to it is a cycle
         outer, self.deepest = self.deepest, depth
         try:
             node = _expression(self, self.bodies[str(variant)], depth)
         except IRError as error:
-            raise error.at("definition_bodies", str(variant)).root()
+            raise error.at("definition_bodies", str(variant)).root() from None
         height, self.deepest = self.deepest - depth, max(outer, self.deepest)
         self.decoded_bodies[variant] = (node, height)
         return node
@@ -702,8 +873,11 @@ class _Signature:
         self.names = {p.name for p in primitive.params}
         # the parts that must be there: those check_shape asks for, or a part that replaces one,
         # and what the compiler always writes (the handlers read it)
-        self.needed = [{p.name} | {q.name for q in primitive.params if q.derived == p.name}
-                       for p in primitive.params if p.required and p.derived not in self.names]
+        self.needed = [
+            {p.name} | {q.name for q in primitive.params if q.derived == p.name}
+            for p in primitive.params
+            if p.required and p.derived not in self.names
+        ]
 
     def fits(self, args: dict) -> bool:
         """Every part declared and every needed one there (else check_shape or _shape_problem says why)."""
@@ -715,7 +889,7 @@ def _checked(param) -> bool:
     return bool(param.words or param.derived == "spelling" or param.type == "procedures")
 
 
-_SIGNATURES: dict = {}     # primitive name -> _Signature (a scratch registry in tests may replace a primitive)
+_SIGNATURES: dict = {}  # primitive name -> _Signature (a scratch registry in tests may replace a primitive)
 
 
 def signature_of(primitive) -> _Signature:
@@ -743,29 +917,37 @@ def _get(value, key):
 
 # ---- checks of a whole object, once decoded ------------------------------------------------------
 
+
 def _check_card(reader: _Reader, card: CardDef):
     kind = reader.kinds.get(card.kind)
     if kind is None:
         raise IRError(f"no kind {card.kind!r} is declared").inside("kind")
     sides = tuple(side.side for side in card.sides)
     if sides != kind.sides:
-        raise IRError(f"a {card.kind} has the sides {', '.join(kind.sides)}, not {', '.join(sides) or 'none'}"
-                      ).inside("sides")
+        raise IRError(
+            f"a {card.kind} has the sides {', '.join(kind.sides)}, not {', '.join(sides) or 'none'}"
+        ).inside("sides")
     names = {attribute.name for attribute in kind.attributes}
     for index, side in enumerate(card.sides):
         strange = sorted(set(side.attributes) - names)
         if strange:
-            raise IRError(f"a {card.kind} has no attribute {strange[0]!r}").at("sides", index, "attributes", strange[0])
+            raise IRError(f"a {card.kind} has no attribute {strange[0]!r}").at(
+                "sides", index, "attributes", strange[0]
+            )
 
 
 def _check_game(game: GameIR):
     if game.min_players > game.max_players:
-        raise IRError(f"{game.min_players} is more than max_players ({game.max_players})").inside("min_players")
+        raise IRError(f"{game.min_players} is more than max_players ({game.max_players})").inside(
+            "min_players"
+        )
     missing = [name for name in REQUIRED_PROCEDURES if name not in game.procedures]
     if missing:
         raise IRError(f"the rules need a procedure {missing[0]!r}").inside("procedures")
-    every = [(("cards",), game.cards)] + [(("modules", name, "cards"), m.cards) for name, m in game.modules.items()]
-    seen: dict = {}      # id -> its card; modules listing one card file carry the same card
+    every = [(("cards",), game.cards)] + [
+        (("modules", name, "cards"), m.cards) for name, m in game.modules.items()
+    ]
+    seen: dict = {}  # id -> its card; modules listing one card file carry the same card
     for where, cards in every:
         here = set()
         for index, card in enumerate(cards):
@@ -776,16 +958,18 @@ def _check_game(game: GameIR):
     if sum(card.copies for card in seen.values()) > MAX_CARDS:
         raise IRError(f"more than {MAX_CARDS} cards in all, with every module's").inside("cards")
     declared = set()
-    for where, options in [(("options",), game.options)] + [(("modules", n, "options"), m.options)
-                                                            for n, m in game.modules.items()]:
+    for where, options in [(("options",), game.options)] + [
+        (("modules", n, "options"), m.options) for n, m in game.modules.items()
+    ]:
         for index, option in enumerate(options):
             if option.name in declared:
                 raise IRError(f"option {option.name!r} is declared twice").at(*where, index, "name")
             declared.add(option.name)
     for name, module in game.modules.items():
         _check_module(game, module, name)
-    for where, faces in [(("faces",), game.faces)] + [(("modules", n, "faces"), m.faces)
-                                                      for n, m in game.modules.items()]:
+    for where, faces in [(("faces",), game.faces)] + [
+        (("modules", n, "faces"), m.faces) for n, m in game.modules.items()
+    ]:
         _check_faces(game, faces, where)
 
 
@@ -796,8 +980,11 @@ def _check_faces(game: GameIR, faces: tuple, where: tuple):
     for index, face in enumerate(faces):
         kind = kinds.get(face.kind)
         if kind is None or face.kind in drawn:
-            raise IRError(f"no kind {face.kind!r} is declared" if kind is None else
-                          f"kind {face.kind!r} has two templates").at(*where, index, "kind")
+            raise IRError(
+                f"no kind {face.kind!r} is declared"
+                if kind is None
+                else f"kind {face.kind!r} has two templates"
+            ).at(*where, index, "kind")
         drawn.add(face.kind)
         attributes = {attribute.name: attribute for attribute in kind.attributes}
         named = [("colour", face.colour)] if face.colour else []
@@ -807,8 +994,9 @@ def _check_faces(game: GameIR, faces: tuple, where: tuple):
                 raise IRError(f"a {face.kind} has no attribute {name!r}").at(*where, index, part)
         strange = sorted(set(face.colours) - set(attributes[face.colour].values if face.colour else ()))
         if strange:
-            raise IRError(f"{strange[0]!r} is not a value of {face.colour or 'a colour attribute'}"
-                          ).at(*where, index, "colours", strange[0])
+            raise IRError(f"{strange[0]!r} is not a value of {face.colour or 'a colour attribute'}").at(
+                *where, index, "colours", strange[0]
+            )
 
 
 def _check_module(game: GameIR, module: Module, name: str):
@@ -831,8 +1019,9 @@ def _check_module(game: GameIR, module: Module, name: str):
     for section in ("before", "after"):
         for procedure in getattr(module, section):
             if procedure not in procedures:
-                raise IRError(f"no procedure {procedure!r} in the rules or any module").at("modules", name, section,
-                                                                                          procedure)
+                raise IRError(f"no procedure {procedure!r} in the rules or any module").at(
+                    "modules", name, section, procedure
+                )
 
 
 def _check_map(spaces, where: tuple):

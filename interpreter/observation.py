@@ -13,6 +13,7 @@ The game it was taken from sits in a private slot. Nothing public leads to it (t
 the public surface), and an agent that reads a private name, of the observation or of a
 sampled world, is cheating by definition.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -26,7 +27,8 @@ class Seen(NamedTuple):
     """A card as a seat sees it where it lies: the printed card (None if the seat cannot see
     it) and its face-up side, whether it lies face down in a public zone (a card the seat
     cannot see is a card back: down), and its marks, which are public."""
-    card: object        # the CardDef, or None
+
+    card: object  # the CardDef, or None
     side: int | None
     down: bool
     marks: dict
@@ -52,12 +54,19 @@ class StaleObservation(RuntimeError):
 
 class Observation:
     """What `seat` may know of a game at one moment (see the module docstring)."""
+
     __slots__ = ("seat", "option_count", "__game", "__pending", "__steps", "__read")
 
     def __init__(self, game, seat: int):
         state = game.state
         pending = state.pending
-        self.seat, self.__game, self.__pending, self.__steps, self.__read = seat, game, pending, state.steps, None
+        self.seat, self.__game, self.__pending, self.__steps, self.__read = (
+            seat,
+            game,
+            pending,
+            state.steps,
+            None,
+        )
         self.option_count = 0 if pending is None else len(pending.options)
 
     def __game_now(self):
@@ -87,8 +96,12 @@ class Observation:
 
     def __prompt(self, game):
         pending = game.state.pending
-        if pending is None or pending.about is None or pending.seat == self.seat or \
-                visible(game, self.seat, pending.about):
+        if (
+            pending is None
+            or pending.about is None
+            or pending.seat == self.seat
+            or visible(game, self.seat, pending.about)
+        ):
             return None if pending is None else pending.prompt
         return unnamed(pending.prompt)
 
@@ -114,8 +127,11 @@ class Observation:
         return self.__once("zones", self.__zones)
 
     def __zones(self, game):
-        return {self.__zone_label(game, key): tuple(self.__card(game, uid) for uid in pile)
-                for key, pile in game.state.zones.items() if pile and key != "box"}
+        return {
+            self.__zone_label(game, key): tuple(self.__card(game, uid) for uid in pile)
+            for key, pile in game.state.zones.items()
+            if pile and key != "box"
+        }
 
     def __zone_label(self, game, key: str) -> str:
         """A zone's label; a zone on a card the seat cannot see is named by where that card lies:
@@ -127,12 +143,13 @@ class Observation:
                 return game.card_id(uid)
             where = state.location[uid]
             return f"{self.__zone_label(game, where)}#{state.zones[where].index(uid) + 1}"
+
         return game.zone_label(key, owner)
 
     def __card(self, game, uid: int) -> Seen:
         state = game.state
         marks = {name: value for name, value in (state.marks[uid] or {}).items() if not name.startswith("_")}
-        if visible(game, self.seat, uid):           # face down matters where others could see it face up
+        if visible(game, self.seat, uid):  # face down matters where others could see it face up
             down = state.facedown[uid] and zone_sight(game.rules, state.location[uid])[0] == "public"
             return Seen(game.rules.defs[uid], state.side[uid], down, marks)
         return Seen(None, None, True, marks)
@@ -176,7 +193,13 @@ class Observation:
         state.log = list(self.__once("world log", self.__world_log))
         pending = game.state.pending
         if pending is not None:
-            state.pending = Choice(pending.seat, self.prompt, pending.options, self.labels, pending.bind,
-                                   cards=pending.cards, about=pending.about)
+            state.pending = Choice(
+                pending.seat,
+                self.prompt,
+                pending.options,
+                self.labels,
+                pending.bind,
+                cards=pending.cards,
+                about=pending.about,
+            )
         return world
-

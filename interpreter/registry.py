@@ -6,11 +6,12 @@ its English, documentation and an example. The compiler's grammar keywords, lowe
 checker and binder analysis, the English renderer and the reference docs all read these
 declarations; the interpreter builds closures through the same handlers.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 # Parameter types the compiler checks. "cards" accepts a zone or any collection of cards;
 # "collection" cards, a list, spaces or players; "pile" a pile, a space or cards; "places" spaces
@@ -21,9 +22,34 @@ from typing import Callable
 # false; "text" a string the compiler writes; "procedures" names of procedures, each maybe with a
 # condition ("conditions"). A `per_card` parameter is computed once per card, as `it`: always
 # (True), or when the parameter it names is given (e.g. "per").
-TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "word", "binding",
-         "amount", "target", "block", "effect", "space", "spaces", "players", "collection", "pile", "places",
-         "symbol", "procedures", "conditions", "numbers", "text", "flag")
+TYPES = (
+    "int",
+    "bool",
+    "value",
+    "card",
+    "cards",
+    "zone",
+    "player",
+    "list",
+    "word",
+    "binding",
+    "amount",
+    "target",
+    "block",
+    "effect",
+    "space",
+    "spaces",
+    "players",
+    "collection",
+    "pile",
+    "places",
+    "symbol",
+    "procedures",
+    "conditions",
+    "numbers",
+    "text",
+    "flag",
+)
 
 # How a parameter is written, besides a statement's first value and its `prep` keyword:
 #   key="do"          the YAML key that holds it in a flow step written as a mapping;
@@ -37,7 +63,7 @@ TYPES = ("int", "bool", "value", "card", "cards", "zone", "player", "list", "wor
 class Param:
     name: str
     type: str
-    prep: str | None = None      # keyword that introduces it in a statement; None: the first value
+    prep: str | None = None  # keyword that introduces it in a statement; None: the first value
     required: bool = True
     doc: str = ""
     words: tuple | str = ()
@@ -45,9 +71,9 @@ class Param:
     key: str | None = None
     arg: bool | str = False
     derived: str = ""
-    default: str | None = None   # the text a flow step's key stands for when left out
-    holds: tuple = ()            # a block that may hold only these flow steps (their keys), no statement
-    joiner: str = ", "           # how the English of a list of parts is joined
+    default: str | None = None  # the text a flow step's key stands for when left out
+    holds: tuple = ()  # a block that may hold only these flow steps (their keys), no statement
+    joiner: str = ", "  # how the English of a list of parts is joined
 
     @property
     def written(self) -> bool:
@@ -61,6 +87,7 @@ class Binds:
     type: `type`, or the element of what the parameter `element_of` holds (cards → card), or
     the type of the parameter `type_of`. `printed`: seen by the printed effect the part names
     (lowered with its card), not by the part itself (`run c.reaction`: `c` is not `it`)."""
+
     within: str = ""
     name: str = ""
     var: str = ""
@@ -73,22 +100,24 @@ class Binds:
 @dataclass(frozen=True, slots=True)
 class Primitive:
     name: str
-    kind: str                    # "action", "expression" or "flow"
+    kind: str  # "action", "expression" or "flow"
     params: tuple[Param, ...]
-    template: str                # English, with {param} holes
+    template: str  # English, with {param} holes
     doc: str
     example: str
     handler: Callable
     returns: str | Callable = ""  # the type of the value; or a function of the parts' types
-    acting: bool = False         # needs an acting player (`you`): only inside `each player`
-    spelled: tuple = ()          # the words that write it (see `form`)
-    form: str = ""               # "statement", "call", "step" (a YAML mapping key) or a grammar rule's name
-    binds: tuple = ()            # Binds
-    reads: tuple | Callable = ()  # names read from the surroundings besides its parts' ("@name": the name in that
-                                  # part), or a function of the parts giving them (the acting player, when no owner is named)
-    english: tuple = ()          # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
-    roles: dict = field(default_factory=dict)   # role -> part, for readers that look at IR shape
-    prompt: str = ""             # a choice's question, filled with what is written (flow steps and choose)
+    acting: bool = False  # needs an acting player (`you`): only inside `each player`
+    spelled: tuple = ()  # the words that write it (see `form`)
+    form: str = ""  # "statement", "call", "step" (a YAML mapping key) or a grammar rule's name
+    binds: tuple = ()  # Binds
+    reads: (
+        tuple | Callable
+    ) = ()  # names read from the surroundings besides its parts' ("@name": the name in that
+    # part), or a function of the parts giving them (the acting player, when no owner is named)
+    english: tuple = ()  # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
+    roles: dict = field(default_factory=dict)  # role -> part, for readers that look at IR shape
+    prompt: str = ""  # a choice's question, filled with what is written (flow steps and choose)
     face: Callable | None = None  # an expression as a test of a card's printed face (see face_form)
 
     def param(self, name: str) -> Param | None:
@@ -111,17 +140,31 @@ class Primitive:
         return self.returns(kinds) if callable(self.returns) else self.returns
 
 
-IT = "@it"       # in an `english` condition: the part is the card in view (`it`)
-UNSAID = "@unsaid"   # in an `english` condition: the part is a name its loop's body never says in its English
-YOU = "@you"     # … the part is the acting player (`you`)
+IT = "@it"  # in an `english` condition: the part is the card in view (`it`)
+UNSAID = "@unsaid"  # in an `english` condition: the part is a name its loop's body never says in its English
+YOU = "@you"  # … the part is the acting player (`you`)
 
 REGISTRY: dict[str, Primitive] = {}
 KINDS = ("action", "expression", "flow")
 
 
-def primitive(name: str, kind: str, *, template: str, example: str, params=(), returns="",
-              acting: bool = False, spelled=(), form: str = "", binds=(), reads=(), english=(), roles=None,
-              prompt: str = ""):
+def primitive(
+    name: str,
+    kind: str,
+    *,
+    template: str,
+    example: str,
+    params=(),
+    returns="",
+    acting: bool = False,
+    spelled=(),
+    form: str = "",
+    binds=(),
+    reads=(),
+    english=(),
+    roles=None,
+    prompt: str = "",
+):
     """Declare the decorated handler as the primitive `name`."""
     assert kind in KINDS, kind
     if kind == "action":
@@ -134,11 +177,26 @@ def primitive(name: str, kind: str, *, template: str, example: str, params=(), r
         for param in params:
             assert param.type in TYPES, (name, param)
         doc = " ".join((handler.__doc__ or "").split())
-        REGISTRY[name] = Primitive(name, kind, tuple(params), template, doc, example, handler, returns, acting,
-                                   spelled, form, tuple(binds), reads if callable(reads) else tuple(reads),
-                                   tuple(english), dict(roles or {}),
-                                   prompt)
+        REGISTRY[name] = Primitive(
+            name,
+            kind,
+            tuple(params),
+            template,
+            doc,
+            example,
+            handler,
+            returns,
+            acting,
+            spelled,
+            form,
+            tuple(binds),
+            reads if callable(reads) else tuple(reads),
+            tuple(english),
+            dict(roles or {}),
+            prompt,
+        )
         return handler
+
     return register
 
 
@@ -147,9 +205,11 @@ def face_form(name: str):
     expression as a function of a card's printed face (the dict of its face-up side), or None
     when its parts read anything else. Conditions asked of every card (`where`) run as such
     tests when they can; a primitive without a face form is simply worked out in full."""
+
     def register(form: Callable) -> Callable:
         REGISTRY[name] = replace(REGISTRY[name], face=form)
         return form
+
     return register
 
 
@@ -207,8 +267,11 @@ def check_shape(op: str, args: dict) -> None:
     if unknown:
         raise ShapeError(f"{op} has no part {', '.join(sorted(unknown))}")
     replaced = {p.derived for p in primitive.params if p.name in args}
-    missing = [p.name for p in primitive.params
-               if p.required and not p.derived and p.name not in args and p.name not in replaced]
+    missing = [
+        p.name
+        for p in primitive.params
+        if p.required and not p.derived and p.name not in args and p.name not in replaced
+    ]
     if missing:
         raise ShapeError(f"{op} needs {', '.join(missing)}")
 
@@ -229,7 +292,7 @@ def free_names(node, _known: dict | None = None) -> frozenset:
     names = {args[r[1:]] if r.startswith("@") else r for r in reads}
     for part, value in args.items():
         names |= free_names(value, known) - _bound_names(primitive, part, args)
-    known[id(node)] = (node, frozenset(names))       # the node is kept so its id is not reused meanwhile
+    known[id(node)] = (node, frozenset(names))  # the node is kept so its id is not reused meanwhile
     return known[id(node)][1]
 
 
@@ -247,4 +310,5 @@ def _bound_names(primitive: Primitive, part: str, args: dict) -> set:
 def load_all() -> dict[str, Primitive]:
     """Import every primitive module so the registry is complete."""
     from .primitives import actions, expressions, flow  # noqa: F401  (registration side effect)
+
     return REGISTRY

@@ -11,10 +11,12 @@ Every primitive's handler turns its IR node into one of two kinds of closure:
 The game runs a stack of `Frame`s (one per running flow node) until a choice is pending or
 the stack is empty; the stack is plain data, so a game paused at a choice can be copied.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 Expr = Callable[[Any, dict], Any]
 Step = Callable[[Any, "Frame"], None]
@@ -26,7 +28,7 @@ class RuleError(Exception):
 
 # Numbers a rule works out stay within ±10^18, far beyond any count or score: a rule that
 # squares a counter in a loop stops with an error instead of slowing to a halt on huge numbers.
-NUMBER_LIMIT = 10 ** 18
+NUMBER_LIMIT = 10**18
 
 
 def bounded(number: int | None) -> int | None:
@@ -55,11 +57,13 @@ def reason(error) -> str:
 def located(expr: Expr, span) -> Expr:
     """The same expression, its faults reported as a GameError at `span`: for what flow steps
     work out (their conditions, counts, collections), since only actions are named by their steps."""
+
     def value(game, env):
         try:
             return expr(game, env)
         except FAULTS as error:
             raise GameError(f"{span}: rule failed: {reason(error)}") from error
+
     return value
 
 
@@ -67,7 +71,7 @@ class UnhashableKey(TypeError):
     """A value to remember was keyed by a collection (Game.remembered): work it out afresh."""
 
 
-UNANSWERED = object()     # a frame's answer before its choice is answered
+UNANSWERED = object()  # a frame's answer before its choice is answered
 
 
 @dataclass(slots=True)
@@ -80,6 +84,7 @@ class Frame:
     around it: the card whose printed effect is running (`source`, -1 for none) and the
     heading its points are listed under, and the stack index of the simultaneous turn that
     holds its actions back (`held`)."""
+
     run: Step | None
     env: dict
     i: int = 0
@@ -89,16 +94,27 @@ class Frame:
     heading: str = ""
     held: int | None = None
 
-    def copy(self) -> "Frame":
+    def copy(self) -> Frame:
         data = self.data.copy() if hasattr(self.data, "copy") else self.data
-        return Frame(self.run, dict(self.env), self.i, data, self.answer, self.source, self.heading, self.held)
+        return Frame(
+            self.run, dict(self.env), self.i, data, self.answer, self.source, self.heading, self.held
+        )
 
-    def child(self, names: dict | None = None, *, source: int | None = None, heading: str | None = None) -> "Frame":
+    def child(
+        self, names: dict | None = None, *, source: int | None = None, heading: str | None = None
+    ) -> Frame:
         """A stand-in parent for a body run with more bindings (or on behalf of a card). It
         never goes on the stack: the frame the body pushes takes over its bindings."""
-        return Frame(None, {**self.env, **names} if names else dict(self.env), 0, None, UNANSWERED,
-                     self.source if source is None else source, self.heading if heading is None else heading,
-                     self.held)
+        return Frame(
+            None,
+            {**self.env, **names} if names else dict(self.env),
+            0,
+            None,
+            UNANSWERED,
+            self.source if source is None else source,
+            self.heading if heading is None else heading,
+            self.held,
+        )
 
     def take_answer(self):
         """The option picked for this frame's choice (once), or UNANSWERED."""
@@ -116,10 +132,20 @@ class Choice:
     giving an option's card, or None);
     `about` is the card the prompt names, if any (its text ends with the card in brackets):
     the log names either only to seats that could see it (views.seen_log)."""
+
     __slots__ = ("seat", "prompt", "options", "bind", "cards", "about", "_labels", "_label")
 
-    def __init__(self, seat: int, prompt: str, options: tuple, labels, bind: str | None = None, *,
-                 cards: bool | Callable = False, about: int | None = None):
+    def __init__(
+        self,
+        seat: int,
+        prompt: str,
+        options: tuple,
+        labels,
+        bind: str | None = None,
+        *,
+        cards: bool | Callable = False,
+        about: int | None = None,
+    ):
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
         self.cards, self.about = cards, about
         self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
@@ -142,4 +168,6 @@ class Choice:
         return tuple(self._label(option, seat) for option in self.options)
 
     def label(self, index: int) -> str:
-        return self._labels[index] if self._labels is not None else self._label(self.options[index], self.seat)
+        return (
+            self._labels[index] if self._labels is not None else self._label(self.options[index], self.seat)
+        )

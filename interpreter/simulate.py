@@ -4,6 +4,7 @@ Per-card figures come from the itemised scores, so they mean the same in every g
 often a card earned points, how many, and how often the player it earned them for won;
 and for cards that award points (the `by` of a score), how many they handed out.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -23,9 +24,9 @@ def play(ir, players: int, seed: int, agents, modules=(), options=None) -> Game:
 
 @dataclass
 class CardStats:
-    games: int = 0            # games in which it earned (or awarded) points
+    games: int = 0  # games in which it earned (or awarded) points
     points: int = 0
-    wins: float = 0.0         # of those games, won by the player it earned points for (earners only)
+    wins: float = 0.0  # of those games, won by the player it earned points for (earners only)
 
 
 @dataclass
@@ -37,23 +38,35 @@ class Summary:
     lengths: list = field(default_factory=list)
     earned: dict = field(default_factory=lambda: defaultdict(CardStats))
     awarded: dict = field(default_factory=lambda: defaultdict(CardStats))
-    results: list = field(default_factory=list)     # each game's GameResult, in seed order, when kept
+    results: list = field(default_factory=list)  # each game's GameResult, in seed order, when kept
 
 
 @dataclass
 class GameResult:
     """What one game adds to a Summary; small, as it crosses from a worker process."""
+
     scores: list
-    share: list               # each seat's share of the win (ties share it)
-    length: int               # decisions taken
-    earned: dict              # card -> [points, share of the win of the player it scored for]
-    awarded: dict             # card -> [points handed out, best share of the win among those it went to]
-    held: dict = field(default_factory=dict)    # card -> the seats it lay before, face up, at the end
-    result: str = ""          # alone: the final value of the rules' result counter (a challenge's tier), in words
+    share: list  # each seat's share of the win (ties share it)
+    length: int  # decisions taken
+    earned: dict  # card -> [points, share of the win of the player it scored for]
+    awarded: dict  # card -> [points handed out, best share of the win among those it went to]
+    held: dict = field(default_factory=dict)  # card -> the seats it lay before, face up, at the end
+    result: str = ""  # alone: the final value of the rules' result counter (a challenge's tier), in words
 
 
-def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), modules=(), workers: int = 1,
-             progress=None, options=None, keep: bool = False, runner=None) -> Summary:
+def simulate(
+    ir,
+    players: int,
+    games: int,
+    seed: int = 1,
+    agents=("random",),
+    modules=(),
+    workers: int = 1,
+    progress=None,
+    options=None,
+    keep: bool = False,
+    runner=None,
+) -> Summary:
     """Play `games` games, game i with seed `seed + i`; ties share a win. With several workers
     the games are shared among processes, but their results are still added up one game at a
     time in seed order, so every figure (floating-point sums included) is the same whatever
@@ -63,7 +76,9 @@ def simulate(ir, players: int, games: int, seed: int = 1, agents=("random",), mo
     yielding (first seed, results) per chunk in any order."""
     names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
     if runner is not None or (workers > 1 and games > 1):
-        results = _in_parallel(ir, players, games, seed, names, (tuple(modules), options), workers, progress, runner)
+        results = _in_parallel(
+            ir, players, games, seed, names, (tuple(modules), options), workers, progress, runner
+        )
     else:
         results = _one_by_one(ir, players, games, seed, names, (modules, options), progress)
     summary = Summary(games, players, [0.0] * players, [0.0] * players)
@@ -83,7 +98,9 @@ def _one_by_one(ir, players, games, seed, names, setup, progress):
 
 def play_and_record(ir, players: int, seed: int, names, modules=(), options=None) -> GameResult:
     """One game between the named agents (one per seat), reduced to what a Summary needs."""
-    game = play(ir, players, seed, [make_agent(name, seed, seat) for seat, name in enumerate(names)], modules, options)
+    game = play(
+        ir, players, seed, [make_agent(name, seed, seat) for seat, name in enumerate(names)], modules, options
+    )
     scores = game.state.scores
     winners = game.winners()
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
@@ -140,7 +157,8 @@ def _in_parallel(ir, players, games, seed, names, setup, workers, progress, runn
     """Chunks of consecutive seeds, played by a pool whose workers each load the IR once (or
     by `runner`); the results come back in seed order."""
     from .ir import dumps
-    size = max(1, min(50, games // (workers * 8)))        # small chunks: even load, a lively progress bar
+
+    size = max(1, min(50, games // (workers * 8)))  # small chunks: even load, a lively progress bar
     jobs = [(start, min(size, seed + games - start)) for start in range(seed, seed + games, size)]
     chunks, done = {}, 0
     for start, results in (runner or local_runner(workers))(dumps(ir), players, names, setup, jobs):
@@ -156,23 +174,29 @@ def local_runner(workers: int):
     Ctrl-C), it cancels what has not started and stops its workers at once.
     (concurrent.futures, not multiprocessing.Pool: Pool.terminate can hang for ever when it
     stops a worker that is sending a result, holding the result queue's lock.)"""
+
     def run(ir_text, players, names, setup, jobs):
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from concurrent.futures.process import BrokenProcessPool
-        pool = ProcessPoolExecutor(min(workers, len(jobs)), initializer=_start_worker,
-                                   initargs=(ir_text, players, names, setup))
+
+        pool = ProcessPoolExecutor(
+            min(workers, len(jobs)), initializer=_start_worker, initargs=(ir_text, players, names, setup)
+        )
         finished = False
         try:
             for done in as_completed([pool.submit(_play_chunk, job) for job in jobs]):
                 yield done.result()
             finished = True
         except BrokenProcessPool:
-            raise WorkersLost("a worker process ended without a word (killed by the system, out of "
-                              "memory?): the run stopped; try fewer workers") from None
+            raise WorkersLost(
+                "a worker process ended without a word (killed by the system, out of "
+                "memory?): the run stopped; try fewer workers"
+            ) from None
         finally:
             if not finished:
                 _stop_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
+
     return run
 
 
@@ -195,17 +219,18 @@ def play_chunk(ir, players: int, names, setup, start: int, count: int) -> tuple[
     return start, [play_and_record(ir, players, seed, names, *setup) for seed in range(start, start + count)]
 
 
-_WORKER: dict = {}        # this worker process's game: IR, players, agent names, (modules, options)
+_WORKER: dict = {}  # this worker process's game: IR, players, agent names, (modules, options)
 
 
 def _start_worker(ir_text, players, names, setup):
     import signal
 
     from .ir import loads
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle: it stops the pool
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
     try:
         _WORKER.update(ir=loads(ir_text), players=players, names=names, setup=setup)
-    except Exception as error:      # a pool whose starter raises restarts its workers for ever: raise it in a job
+    except Exception as error:  # a pool whose starter raises restarts its workers for ever: raise it in a job
         _WORKER.update(failed=error)
 
 

@@ -8,11 +8,12 @@ Every change goes through a method here, which stamps what it changed (a zone, a
 a marker, the scores) with a fresh number from one clock: a value worked out from the state
 stays good while the stamps of everything it read are unchanged (see Game.remembered).
 """
+
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import chain, count
 from operator import itemgetter
 from typing import NamedTuple
@@ -20,18 +21,21 @@ from typing import NamedTuple
 from .runtime import Frame, bounded
 
 BOX = "box"
-_CLOCK = count(1)          # one clock for every game of the process, so copies never reuse a stamp
-SCORES, EVERYTHING = "$scores", "*"   # stamp keys besides zone keys; counters are "#key", markers "@name",
-ATTRIBUTES = "%"                      # a space's attributes "%key" (stamped apart from the cards on it)
+_CLOCK = count(1)  # one clock for every game of the process, so copies never reuse a stamp
+SCORES, EVERYTHING = "$scores", "*"  # stamp keys besides zone keys; counters are "#key", markers "@name",
+ATTRIBUTES = "%"  # a space's attributes "%key" (stamped apart from the cards on it)
 
 
 class Zone(str):
-    """A zone's key, e.g. "deck", "hand/2" (seat index 2, shown as hand@3) or "tucked/17" (attached to card 17)."""
+    """A zone's key, e.g. "deck", "hand/2" (seat index 2, shown as hand@3) or "tucked/17"
+    (attached to card 17)."""
+
     __slots__ = ()
 
 
 class ZoneKey(NamedTuple):
     """The parts of a zone key: "region:low.1/2" is zone region, row low, column 1, owner 2."""
+
     name: str
     row: str | None
     column: int | None
@@ -47,7 +51,7 @@ class ZoneKey(NamedTuple):
         return self.name if self.row is None else f"{self.name}:{self.row}.{self.column}"
 
 
-@lru_cache(maxsize=None)          # few names, few owners (seats, or the cards that have zones)
+@cache  # few names, few owners (seats, or the cards that have zones)
 def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 
@@ -71,11 +75,13 @@ def parse_key(key: str) -> ZoneKey:
 # everyone (Game.log) or as one seat may read it (views.seen_log). A detail is words, a zone
 # key, or one of the records below, which keep the card they name as a uid.
 
+
 class Said(tuple):
     """A choice, as its chooser saw it, with the card it named (the card picked, or the card
     its prompt names) and where that card lay then: built from one tuple, (seat, prompt, label,
     card or None, (zone key, face down, placer) or None, picked), as tuple() is, in C: a
     choice is logged at every decision."""
+
     __slots__ = ()
     seat, prompt, label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
 
@@ -96,6 +102,7 @@ def unnamed(prompt: str) -> str:
 
 class Scored(NamedTuple):
     """Points a seat scored, and the card that awarded them (-1 for none)."""
+
     seat: int
     points: int
     by: int
@@ -117,45 +124,78 @@ def written(what: str, uids, detail, name, label) -> str:
 class State:
     players: int
     zones: dict[str, list[int]]
-    location: list[str]            # uid -> zone key
-    side: list[int]                # uid -> index of the side face up on the table
+    location: list[str]  # uid -> zone key
+    side: list[int]  # uid -> index of the side face up on the table
     facedown: list[bool]
-    placer: list[int]              # uid -> seat that put it where it is, or -1
-    marks: list[dict | None]       # uid -> marks set on it since it last moved (replaced, never changed in place)
-    markers: dict[str, int]        # player markers, e.g. the first player
-    counters: dict[str, int]       # counter key ("coins/2", "round") -> value
+    placer: list[int]  # uid -> seat that put it where it is, or -1
+    marks: list[dict | None]  # uid -> marks set on it since it last moved (replaced, never changed in place)
+    markers: dict[str, int]  # player markers, e.g. the first player
+    counters: dict[str, int]  # counter key ("coins/2", "round") -> value
     scores: list[int]
-    score_items: list[tuple]       # (seat, card uid or -1, points, source uid or -1, heading or "")
+    score_items: list[tuple]  # (seat, card uid or -1, points, source uid or -1, heading or "")
     rng: random.Random
-    log: list[tuple] = field(default_factory=list)   # (what, card uids, detail) a line: Game.log writes them
-    choices: list[int] = field(default_factory=list)  # the option taken at each decision so far (a save's record)
+    log: list[tuple] = field(default_factory=list)  # (what, card uids, detail) a line: Game.log writes them
+    choices: list[int] = field(
+        default_factory=list
+    )  # the option taken at each decision so far (a save's record)
     stack: list[Frame] = field(default_factory=list)
-    pending: object = None         # the Choice the game waits for, if any
-    steps: int = 0                 # flow steps run so far (bounded by the step budget)
-    watch: list = field(default_factory=list)   # each interrupt's condition when last checked
-    stamps: dict[str, int] = field(default_factory=dict)   # what changed when (see the module docstring)
-    rng_shared: bool = False       # the generator is shared with a copy: take a private one before drawing
-    clock: int = 0                 # the stamp of the last change: states with the same clock are the same
-    spaced: dict = field(default_factory=dict)   # space key -> attributes the rules set on it (replaced, never changed in place)
+    pending: object = None  # the Choice the game waits for, if any
+    steps: int = 0  # flow steps run so far (bounded by the step budget)
+    watch: list = field(default_factory=list)  # each interrupt's condition when last checked
+    stamps: dict[str, int] = field(default_factory=dict)  # what changed when (see the module docstring)
+    rng_shared: bool = False  # the generator is shared with a copy: take a private one before drawing
+    clock: int = 0  # the stamp of the last change: states with the same clock are the same
+    spaced: dict = field(
+        default_factory=dict
+    )  # space key -> attributes the rules set on it (replaced, never changed in place)
 
     @classmethod
-    def new(cls, players: int, box: list[int], seed: int) -> "State":
+    def new(cls, players: int, box: list[int], seed: int) -> State:
         """Every card in the box, in the order `box` lists their uids, face down."""
         ncards = len(box)
-        return cls(players=players, zones={BOX: box}, location=[BOX] * ncards,
-                   side=[0] * ncards, facedown=[True] * ncards, placer=[-1] * ncards,
-                   marks=[None] * ncards, markers={"first": 0}, counters={}, scores=[0] * players,
-                   score_items=[], rng=random.Random(seed))
+        return cls(
+            players=players,
+            zones={BOX: box},
+            location=[BOX] * ncards,
+            side=[0] * ncards,
+            facedown=[True] * ncards,
+            placer=[-1] * ncards,
+            marks=[None] * ncards,
+            markers={"first": 0},
+            counters={},
+            scores=[0] * players,
+            score_items=[],
+            rng=random.Random(seed),
+        )
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy. The random generator is shared until either side draws from it
         (copying its state is most of the cost of a copy, and most copies never draw)."""
         self.rng_shared = True
-        return State(self.players, {k: v[:] for k, v in self.zones.items()}, self.location[:],
-                     self.side[:], self.facedown[:], self.placer[:], self.marks[:], dict(self.markers),
-                     dict(self.counters), self.scores[:], self.score_items[:], self.rng, self.log[:], self.choices[:],
-                     [f.copy() for f in self.stack], self.pending, self.steps, self.watch[:], dict(self.stamps),
-                     True, self.clock, dict(self.spaced))
+        return State(
+            self.players,
+            {k: v[:] for k, v in self.zones.items()},
+            self.location[:],
+            self.side[:],
+            self.facedown[:],
+            self.placer[:],
+            self.marks[:],
+            dict(self.markers),
+            dict(self.counters),
+            self.scores[:],
+            self.score_items[:],
+            self.rng,
+            self.log[:],
+            self.choices[:],
+            [f.copy() for f in self.stack],
+            self.pending,
+            self.steps,
+            self.watch[:],
+            dict(self.stamps),
+            True,
+            self.clock,
+            dict(self.spaced),
+        )
 
     def random(self) -> random.Random:
         """The game's generator, to draw from (the only way rules use randomness)."""
@@ -173,9 +213,18 @@ class State:
         self.rng, self.rng_shared = random.Random(seed), False
 
     # ---- the one way cards change place ----
-    def move(self, uid: int, to: str, *, facedown: bool | None = None, placer: int = -1, bottom: bool = False,
-             below: int | None = None):
-        """Put a card on top of `to` (or at its bottom, or right under the card `below` when it lies there)."""
+    def move(
+        self,
+        uid: int,
+        to: str,
+        *,
+        facedown: bool | None = None,
+        placer: int = -1,
+        bottom: bool = False,
+        below: int | None = None,
+    ):
+        """Put a card on top of `to` (or at its bottom, or right under the card `below` when it
+        lies there)."""
         origin = self.location[uid]
         self.zones[origin].remove(uid)
         pile = self.zones.get(to)
@@ -194,8 +243,16 @@ class State:
             self.facedown[uid] = facedown
         self.stamps[origin] = self.stamps[to] = self.clock = next(_CLOCK)
 
-    def move_cards(self, uids: list[int], to: str, *, facedown: bool | None = None, placer: int = -1,
-                   bottom: bool = False, below: int | None = None):
+    def move_cards(
+        self,
+        uids: list[int],
+        to: str,
+        *,
+        facedown: bool | None = None,
+        placer: int = -1,
+        bottom: bool = False,
+        below: int | None = None,
+    ):
         """`move` each card in turn, in one pass when that ends the same (no card twice, no place
         under a card): a whole deck dealt out costs little more than one card."""
         if len(uids) < 3 or below is not None or len(set(uids)) < len(uids):
@@ -215,7 +272,7 @@ class State:
         if pile is None:
             pile = zones[to] = []
         if bottom:
-            pile[:0] = uids[::-1]       # each one put at the bottom in turn: the last ends lowest
+            pile[:0] = uids[::-1]  # each one put at the bottom in turn: the last ends lowest
         else:
             pile += uids
         marks, placers, faces = self.marks, self.placer, self.facedown
@@ -271,9 +328,13 @@ class State:
     def conservation_errors(self) -> list[str]:
         """Every card in exactly one zone, and where `location` says it is."""
         held = list(chain.from_iterable(self.zones.values()))
-        if len(held) == len(self.location) == len(set(held)) and held and \
-                list(itemgetter(*held)(self.location)) == [key for key, pile in self.zones.items() for _ in pile]:
-            return []                                  # the common case, checked fast; else say what is wrong
+        if (
+            len(held) == len(self.location) == len(set(held))
+            and held
+            and list(itemgetter(*held)(self.location))
+            == [key for key, pile in self.zones.items() for _ in pile]
+        ):
+            return []  # the common case, checked fast; else say what is wrong
         seen: dict[int, str] = {}
         errors = []
         for key, pile in self.zones.items():

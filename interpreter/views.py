@@ -4,12 +4,13 @@ and worlds dealt anew from what a seat cannot see.
 public zones: face-up cards are seen by all, face-down ones only by whoever placed them;
 owner zones: seen by their player; hidden zones (decks, the box): by no one.
 """
+
 from __future__ import annotations
 
 from .state import Said, parse_key, written
 
-SEEN = "_seen_by"      # the mark `look` leaves: the seats that have inspected a card where it lies
-MOVING = ("move", "refill", "turn")    # the log lines that change where a card lies or how it faces
+SEEN = "_seen_by"  # the mark `look` leaves: the seats that have inspected a card where it lies
+MOVING = ("move", "refill", "turn")  # the log lines that change where a card lies or how it faces
 
 
 def visible(game, seat: int, uid: int) -> bool:
@@ -55,8 +56,10 @@ def card_label(game, seat: int, uid: int, options=()) -> str:
 def _copy_elsewhere(game, seat: int, uid: int, options) -> bool:
     """Whether another option is a copy of the card, in another zone, that the seat sees."""
     defs, location = game.rules.defs, game.state.location
-    return any(defs[other] is defs[uid] and location[other] != location[uid] and visible(game, seat, other)
-               for other in options)
+    return any(
+        defs[other] is defs[uid] and location[other] != location[uid] and visible(game, seat, other)
+        for other in options
+    )
 
 
 def seen_log(game, seat: int) -> list[str]:
@@ -82,23 +85,24 @@ class SeenLog:
     only when a card it names (or tried to) reads otherwise: moved by a later line (then `?`
     for good), or lying elsewhere or turned now (then seen or not as it lies). So each line
     keeps the cards it may still name ("live"), and each such card how it lay when last read."""
+
     __slots__ = ("log", "lines", "live", "naming", "lay")
 
     def __init__(self, log: list):
-        self.log = log                  # the log list read (a game's own: appended to, never rewritten)
-        self.lines: list[str] = []      # the lines read so far, as written
-        self.live: list[frozenset] = []           # per line: the cards it names or may name still
-        self.naming: dict[int, set[int]] = {}     # card -> the lines that may name it
-        self.lay: dict[int, tuple] = {}           # card -> (zone, face down, placer) when last read
+        self.log = log  # the log list read (a game's own: appended to, never rewritten)
+        self.lines: list[str] = []  # the lines read so far, as written
+        self.live: list[frozenset] = []  # per line: the cards it names or may name still
+        self.naming: dict[int, set[int]] = {}  # card -> the lines that may name it
+        self.lay: dict[int, tuple] = {}  # card -> (zone, face down, placer) when last read
 
     def follows(self, log: list) -> bool:
         return log is self.log and len(log) >= len(self.lines)
 
     def update(self, game, seat: int) -> list[str]:
         state, read = game.state, len(self.lines)
-        lying = lambda uid: (state.location[uid], state.facedown[uid], state.placer[uid])    # noqa: E731
+        lying = lambda uid: (state.location[uid], state.facedown[uid], state.placer[uid])  # noqa: E731
         fresh, moved = [], set()
-        for what, uids, detail in reversed(self.log[read:]):      # the new lines, backwards
+        for what, uids, detail in reversed(self.log[read:]):  # the new lines, backwards
             fresh.append(_seen_line(game, seat, what, uids, detail, moved))
             if what in MOVING:
                 moved.update(uids)
@@ -135,14 +139,22 @@ def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -
 
     def name(uid: int) -> str:
         asked.add(uid)
-        sees = uid not in later and (may is None or uid in may) \
+        sees = (
+            uid not in later
+            and (may is None or uid in may)
             and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+        )
         return game.card_id(uid) if sees else "?"
 
     def label(key: str) -> str:
         return game.zone_label(key, name)
-    if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
-            and not in_sight(game, seat, *detail.lay):
+
+    if (
+        isinstance(detail, Said)
+        and detail.seat != seat
+        and detail.card is not None
+        and not in_sight(game, seat, *detail.lay)
+    ):
         detail = detail.heard(label(detail.lay[0]))
     text = written(what, uids, detail, name, label)
     return text, frozenset(uid for uid in asked if uid not in later and (may is None or uid in may))
@@ -164,7 +176,7 @@ def shuffled_unseen(game, seat: int, rng) -> list[int]:
         if not visible(game, seat, uid):
             by_kind.setdefault(defs[uid].kind, []).append(uid)
     for unseen in by_kind.values():
-        shown = sorted(unseen, key=lambda uid: defs[uid].id)     # copies of a card are alike
+        shown = sorted(unseen, key=lambda uid: defs[uid].id)  # copies of a card are alike
         rng.shuffle(shown)
         for uid, other in zip(unseen, shown):
             order[uid] = other

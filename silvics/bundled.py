@@ -1,5 +1,6 @@
 """Where the bundled rules, cards and schemas are: beside this package in a wheel, at the
 top of the checkout in a source tree."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,12 +1,12 @@
 """The compiled-IR cache: a game is compiled once, and later commands load its saved IR.
 
 Two entries per game file, `<sha256 of its path>.ir` and `.check` (what `check` found), in
-`$XDG_CACHE_HOME/silvics` (or `~/.cache/silvics`): a header line, then the IR's JSON. The header lists every source the
-compile read (game.yaml, modules, card files; for a pack its own files and its base game's)
-with the SHA-256 of its contents, the `.yaml` names in each folder whose files it globbed
-(a new module or card file counts), and a fingerprint of the toolchain (the compiler's and
-the interpreter's source, the grammar, the schemas, the IR version). The entry is used only
-when all of them are unchanged.
+`$XDG_CACHE_HOME/silvics` (or `~/.cache/silvics`): a header line, then the IR's JSON. The
+header lists every source the compile read (game.yaml, modules, card files; for a pack its own
+files and its base game's) with the SHA-256 of its contents, the `.yaml` names in each folder
+whose files it globbed (a new module or card file counts), and a fingerprint of the toolchain
+(the compiler's and the interpreter's source, the grammar, the schemas, the IR version). The
+entry is used only when all of them are unchanged.
 
 Contents are hashed, mtimes never trusted: hashing every source of Reforest and the
 toolchain takes a few milliseconds, and a clock-based check misses edits that keep the
@@ -15,6 +15,7 @@ temporary file and renamed into place, so no reader sees half of one; an entry t
 be read or makes no sense is ignored and rewritten, and a cache that cannot be written only
 costs time.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -22,7 +23,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import silvics.compiler
@@ -30,12 +31,13 @@ import silvics.interpreter
 from silvics import bundled
 from silvics.interpreter import ir
 
-FORMAT = 1          # of the header; bump when it changes
+FORMAT = 1  # of the header; bump when it changes
 
 
 @dataclass
 class Sources:
     """What a compile reads: files, and folders whose `.yaml` files it took all of."""
+
     files: list[Path]
     folders: list[Path]
 
@@ -51,7 +53,7 @@ def fetch(game_file: Path) -> ir.GameIR | None:
     text = _body(game_file, ".ir")
     try:
         return None if text is None else ir.loads(text)
-    except Exception:       # corrupt, truncated, another IR version: compile afresh
+    except Exception:  # corrupt, truncated, another IR version: compile afresh
         return None
 
 
@@ -67,8 +69,10 @@ def fetch_check(game_file: Path) -> dict | None:
 
 def snapshot(sources: Sources) -> dict:
     """The state of a game's sources, taken before compiling: an edit made meanwhile is seen."""
-    return {"files": {str(path): _digest(path) for path in sources.files},
-            "folders": {str(path): _yaml_names(path) for path in sources.folders}}
+    return {
+        "files": {str(path): _digest(path) for path in sources.files},
+        "folders": {str(path): _yaml_names(path) for path in sources.folders},
+    }
 
 
 def store(game_file: Path, compiled: ir.GameIR, sources_before: dict) -> None:
@@ -89,7 +93,7 @@ def _body(game_file: Path, suffix: str) -> str | None:
         if recorded["format"] != FORMAT or recorded["toolchain"] != toolchain() or not _unchanged(recorded):
             return None
         return text
-    except Exception:       # missing, unreadable, corrupt, truncated: compile afresh
+    except Exception:  # missing, unreadable, corrupt, truncated: compile afresh
         return None
 
 
@@ -98,15 +102,21 @@ def _store(game_file: Path, suffix: str, body: str, sources_before: dict) -> Non
     write_atomically(_entry(game_file, suffix), json.dumps(header) + "\n" + body)
 
 
-@lru_cache(maxsize=None)
+@cache
 def toolchain() -> str:
     """A hash of everything that decides what a compile produces besides the game's own files."""
     compiler = Path(silvics.compiler.__file__).parent
-    return _hashed([*sorted(compiler.glob("*.py")), *sorted(compiler.glob("*.lark")), *_interpreter_files(),
-                    *sorted(bundled.folder("schemas").glob("*.json"))])
+    return _hashed(
+        [
+            *sorted(compiler.glob("*.py")),
+            *sorted(compiler.glob("*.lark")),
+            *_interpreter_files(),
+            *sorted(bundled.folder("schemas").glob("*.json")),
+        ]
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def engine() -> str:
     """A hash of what decides how a compiled game plays (the interpreter and its agents): with the
     IR itself, all a played game follows from."""
@@ -129,8 +139,9 @@ def _entry(game_file: Path, suffix: str) -> Path:
 
 
 def _unchanged(recorded: dict) -> bool:
-    return (all(_digest(Path(file)) == digest for file, digest in recorded["files"].items())
-            and all(_yaml_names(Path(f)) == names for f, names in recorded["folders"].items()))
+    return all(_digest(Path(file)) == digest for file, digest in recorded["files"].items()) and all(
+        _yaml_names(Path(f)) == names for f, names in recorded["folders"].items()
+    )
 
 
 def _digest(path: Path) -> str:
@@ -147,6 +158,6 @@ def write_atomically(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
-    except OSError:         # a read-only or full disk: the game still runs, only compiled again next time
+    except OSError:  # a read-only or full disk: the game still runs, only compiled again next time
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)

@@ -10,9 +10,10 @@ each loading the IR (put in the object store once) and playing its games with th
 a local worker runs; the results are added up in seed order, so the figures are the same as a
 local run's for the same seed. Ray is an optional extra: `pip install 'silvics[ray]'`.
 """
+
 from __future__ import annotations
 
-_LOADED: dict = {}           # in a Ray worker: the IR of the last batch, by its text's hash
+_LOADED: dict = {}  # in a Ray worker: the IR of the last batch, by its text's hash
 
 
 class ClusterError(RuntimeError):
@@ -28,10 +29,12 @@ def runner(address: str | None = None):
         try:
             if address:
                 ray.init(address=address, logging_level="ERROR", log_to_driver=False)
-            else:           # this machine alone: a new cluster of one node, no dashboard
+            else:  # this machine alone: a new cluster of one node, no dashboard
                 ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            raise ClusterError(f"cannot reach the Ray cluster at {address or 'this machine'}: {error}") from None
+            raise ClusterError(
+                f"cannot reach the Ray cluster at {address or 'this machine'}: {error}"
+            ) from None
     task = ray.remote(_chunk)
 
     def run(ir_text, players, names, setup, jobs):
@@ -40,6 +43,7 @@ def runner(address: str | None = None):
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
+
     return run
 
 
@@ -49,6 +53,7 @@ def _chunk(ir_text: str, players, names, setup, start: int, count: int):
 
     from silvics.interpreter.ir import loads
     from silvics.interpreter.simulate import play_chunk
+
     key = hashlib.sha256(ir_text.encode()).hexdigest()
     if key not in _LOADED:
         _LOADED.clear()

@@ -1,4 +1,5 @@
 """What each `silvics` subcommand does (argument parsing lives in cli.py)."""
+
 from __future__ import annotations
 
 import json
@@ -19,10 +20,9 @@ from silvics.interpreter.state import parse_key
 from silvics.position import PositionError, lying
 from silvics.progress import ProgressBar
 
-
 # ---- check ----------------------------------------------------------------------------
 
-WATCH_EVERY = 0.5      # seconds between looks at the files, with check --watch
+WATCH_EVERY = 0.5  # seconds between looks at the files, with check --watch
 
 
 def check(args) -> int:
@@ -37,12 +37,14 @@ def _watch(args) -> int:
             now = _yaml_files_state(args.paths)
             if now != seen:
                 if seen is not None:
-                    print(f"\n{time.strftime('%H:%M:%S')} changed: checking again", file=sys.stderr, flush=True)
+                    print(
+                        f"\n{time.strftime('%H:%M:%S')} changed: checking again", file=sys.stderr, flush=True
+                    )
                 _check_all(args)
                 sys.stdout.flush()
                 seen = now
             time.sleep(WATCH_EVERY)
-    except KeyboardInterrupt:          # the way out of the loop: not a failure
+    except KeyboardInterrupt:  # the way out of the loop: not a failure
         return OK
 
 
@@ -57,7 +59,7 @@ def _yaml_files_state(specs) -> dict:
                 try:
                     stat = path.stat()
                     state[path] = (stat.st_mtime_ns, stat.st_size)
-                except OSError:          # removed while we looked: the next look sees it gone
+                except OSError:  # removed while we looked: the next look sees it gone
                     pass
     return state
 
@@ -91,15 +93,19 @@ def _check_all(args) -> int:
                 if warnings:
                     print(CompileError(warnings).render(), file=sys.stderr)
         else:
-            fresh = [d for d in outcome[1] if d not in errors]   # a game and its card file share errors
+            fresh = [d for d in outcome[1] if d not in errors]  # a game and its card file share errors
             errors.extend(fresh)
             if fresh and args.format == "text":
                 print(CompileError(fresh).render(), file=sys.stderr)
-    if args.format == "json":      # for editors and CI annotations
+    if args.format == "json":  # for editors and CI annotations
         print(json.dumps({"ok": checked, "diagnostics": [asdict(d) for d in errors + warned]}, indent=1))
     elif errors or warned:
-        print(", ".join(f"{n} {what}(s)" for n, what in ((len(errors), "error"), (len(warned), "warning")) if n),
-              file=sys.stderr)
+        print(
+            ", ".join(
+                f"{n} {what}(s)" for n, what in ((len(errors), "error"), (len(warned), "warning")) if n
+            ),
+            file=sys.stderr,
+        )
     return DATA_ERROR if errors or (warned and args.strict) else OK
 
 
@@ -113,7 +119,10 @@ def _checked_each(specs: list[str], use_cache: bool) -> list[tuple]:
     if len(compiled) > 1 and (os.cpu_count() or 1) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(min(len(compiled), os.cpu_count()), mp_context=multiprocessing.get_context("fork")) as pool:
+
+        with ProcessPoolExecutor(
+            min(len(compiled), os.cpu_count()), mp_context=multiprocessing.get_context("fork")
+        ) as pool:
             found = dict(zip(compiled, pool.map(_check_outcome, compiled, [use_cache] * len(compiled))))
     return [found.get(spec) or _check_outcome(spec, use_cache, quiet=False) for spec in specs]
 
@@ -124,7 +133,7 @@ def _compiles(path: Path, use_cache: bool) -> bool:
         return False
     try:
         return not use_cache or not games.check_is_cached(path)
-    except Exception:            # not a game at all: its check says why
+    except Exception:  # not a game at all: its check says why
         return False
 
 
@@ -149,8 +158,11 @@ def _expanded(specs) -> list[str]:
     found = []
     for spec in specs:
         path = Path(spec)
-        games_in = sorted(path.glob("rules/*/game.yaml")) if path.is_dir() and not any(
-            (path / name).is_file() for name in ("game.yaml", "pack.yaml")) else []
+        games_in = (
+            sorted(path.glob("rules/*/game.yaml"))
+            if path.is_dir() and not any((path / name).is_file() for name in ("game.yaml", "pack.yaml"))
+            else []
+        )
         found += [str(game.parent) for game in games_in] or [spec]
     return found
 
@@ -158,28 +170,35 @@ def _expanded(specs) -> list[str]:
 def _check_one(path: Path, warnings: list, use_cache: bool) -> tuple[str, ...]:
     """What a path holds, and a line for each module it changes the game with."""
     if path.is_dir() or path.name in ("game.yaml", "pack.yaml") or path.parent.name == "modules":
-        game_dir = path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
+        game_dir = (
+            path if path.is_dir() else (path.parent.parent if path.parent.name == "modules" else path.parent)
+        )
         summary, changes = games.checked(game_dir, warnings, use_cache)
         return (summary, *changes)
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios
+
         document = scenarios.read(path)
         try:
             scenarios.build(document, path.parent, use_cache=False)
-        except SetupError as error:            # the file's modules or options: its data, not the command line
+        except SetupError as error:  # the file's modules or options: its data, not the command line
             raise PositionError(f"{path}: cannot set up: {error}") from None
         return ("scenario",)
     home = _home_of_card_file(path)
     if home is None:
         from silvics.compiler.build import check_card_file
+
         check_card_file(path)
-        return ("card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/, "
-                "or in the folder of its game.yaml or pack.yaml)",)
-    if home.name == "pack.yaml":                    # a pack's card: the whole pack, on its game
+        return (
+            "card file, schema only: no game found for it (keep it in cards/<game>/ beside rules/<game>/, "
+            "or in the folder of its game.yaml or pack.yaml)",
+        )
+    if home.name == "pack.yaml":  # a pack's card: the whole pack, on its game
         ir, _ = games.check_folder(home.parent)
         return (f"cards for {ir.name}, in the pack {os.path.relpath(home.parent)}",)
     from silvics.compiler.build import compile_game
+
     ir = compile_game(home.parent, extra_cards=[path.resolve()])
     return (f"cards for {ir.name}, checked against {os.path.relpath(home)}",)
 
@@ -199,6 +218,7 @@ def _home_of_card_file(path: Path) -> Path | None:
 
 
 # ---- compile ----------------------------------------------------------------------------
+
 
 def compile_(args) -> int:
     text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
@@ -220,21 +240,24 @@ def _write(path: Path, text: str):
 
 # ---- play and simulate --------------------------------------------------------------------
 
+
 def _agent_names(agents: str, players: int, humans=(), strategies=()) -> list[str]:
     """Each seat's agent, from --agents and --human ("human" for a person's seat): an agent, or
     a strategy the game's data gives."""
     names, known = agents.split(","), [*AGENTS, *strategies]
     if len(names) not in (1, players) or not all(agent_known(n, strategies) for n in names):
-        raise UsageError(f"--agents takes one of {', '.join(known)}, or one per seat ({players}); "
-                         f"{', '.join(BUDGETS)} take a budget: ismcts:16 searches 16 iterations a decision")
+        raise UsageError(
+            f"--agents takes one of {', '.join(known)}, or one per seat ({players}); "
+            f"{', '.join(BUDGETS)} take a budget: ismcts:16 searches 16 iterations a decision"
+        )
     names = names * players if len(names) == 1 else names
     return [saves.PERSON if seat + 1 in humans else name for seat, name in enumerate(names)]
 
 
 def _setup(args):
     ir = games.load(args.game, use_cache=not args.no_cache)
-    ir.settings(ir.checked_modules(args.module), _options(args))       # SetupError (misuse) before any game
-    players = ir.player_range(args.module)[1] if args.players is None else args.players   # 0 is out of range
+    ir.settings(ir.checked_modules(args.module), _options(args))  # SetupError (misuse) before any game
+    players = ir.player_range(args.module)[1] if args.players is None else args.players  # 0 is out of range
     return ir, ir.checked_players(players, args.module)
 
 
@@ -250,17 +273,26 @@ def _options(args) -> dict:
 
 def _setup_line(modules, options: dict) -> str:
     """The modules and options a game is played with, as the header of play and simulate says them."""
-    return (f", modules {', '.join(modules)}" if modules else "") + \
-        "".join(f", {name}={value}" for name, value in options.items())
+    return (f", modules {', '.join(modules)}" if modules else "") + "".join(
+        f", {name}={value}" for name, value in options.items()
+    )
 
 
 def play(args) -> int:
     save_to = Path(args.save) if args.save else None
     if args.resume:
-        if args.players is not None or args.seed is not None or args.agents or args.module or args.settings \
-                or args.human:
-            raise UsageError("--resume plays on the saved game as it was set up: "
-                             "leave out --players, --seed, --agents, --module, --set and --human")
+        if (
+            args.players is not None
+            or args.seed is not None
+            or args.agents
+            or args.module
+            or args.settings
+            or args.human
+        ):
+            raise UsageError(
+                "--resume plays on the saved game as it was set up: "
+                "leave out --players, --seed, --agents, --module, --set and --human"
+            )
         session = saves.resume(Path(args.resume), args.game, not args.no_cache, save_to)
     elif not args.game:
         raise UsageError("play needs a GAME, or --resume FILE")
@@ -270,10 +302,18 @@ def play(args) -> int:
         if bad:
             raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
         names = _agent_names(args.agents or "random", players, set(args.human), ir.strategies)
-        session = saves.Session.new(ir, args.game, players, 1 if args.seed is None else args.seed, args.module,
-                                    _options(args), names, save_to)
+        session = saves.Session.new(
+            ir,
+            args.game,
+            players,
+            1 if args.seed is None else args.seed,
+            args.module,
+            _options(args),
+            names,
+            save_to,
+        )
     if any(seat.agent == saves.PERSON for seat in session.save.seats):
-        print(_header(session.rules, session.save) + "\n", flush=True)      # before the first question
+        print(_header(session.rules, session.save) + "\n", flush=True)  # before the first question
     game = session.play()
     _print_game(session.rules, session.save, game, args.quiet, args.log)
     return OK
@@ -286,8 +326,10 @@ def replay(args) -> int:
 
 
 def _header(ir, save) -> str:
-    return (f"{ir.name}: {save.players} players, seed {save.seed}, agents {', '.join(seat.agent for seat in save.seats)}"
-            + _setup_line(save.modules, save.options))
+    agents = ", ".join(seat.agent for seat in save.seats)
+    return f"{ir.name}: {save.players} players, seed {save.seed}, agents {agents}" + _setup_line(
+        save.modules, save.options
+    )
 
 
 def _print_game(ir, save, game, quiet: bool, log: str = "story"):
@@ -300,6 +342,7 @@ def _print_game(ir, save, game, quiet: bool, log: str = "story"):
                 print(f"  {line}")
         else:
             from silvics.story import told
+
             print("\n".join(told(ir, save, game.state.choices)))
     print(_scores_table(game))
     if not game.over:
@@ -320,8 +363,10 @@ def _scores_table(game) -> str:
     for seat in sorted(range(len(scores)), key=lambda s: tuple(-n for n in standings[s])):
         winner = "  winner" if seat in winners else ""
         lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
-    counters = [f"{game.zone_label(key)} {_counter_value(game, key, value)}"
-                for key, value in sorted(game.state.counters.items())]
+    counters = [
+        f"{game.zone_label(key)} {_counter_value(game, key, value)}"
+        for key, value in sorted(game.state.counters.items())
+    ]
     if counters:
         lines.append("Counters: " + ", ".join(counters))
     return "\n".join(lines)
@@ -330,25 +375,41 @@ def _scores_table(game) -> str:
 def simulate(args) -> int:
     ir, players = _setup(args)
     names = args.agents.split(",")
-    _agent_names(args.agents, players, strategies=ir.strategies)          # checks the names
+    _agent_names(args.agents, players, strategies=ir.strategies)  # checks the names
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")
     started, bar = time.perf_counter(), ProgressBar(args.games)
     try:
-        summary = run_simulation(ir, players, args.games, args.seed, names, args.module,
-                                 workers=args.workers, progress=bar, options=_options(args), runner=_runner(args))
+        summary = run_simulation(
+            ir,
+            players,
+            args.games,
+            args.seed,
+            names,
+            args.module,
+            workers=args.workers,
+            progress=bar,
+            options=_options(args),
+            runner=_runner(args),
+        )
     finally:
         bar.close()
     elapsed = time.perf_counter() - started
-    print(f"{ir.name}: {args.games} games, {players} players, agents {args.agents}" + _setup_line(args.module, _options(args))
-          + f" ({args.games / elapsed:.0f} games/s)")
+    print(
+        f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
+        + _setup_line(args.module, _options(args))
+        + f" ({args.games / elapsed:.0f} games/s)"
+    )
     print(f"  {'seat':<6}{'mean score':>12}{'win rate':>10}")
     for seat in range(players):
-        print(f"  P{seat + 1:<5}{summary.totals[seat] / args.games:>12.2f}{summary.wins[seat] / args.games:>10.1%}")
+        mean, wins = summary.totals[seat] / args.games, summary.wins[seat] / args.games
+        print(f"  P{seat + 1:<5}{mean:>12.2f}{wins:>10.1%}")
     lengths = summary.lengths
-    print(f"  game length: {sum(lengths) / len(lengths):.1f} decisions on average "
-          f"(min {min(lengths)}, max {max(lengths)}); ties share a win")
+    print(
+        f"  game length: {sum(lengths) / len(lengths):.1f} decisions on average "
+        f"(min {min(lengths)}, max {max(lengths)}); ties share a win"
+    )
     if args.cards:
         print(card_table(summary))
     return OK
@@ -361,6 +422,7 @@ def _runner(args):
             raise UsageError("--address goes with --backend ray")
         return None
     from silvics import cluster
+
     try:
         return cluster.runner(args.address)
     except cluster.ClusterError as error:
@@ -368,8 +430,9 @@ def _runner(args):
 
 
 def balance(args) -> int:
-    from silvics import report      # matplotlib: loaded only by this command
+    from silvics import report  # matplotlib: loaded only by this command
     from silvics.balance import cached_runner
+
     ir = games.load(args.pack or args.game, use_cache=not args.no_cache)
     if args.pack and ir.id != games.load(args.game, use_cache=not args.no_cache).id:
         raise UsageError(f"{args.pack} is not a pack of {args.game}")
@@ -378,7 +441,7 @@ def balance(args) -> int:
     low, high = ir.player_range(args.module)
     players = ir.checked_players(args.players or max(low, min(2, high)), args.module)
     agents = args.agents.split(",")
-    for name in agents:                    # any number of agents: each checked as --agents checks one
+    for name in agents:  # any number of agents: each checked as --agents checks one
         _agent_names(name, 1, strategies=ir.strategies)
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
@@ -387,8 +450,19 @@ def balance(args) -> int:
     runner = cached_runner(ir, args.workers, _runner(args), use_cache=not args.no_cache)
     bar = ProgressBar(report.planned(args.games, agents, players, len(rows)))
     try:
-        made = report.balance(ir, players, args.games, args.seed, agents, args.module, options,
-                              workers=args.workers, progress=bar, runner=runner, by=args.by)
+        made = report.balance(
+            ir,
+            players,
+            args.games,
+            args.seed,
+            agents,
+            args.module,
+            options,
+            workers=args.workers,
+            progress=bar,
+            runner=runner,
+            by=args.by,
+        )
     finally:
         bar.close()
     written = report.write(made, Path(args.output))
@@ -399,24 +473,33 @@ def balance(args) -> int:
 def card_table(summary, limit: int | None = None) -> str:
     """Per-card figures, most points first: for designers weighing a card."""
     lines = []
-    tables = (("points earned by each card", summary.earned, True),
-              ("points awarded by each card, to all players", summary.awarded, False))
+    tables = (
+        ("points earned by each card", summary.earned, True),
+        ("points awarded by each card, to all players", summary.awarded, False),
+    )
     for title, table, with_wins in tables:
         if not table:
             continue
-        lines += ["", f"  {title} (over {summary.games} games):",
-                  f"  {'card':<28}{'games':>7}{'mean pts':>10}" + (f"{'holder won':>12}" if with_wins else "")]
+        lines += [
+            "",
+            f"  {title} (over {summary.games} games):",
+            f"  {'card':<28}{'games':>7}{'mean pts':>10}" + (f"{'holder won':>12}" if with_wins else ""),
+        ]
         ranked = sorted(table.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
         for card, stats in ranked[:limit]:
-            lines.append(f"  {card:<28}{stats.games:>7}{stats.points / stats.games:>10.2f}"
-                         + (f"{stats.wins / stats.games:>12.1%}" if with_wins else ""))
+            lines.append(
+                f"  {card:<28}{stats.games:>7}{stats.points / stats.games:>10.2f}"
+                + (f"{stats.wins / stats.games:>12.1%}" if with_wins else "")
+            )
     return "\n".join(lines)
 
 
 # ---- scenario, score, show, docs ---------------------------------------------------------------
 
+
 def scenario(args) -> int:
-    from silvics import scenarios      # reads YAML: imported only by the commands that need it
+    from silvics import scenarios  # reads YAML: imported only by the commands that need it
+
     files = [file for spec in args.paths for file in _scenario_files(spec)]
     failed, options = 0, _options(args)
     for file in files:
@@ -425,7 +508,11 @@ def scenario(args) -> int:
         for failure in outcome.failures:
             print("      " + failure.replace("\n", "\n      "))
         if args.verbose:
-            print("    log:", *(f"      {line}" for line in outcome.log or ["(the run did not start)"]), sep="\n")
+            print(
+                "    log:",
+                *(f"      {line}" for line in outcome.log or ["(the run did not start)"]),
+                sep="\n",
+            )
             print("    choices:", *(f"      {line}" for line in outcome.choices or ["(none)"]), sep="\n")
         failed += not outcome.passed
     print(f"{len(files) - failed} passed, {failed} failed")
@@ -456,13 +543,18 @@ def _scenario_files(spec: str) -> list[Path]:
 
 def score(args) -> int:
     from silvics import scenarios
+
     path = _named(args.file)
     if not path.is_file():
-        raise UsageError(f"{args.file} is a folder, not a position file" if path.is_dir()
-                         else f"no such file: {args.file}")
+        raise UsageError(
+            f"{args.file} is a folder, not a position file" if path.is_dir() else f"no such file: {args.file}"
+        )
     document = scenarios.read(path)
-    named = Path(args.game)                    # a game folder named on the command line: from here, not the file
-    overrides = {"game": str(named.resolve()) if named.exists() else args.game, "options": {**document.data.get("options", {}), **_options(args)}}
+    named = Path(args.game)  # a game folder named on the command line: from here, not the file
+    overrides = {
+        "game": str(named.resolve()) if named.exists() else args.game,
+        "options": {**document.data.get("options", {}), **_options(args)},
+    }
     game = scenarios.build(document, path.parent, use_cache=not args.no_cache, overrides=overrides)
     try:
         game.run_procedure("scoring")
@@ -478,15 +570,20 @@ def itemised(game) -> str:
     per player, and in total."""
     state, lines = game.state, []
     int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
-    marked = [f"{game.card_id(uid)} {name} {marks[name]}" for uid in lying(game)
-              if (marks := state.marks[uid]) for name in int_marks if name in marks]
+    marked = [
+        f"{game.card_id(uid)} {name} {marks[name]}"
+        for uid in lying(game)
+        if (marks := state.marks[uid])
+        for name in int_marks
+        if name in marks
+    ]
     if marked:
         lines.append("Marks: " + ", ".join(marked))
     for seat in range(state.players):
         lines.append(f"P{seat + 1}")
         headings: dict[str, dict[int, list]] = {}
         for owner, uid, points, source, heading in state.score_items:
-            if owner == seat:          # points a card scores with no card named are that card's own
+            if owner == seat:  # points a card scores with no card named are that card's own
                 row = uid if uid >= 0 else source
                 headings.setdefault(heading, {}).setdefault(row, []).append((points, source))
         for heading, per_card in headings.items():
@@ -498,9 +595,12 @@ def itemised(game) -> str:
             for uid, items in per_card.items():
                 total = sum(points for points, _ in items)
                 if heading and uid < 0 and (not total or len(per_card) == 1):
-                    continue                               # the heading's own line already says it all
-                reasons = ", ".join(f"{points:+d} {game.card_id(source)}" if source not in (-1, uid) else f"{points:+d}"
-                                    for points, source in items if points)
+                    continue  # the heading's own line already says it all
+                reasons = ", ".join(
+                    f"{points:+d} {game.card_id(source)}" if source not in (-1, uid) else f"{points:+d}"
+                    for points, source in items
+                    if points
+                )
                 label = _card_label(game, uid) if uid >= 0 else "(other)"
                 lines.append(f"{indent}{label:<{30 - len(indent)}}{total:>5}   {reasons}".rstrip())
         lines.append(f"  {'total':<28}{state.scores[seat]:>5}")
@@ -517,16 +617,20 @@ def _card_label(game, uid: int) -> str:
 
 def show(args) -> int:
     from silvics.compiler.cardtext import describe_card
+
     ir = games.load(args.game, use_cache=not args.no_cache)
-    owners = {card.id: (card, "") for card in ir.cards}        # a module's cards too, saying whose
+    owners = {card.id: (card, "") for card in ir.cards}  # a module's cards too, saying whose
     owners |= {card.id: (card, name) for name, module in ir.modules.items() for card in module.cards}
     if args.card not in owners:
         from silvics.compiler.diagnostics import did_you_mean
+
         hint = did_you_mean(args.card, owners)
         raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
     card, module = owners[args.card]
-    print(describe_card(ir, card, written=args.as_written)
-          + (f"\n(in the game only with the module {module})" if module else ""))
+    print(
+        describe_card(ir, card, written=args.as_written)
+        + (f"\n(in the game only with the module {module})" if module else "")
+    )
     return OK
 
 
@@ -540,13 +644,17 @@ def export(args) -> int:
         cards = [card for card in cards if card.kind == args.kind]
     if args.tts:
         from silvics.tabletop import write_deck
+
         if not args.output:
             raise UsageError("export --tts writes a folder: name it with -o DIR")
         written = write_deck(ir, cards, Path(args.output))
-        print(f"wrote {len(written) - 2} sheet(s), the back and {written[-1]} (load it from Tabletop Simulator's "
-              "Saved Objects folder)")
+        print(
+            f"wrote {len(written) - 2} sheet(s), the back and {written[-1]} "
+            "(load it from Tabletop Simulator's Saved Objects folder)"
+        )
         return OK
     from silvics.spreadsheet import export_csv
+
     text = export_csv(ir, cards)
     if args.output:
         _write(Path(args.output), text)
@@ -561,11 +669,14 @@ def import_(args) -> int:
     reported at its row and column of the table, and nothing written."""
     from silvics.compiler.build import compile_game
     from silvics.spreadsheet import checked, import_csv
+
     path = Path(args.file)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or 'not UTF-8 text'}") from None
+        raise UsageError(
+            f"cannot read {path}: {getattr(error, 'strerror', None) or 'not UTF-8 text'}"
+        ) from None
     cards, origin = import_csv(text, str(path))
     if args.game:
         game = games.game_path(args.game)
@@ -586,9 +697,12 @@ def schema(args) -> int:
     """A JSON Schema: the named game's card files, or silvics' own for one kind of file."""
     from silvics.compiler.gameschema import card_schema
     from silvics.compiler.validate import schemas
+
     if (args.game is None) == (args.of is None):
         raise UsageError("name a game (its card files' schema) or --of KIND (silvics' own), not both")
-    found = card_schema(games.load(args.game, use_cache=not args.no_cache)) if args.game else schemas()[args.of]
+    found = (
+        card_schema(games.load(args.game, use_cache=not args.no_cache)) if args.game else schemas()[args.of]
+    )
     text = json.dumps(found, indent=2, ensure_ascii=False)
     if args.output:
         _write(Path(args.output), text + "\n")
@@ -600,19 +714,24 @@ def schema(args) -> int:
 
 def new_game(args) -> int:
     from silvics.new import new_game as make
+
     _made(make(Path(args.name), args.name), f"then: cd {args.name} && silvics play {args.name}")
     return OK
 
 
 def new_pack(args) -> int:
     from silvics.new import new_pack as make
-    _made(make(Path(args.name), games.load(args.game, use_cache=not args.no_cache), args.name),
-          f"then: silvics check {args.name} && silvics play {args.name} --module {args.name}")
+
+    _made(
+        make(Path(args.name), games.load(args.game, use_cache=not args.no_cache), args.name),
+        f"then: silvics check {args.name} && silvics play {args.name} --module {args.name}",
+    )
     return OK
 
 
 def new_card(args) -> int:
-    from silvics.new import check_name, card_file
+    from silvics.new import card_file, check_name
+
     check_name(args.id)
     text = card_file(games.load(args.game, use_cache=not args.no_cache), args.kind, args.id)
     if args.output is None:
@@ -621,7 +740,10 @@ def new_card(args) -> int:
         raise UsageError(f"{args.output} exists already: silvics new never overwrites a file")
     else:
         _write(Path(args.output), text)
-        print(f"wrote {args.output}; list it under cards: in the game or pack, then: silvics check {args.output}")
+        print(
+            f"wrote {args.output}; list it under cards: in the game or pack, "
+            f"then: silvics check {args.output}"
+        )
     return OK
 
 
@@ -629,16 +751,19 @@ def _made(paths: list[Path], then: str):
     for path in paths:
         print(f"wrote {path}")
     print(then)
+
+
 def print_(args) -> int:
     """Card faces on pages to print, cut and play with (see printing.py)."""
     from silvics import printing
+
     output = Path(args.output)
     if output.suffix.lower() not in (".pdf", ".svg"):
         raise UsageError(f"-o takes a .pdf or .svg file, not '{args.output}'")
     ir = games.load(args.game, use_cache=not args.no_cache)
     if args.pack:
         ir = _pack_on(ir, args.pack, not args.no_cache)
-    ir.checked_modules(args.module)                 # SetupError (misuse) for a module it lacks
+    ir.checked_modules(args.module)  # SetupError (misuse) for a module it lacks
     svg_pages = printing.pages(ir, _cards_to_print(ir, args), args.paper)
     if output.suffix.lower() == ".pdf":
         printing.write_pdf(svg_pages, args.paper, output)
@@ -673,13 +798,14 @@ def _cards_to_print(ir, args) -> list:
         unknown = [name for name in args.card if name not in every]
         if unknown:
             from silvics.compiler.diagnostics import did_you_mean
+
             hint = did_you_mean(unknown[0], every)
             raise UsageError(f"{ir.name} has no card '{unknown[0]}'" + (f"; {hint}" if hint else ""))
         return [every[name] for name in dict.fromkeys(args.card)]
     chosen = [*ir.cards, *(card for cards in modules.values() for card in cards)]
     if args.pack:
         chosen = [card for card in chosen if card.origin]
-    return list({card.id: card for card in chosen}.values())      # a card file two modules share: once
+    return list({card.id: card for card in chosen}.values())  # a card file two modules share: once
 
 
 def docs(args) -> int:
@@ -691,10 +817,11 @@ def docs(args) -> int:
 
 def _repository_pages(args) -> int:
     from silvics import reference
+
     out = Path(args.out or "docs/reference")
     try:
         written = reference.write_reference(out, _balance_report(args), use_cache=not args.no_cache)
-    except OSError as error:          # the folder is made first, so a bad --out stops before any work
+    except OSError as error:  # the folder is made first, so a bad --out stops before any work
         raise UsageError(f"cannot write the pages to {out}: {error.strerror}") from None
     for path in written:
         print(f"wrote {path}")
@@ -704,6 +831,7 @@ def _repository_pages(args) -> int:
 def _game_site(args) -> int:
     """The site of one game or pack; the folder is checked before anything is compiled or played."""
     from silvics import reference
+
     if not args.out:
         raise UsageError("docs GAME writes a site: name its folder with -o DIR")
     out = Path(args.out)
@@ -729,7 +857,10 @@ def _balance_report(args):
         rows = len(report.study_rows(ir, players, (), {}, by)) if by else 0
         bar = ProgressBar(report.planned(args.balance, agents, players, rows), label=f"{ir.name}, balance")
         try:
-            return balance.reference_report(ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar)
+            return balance.reference_report(
+                ir, args.balance, args.workers, use_cache=not args.no_cache, progress=bar
+            )
         finally:
             bar.close()
+
     return (lambda ir: None) if args.no_balance else made

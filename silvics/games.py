@@ -1,10 +1,11 @@
 """Finding and compiling games: a bundled id, a game folder or game.yaml, or a saved IR (.json)."""
+
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import asdict
-from functools import lru_cache
 from pathlib import Path
 
 from silvics import bundled, cache
@@ -15,10 +16,10 @@ class GameNotFound(LookupError):
     pass
 
 
-_offered: dict[str, Path] = {}     # game id -> game.yaml: games the user offers packs (silvics --base)
+_offered: dict[str, Path] = {}  # game id -> game.yaml: games the user offers packs (silvics --base)
 
 
-announce = None      # set by the command line: called with each game file loaded, to say which
+announce = None  # set by the command line: called with each game file loaded, to say which
 
 
 def game_path(spec: str, base: Path | None = None) -> Path:
@@ -39,12 +40,14 @@ def game_path(spec: str, base: Path | None = None) -> Path:
             if (path / name).is_file():
                 return path / name
         inside = sorted(path.glob("rules/*/game.yaml")) if path.is_dir() else []
-        if len(inside) == 1:              # a project folder holding one game
+        if len(inside) == 1:  # a project folder holding one game
             return inside[0]
-    except OSError:           # a name too long for the file system names no game either
+    except OSError:  # a name too long for the file system names no game either
         pass
-    raise GameNotFound(f"no game '{spec}': bundled games are {', '.join(games)}; "
-                       "or give a game folder, a game.yaml, a pack folder or a compiled .json")
+    raise GameNotFound(
+        f"no game '{spec}': bundled games are {', '.join(games)}; "
+        "or give a game folder, a game.yaml, a pack folder or a compiled .json"
+    )
 
 
 def project_game(game_id: str, here: Path | None = None) -> Path | None:
@@ -54,16 +57,25 @@ def project_game(game_id: str, here: Path | None = None) -> Path | None:
         return None
     here = (here or Path.cwd()).resolve()
     try:
-        return next((folder / "rules" / game_id / "game.yaml" for folder in (here, *here.parents)
-                     if (folder / "rules" / game_id / "game.yaml").is_file()), None)
-    except OSError:          # a name too long for the file system names no game
+        return next(
+            (
+                folder / "rules" / game_id / "game.yaml"
+                for folder in (here, *here.parents)
+                if (folder / "rules" / game_id / "game.yaml").is_file()
+            ),
+            None,
+        )
+    except OSError:  # a name too long for the file system names no game
         return None
 
 
 def where_from(path: Path) -> str:
     """A loaded game file as the one line that says which: relative to here when it is below,
     and marked when it is the copy installed with silvics."""
-    installed = path.resolve().is_relative_to(bundled.folder("rules").resolve()) and project_game(path.parent.name) is None
+    installed = (
+        path.resolve().is_relative_to(bundled.folder("rules").resolve())
+        and project_game(path.parent.name) is None
+    )
     try:
         shown = str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -76,8 +88,10 @@ def base_game(game_id: str) -> Path:
     A pack never chooses a path, so it cannot put a changed copy of the rules under its name."""
     games = {**bundled.games(), **_offered}
     if game_id not in games:
-        raise GameNotFound(f"no game '{game_id}' to extend: a pack extends one of {', '.join(games)}, "
-                           "or a game you name with silvics --base")
+        raise GameNotFound(
+            f"no game '{game_id}' to extend: a pack extends one of {', '.join(games)}, "
+            "or a game you name with silvics --base"
+        )
     return games[game_id]
 
 
@@ -86,7 +100,7 @@ def offer_base(spec: str) -> None:
     path = _absolute(game_path(spec))
     try:
         game_id = _yaml(path)["id"] if path.name == "game.yaml" else None
-    except Exception:      # unreadable: say so here; compiling it would report the details
+    except Exception:  # unreadable: say so here; compiling it would report the details
         game_id = None
     if not isinstance(game_id, str):
         raise GameNotFound(f"--base takes a game folder or game.yaml with an id, not '{spec}'")
@@ -109,7 +123,7 @@ def _refuse_a_part_of_a_game(path: Path) -> None:
     """A module or card file named where a game is wanted: say which game it belongs to."""
     try:
         data = _yaml(path)
-    except Exception:       # unreadable: compiling it says why, at its line and column
+    except Exception:  # unreadable: compiling it says why, at its line and column
         return
     if not isinstance(data, dict) or "id" in data or "extends" in data:
         return
@@ -118,7 +132,9 @@ def _refuse_a_part_of_a_game(path: Path) -> None:
     if "kind" in data and "cards" in data:
         raise GameNotFound(f"{path.name} is a card file: name its game{named} instead")
     if "name" in data:
-        raise GameNotFound(f"{path.name} is a module file: name its game{named} and add --module {data['name']}")
+        raise GameNotFound(
+            f"{path.name} is a module file: name its game{named} and add --module {data['name']}"
+        )
 
 
 def compile_folder(folder: Path) -> ir.GameIR:
@@ -131,6 +147,7 @@ def check_folder(folder: Path, warnings: list | None = None) -> tuple[ir.GameIR,
     pack, each of its own): `check` shows them, so nothing a module changes goes unseen.
     `warnings`, when given, receives a game's lint warnings."""
     from silvics.compiler.modules import module_changes
+
     changes: list[str] = []
     path = _absolute(game_path(str(folder)))
     compiled = _compile(path, changes, warnings)
@@ -146,6 +163,7 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     after editing one); a folder that failed is always compiled, to show its errors."""
     from silvics.compiler.diagnostics import Diagnostic
     from silvics.compiler.document import display
+
     path = _absolute(game_path(str(folder)))
     sources = _sources(path) if use_cache else None
     found = _remembered_check(path, sources)
@@ -154,12 +172,17 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
         mine: list = []
         compiled, changes = check_folder(folder, mine)
         copies = sum(card.copies for card in compiled.cards)
-        found = {"summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
-                            f"{len(compiled.procedures)} procedures, {len(compiled.modules)} modules",
-                 "changes": changes, "warnings": [{**asdict(w), "file": str(Path(w.file).resolve())} for w in mine]}
+        found = {
+            "summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
+            f"{len(compiled.procedures)} procedures, {len(compiled.modules)} modules",
+            "changes": changes,
+            "warnings": [{**asdict(w), "file": str(Path(w.file).resolve())} for w in mine],
+        }
         if before is not None:
             cache.store_check(path, found, before)
-    warnings += [Diagnostic(**{**w, "file": display(Path(w["file"]))}) for w in found["warnings"]]   # as seen from here
+    warnings += [
+        Diagnostic(**{**w, "file": display(Path(w["file"]))}) for w in found["warnings"]
+    ]  # as seen from here
     return found["summary"], found["changes"]
 
 
@@ -180,7 +203,7 @@ def _absolute(path: Path) -> Path:
     return path.absolute().parent.resolve() / path.name
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def _load(path: Path, use_cache: bool) -> ir.GameIR:
     if path.suffix == ".json":
         return _saved_ir(path)
@@ -193,7 +216,7 @@ def _saved_ir(path: Path) -> ir.GameIR:
     """An IR file written by `silvics compile`; anything else (other JSON, text, binary) is misuse."""
     try:
         return ir.loads(path.read_text(encoding="utf-8"))
-    except (ir.IRError, UnicodeDecodeError) as error:      # loads checks the whole file first
+    except (ir.IRError, UnicodeDecodeError) as error:  # loads checks the whole file first
         raise GameNotFound(f"{path} is not a valid silvics IR file: {error}") from None
     except OSError as error:
         raise GameNotFound(f"{path} cannot be read: {error.strerror}") from None
@@ -209,7 +232,8 @@ def _compile_and_store(path: Path) -> ir.GameIR:
 
 
 def _compile(path: Path, changes: list | None = None, warnings: list | None = None) -> ir.GameIR:
-    from silvics.compiler.build import compile_game, compile_pack   # only needed for YAML
+    from silvics.compiler.build import compile_game, compile_pack  # only needed for YAML
+
     if path.name == "pack.yaml":
         return compile_pack(path, base_game, changes)
     return compile_game(path, warnings=warnings)
@@ -218,23 +242,29 @@ def _compile(path: Path, changes: list | None = None, warnings: list | None = No
 def _sources(path: Path) -> cache.Sources | None:
     """The files a compile of this game.yaml or pack.yaml reads, listed by the compiler's own
     checks (its modules/ folder, the files and folders listed under `cards:`, a pack's `modules:`
-    and base game, each module's `cards:`); None when any is refused or the file cannot be read: then nothing is hashed
-    or cached, and the compile says why."""
+    and base game, each module's `cards:`); None when any is refused or the file cannot be read:
+    then nothing is hashed or cached, and the compile says why."""
     from silvics.compiler.files import Fence, list_files
+
     try:
         data, pack = _yaml(path), path.name == "pack.yaml"
         fence = Fence.of_pack(path) if pack else Fence.of_game(path)
         sources = cache.Sources([path], [] if pack else [path.parent / "modules"])
         lists = [("cards", data.get("cards", []))]
-        lists += [("modules", data.get("modules", []))] if pack else \
-            [("modules", ["modules"])] if (path.parent / "modules").exists() else []
+        lists += (
+            [("modules", data.get("modules", []))]
+            if pack
+            else [("modules", ["modules"])]
+            if (path.parent / "modules").exists()
+            else []
+        )
         for key, entries in lists:
             listing = list_files(entries, path.parent, fence, key)
             if listing.refused:
                 return None
             sources.files += listing.files
             sources.folders += listing.folders
-            if key == "modules":          # a module's own card files, listed relative to it
+            if key == "modules":  # a module's own card files, listed relative to it
                 for module in listing.files:
                     cards = list_files(_yaml(module).get("cards", []), module.parent, fence, "cards")
                     if cards.refused:
@@ -246,12 +276,13 @@ def _sources(path: Path) -> cache.Sources | None:
             sources.files += base.files
             sources.folders += base.folders
         return sources
-    except Exception:       # bad YAML, a missing base…: not cached; the compile reports it properly
+    except Exception:  # bad YAML, a missing base…: not cached; the compile reports it properly
         return None
 
 
 def _yaml(path: Path) -> dict:
     from silvics.compiler.files import read_bounded
     from silvics.compiler.yamlload import load as load_yaml
+
     data, _ = load_yaml(read_bounded(path), str(path))
     return data

@@ -1,5 +1,6 @@
 """A person at the terminal: sees their seat's observation (what changed since their last
 turn, then every zone with the cards they can see), and picks from numbered legal options."""
+
 from __future__ import annotations
 
 import sys
@@ -11,17 +12,18 @@ from silvics.interpreter.ir import Node
 class HumanAgent:
     name = "human"
 
-    def __init__(self, seat: int, read=None, write=None, undo=None, wording=None, table: dict | None = None,
-                 asker=None):
+    def __init__(
+        self, seat: int, read=None, write=None, undo=None, wording=None, table: dict | None = None, asker=None
+    ):
         """`table`, shared by the people of one game played at one screen (hot seat), holds the
         seat that decided last: the screen is cleared and handed over between two people.
         `asker` (story.Asker) says questions and options in the game's words."""
         self.asker = asker
         self.seat = seat
-        self.wording = wording      # the game's words: a card's effects shown as its printed text
+        self.wording = wording  # the game's words: a card's effects shown as its printed text
         self.read = read or (lambda prompt: input(prompt))
         self.write = write or print
-        self.undo = undo      # undo(seat) goes back to this seat's previous decision, or says why not
+        self.undo = undo  # undo(seat) goes back to this seat's previous decision, or says why not
         self.table = table
         self.last: dict[str, list[str]] = {}
 
@@ -30,7 +32,9 @@ class HumanAgent:
         zones = observation.zones
         seen = {label: [card.id for card in cards] for label, cards in zones.items()}
         prompt = observation.prompt
-        self.write(f"\n--- P{self.seat + 1}, your turn: {self.asker.words(prompt) if self.asker else prompt} ---")
+        self.write(
+            f"\n--- P{self.seat + 1}, your turn: {self.asker.words(prompt) if self.asker else prompt} ---"
+        )
         self.write("  " + status(observation, self.seat))
         for line in changes(self.last, seen):
             self.write(f"  * {line}")
@@ -46,13 +50,12 @@ class HumanAgent:
             except EOFError:
                 sys.exit("no more input: game abandoned")
             if answer == "undo" and self.undo:
-                self.write(f"  {self.undo(self.seat)}")      # returns only when it cannot go back
+                self.write(f"  {self.undo(self.seat)}")  # returns only when it cannot go back
                 continue
             index = _index(answer, labels)
             if index is not None:
                 return index
             self.write(f"  type a number from 1 to {len(labels)}" + (", or undo" if self.undo else ""))
-
 
     def _hand_over(self):
         """Between two people at one screen: hide what the last one saw, and wait until the
@@ -68,7 +71,7 @@ class HumanAgent:
                 sys.exit("no more input: game abandoned")
 
 
-CLEAR = "\033[2J\033[H" + "\n" * 40      # clears a terminal; scrolls anything that ignores it out of sight
+CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
 
 
 def status(observation, seat: int) -> str:
@@ -76,8 +79,11 @@ def status(observation, seat: int) -> str:
     scores = "  ".join(f"P{number + 1} {points}" for number, points in enumerate(observation.scores))
     markers = [f"{name} P{holder + 1}" for name, holder in sorted(observation.markers.items())]
     mine = f"@{seat + 1}"
-    counters = [f"{name.removesuffix(mine).replace('_', ' ')} {value}"
-                for name, value in sorted(observation.counters.items()) if "@" not in name or name.endswith(mine)]
+    counters = [
+        f"{name.removesuffix(mine).replace('_', ' ')} {value}"
+        for name, value in sorted(observation.counters.items())
+        if "@" not in name or name.endswith(mine)
+    ]
     return " · ".join([f"scores: {scores}", *markers, *counters])
 
 
@@ -111,9 +117,14 @@ def describe(seen, wording=None) -> str:
     if card is None:
         return f"a card you cannot see [{', '.join(marks)}]"
     side = card.sides[seen.side]
-    parts = [attribute_line(name, value, wording) if wording and isinstance(value, Node)
-             else f"{name}: {side.text[name]}" if name in side.text else f"{name} {_printed(value)}"
-             for name, value in side.attributes.items()] + marks
+    parts = [
+        attribute_line(name, value, wording)
+        if wording and isinstance(value, Node)
+        else f"{name}: {side.text[name]}"
+        if name in side.text
+        else f"{name} {_printed(value)}"
+        for name, value in side.attributes.items()
+    ] + marks
     label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
     return f"{label} [{', '.join(parts)}]" if parts else label
 

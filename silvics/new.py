@@ -8,6 +8,7 @@ comments that say what to change.
 - `new card GAME KIND`: one card of a kind, every attribute filled in from the game's own
   cards, with the allowed values in comments.
 """
+
 from __future__ import annotations
 
 import json
@@ -120,13 +121,19 @@ def new_game(folder: Path, name: str) -> list[Path]:
     """A project folder with a small complete game; the paths written."""
     check_name(name)
     title = name.replace("-", " ").title()
-    files = {folder / "rules" / name / "game.yaml": GAME.format(name=name, title=title),
-             folder / "cards" / name / "cards.yaml": CARDS.format(name=name, title=title),
-             folder / "README.md": README.format(name=name, title=title)}
-    files |= {folder / "schemas" / f"{kind}.schema.json": _json(schema) for kind, schema in schemas().items()
-              if kind != "ir"}
+    files = {
+        folder / "rules" / name / "game.yaml": GAME.format(name=name, title=title),
+        folder / "cards" / name / "cards.yaml": CARDS.format(name=name, title=title),
+        folder / "README.md": README.format(name=name, title=title),
+    }
+    files |= {
+        folder / "schemas" / f"{kind}.schema.json": _json(schema)
+        for kind, schema in schemas().items()
+        if kind != "ir"
+    }
     written = _write_new(files)
-    from silvics.compiler.build import compile_game      # the card schema comes from the game just written
+    from silvics.compiler.build import compile_game  # the card schema comes from the game just written
+
     schema = folder / "schemas" / f"{name}-cards.schema.json"
     return written + _write_new({schema: _json(card_schema(compile_game(folder / "rules" / name)))})
 
@@ -139,12 +146,25 @@ def new_pack(folder: Path, ir: GameIR, name: str) -> list[Path]:
         raise UsageError(f"{ir.name} already has a module '{name}': choose another name")
     title = name.replace("-", " ").title()
     kind = max(ir.kinds, key=lambda k: sum(c.kind == k.name for c in ir.cards)).name
-    files = {folder / "pack.yaml": PACK.format(title=title, game=ir.name, game_id=ir.id, name=name, description=json.dumps(
-                 f"A new card for {ir.name}, and a variant to fill in.", ensure_ascii=False)),
-             folder / "modules" / f"{name}.yaml": MODULE.format(name=name, description=json.dumps(
-                 f"A variant of {ir.name}, to fill in.", ensure_ascii=False)),
-             folder / "cards" / f"{name}.yaml": card_file(ir, kind, f"{name}-card", "../schemas")}
-    files |= {folder / "schemas" / f"{k}.schema.json": _json(schemas()[k]) for k in ("pack", "module", "game", "scenario")}
+    files = {
+        folder / "pack.yaml": PACK.format(
+            title=title,
+            game=ir.name,
+            game_id=ir.id,
+            name=name,
+            description=json.dumps(
+                f"A new card for {ir.name}, and a variant to fill in.", ensure_ascii=False
+            ),
+        ),
+        folder / "modules" / f"{name}.yaml": MODULE.format(
+            name=name, description=json.dumps(f"A variant of {ir.name}, to fill in.", ensure_ascii=False)
+        ),
+        folder / "cards" / f"{name}.yaml": card_file(ir, kind, f"{name}-card", "../schemas"),
+    }
+    files |= {
+        folder / "schemas" / f"{k}.schema.json": _json(schemas()[k])
+        for k in ("pack", "module", "game", "scenario")
+    }
     files[folder / "schemas" / "cards.schema.json"] = _json(card_schema(ir))
     return _write_new(files)
 
@@ -155,14 +175,19 @@ def card_file(ir: GameIR, kind: str, card_id: str, schemas_at: str = "") -> str:
     kinds = {k.name: k for k in ir.kinds}
     if kind not in kinds:
         raise UsageError(f"{ir.name} has no kind '{kind}': its kinds are {', '.join(kinds)}")
-    model = next((c for c in ir.cards if c.kind == kind), None) or \
-        next((c for m in ir.modules.values() for c in m.cards if c.kind == kind), None)
+    model = next((c for c in ir.cards if c.kind == kind), None) or next(
+        (c for m in ir.modules.values() for c in m.cards if c.kind == kind), None
+    )
     if model is None:
         raise UsageError(f"{ir.name} has no {kind} card to start from")
     declared = {a.name: a for a in kinds[kind].attributes}
     lines = ([f"# yaml-language-server: $schema={schemas_at}/cards.schema.json"] if schemas_at else []) + [
         f"# A new {kind} of {ir.name}, started from '{model.id}': change its values, then",
-        "# silvics check THIS-FILE", f"kind: {kind}", "cards:", f"  - id: {card_id}"]
+        "# silvics check THIS-FILE",
+        f"kind: {kind}",
+        "cards:",
+        f"  - id: {card_id}",
+    ]
     sided = len(model.sides) > 1
     if sided:
         lines.append("    sides:")
@@ -173,11 +198,19 @@ def card_file(ir: GameIR, kind: str, card_id: str, schemas_at: str = "") -> str:
         lines.append(f"{indent}name: {json.dumps(side.name + ' (new)')}")
         for attribute, value in side.attributes.items():
             source = side.text.get(attribute)
-            written = as_written(source) if isinstance(source, (tuple, list)) else _yaml_value(
-                source if isinstance(source, str) else _plain(value))           # steps: YAML's flow style
+            written = (
+                as_written(source)
+                if isinstance(source, (tuple, list))
+                else _yaml_value(source if isinstance(source, str) else _plain(value))
+            )  # steps: YAML's flow style
             values = declared[attribute].values
-            hint = f"  # one of: {', '.join(values)}" if values and declared[attribute].type == "enum" else \
-                f"  # any of: {', '.join(values)}" if values else ""
+            hint = (
+                f"  # one of: {', '.join(values)}"
+                if values and declared[attribute].type == "enum"
+                else f"  # any of: {', '.join(values)}"
+                if values
+                else ""
+            )
             lines.append(f"{indent}{attribute}: {written}{hint}")
     return "\n".join(lines) + "\n"
 
@@ -197,8 +230,10 @@ def _yaml_value(value) -> str:
 
 def check_name(name: str):
     if not NAME.fullmatch(name):
-        raise UsageError(f"'{name}' cannot name a game, pack or module: lowercase letters, digits and hyphens, "
-                         "starting with a letter")
+        raise UsageError(
+            f"'{name}' cannot name a game, pack or module: lowercase letters, digits and hyphens, "
+            "starting with a letter"
+        )
 
 
 def _json(schema: dict) -> str:

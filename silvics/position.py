@@ -12,6 +12,7 @@
         - forest: [kapok-tree, black-spruce]
           hand: [sea-purslane]
 """
+
 from __future__ import annotations
 
 from silvics.compiler.diagnostics import did_you_mean
@@ -32,7 +33,9 @@ def place(game, position: dict):
         _pile(game, _zone(game, name, "shared"), pile)
     players = position.get("players", [])
     if len(players) > game.state.players:
-        raise PositionError(f"the position describes {len(players)} players but the game has {game.state.players}")
+        raise PositionError(
+            f"the position describes {len(players)} players but the game has {game.state.players}"
+        )
     for seat, zones in enumerate(players):
         for name, pile in zones.items():
             _pile(game, zone_key(_zone(game, name, "player"), seat), pile)
@@ -64,7 +67,9 @@ def seat_of_label(game, number: str) -> int:
     try:
         return _seat(game, int(number))
     except ValueError:
-        raise PositionError(f"'@{number}' names no seat: write a seat number from 1 to {game.state.players}") from None
+        raise PositionError(
+            f"'@{number}' names no seat: write a seat number from 1 to {game.state.players}"
+        ) from None
 
 
 def _zone(game, name: str, per: str) -> str:
@@ -75,8 +80,14 @@ def _zone(game, name: str, per: str) -> str:
         _space(game, decl, name)
     if decl is None or decl.per != per:
         known = [z.name for z in game.rules.zones.values() if z.per == per]
-        raise PositionError(f"no {per} zone '{name}'" + (f"; {did_you_mean(name, known)}" if did_you_mean(name, known) else
-                                                         f"; {per} zones: {', '.join(known)}"))
+        raise PositionError(
+            f"no {per} zone '{name}'"
+            + (
+                f"; {did_you_mean(name, known)}"
+                if did_you_mean(name, known)
+                else f"; {per} zones: {', '.join(known)}"
+            )
+        )
     return name
 
 
@@ -86,7 +97,7 @@ def _pile(game, key: str, pile: list):
 
 
 def _card(game, key: str, entry: dict):
-    if isinstance(entry["card"], dict):           # a card described by what it shows
+    if isinstance(entry["card"], dict):  # a card described by what it shows
         uid, side = take_showing(game, entry["card"], entry.get("side"))
         entry = {**entry, "card": game.card_id(uid), "side": side}
     else:
@@ -105,7 +116,9 @@ def _card(game, key: str, entry: dict):
         if name in marks:
             game.state.mark(uid, name, _mark_value(marks[name], entry["card"], value))
         else:
-            _pile(game, zone_key(_zone(game, name, "card"), uid), value if isinstance(value, list) else [value])
+            _pile(
+                game, zone_key(_zone(game, name, "card"), uid), value if isinstance(value, list) else [value]
+            )
 
 
 def _mark_value(decl, card_id: str, value):
@@ -113,7 +126,9 @@ def _mark_value(decl, card_id: str, value):
     if decl.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
         raise PositionError(f"{card_id}: {decl.name} must be a whole number, got {value!r}")
     if decl.type == "enum" and value not in decl.values:
-        raise PositionError(f"{card_id}: {decl.name} cannot be {value!r}; it is one of: {', '.join(decl.values)}")
+        raise PositionError(
+            f"{card_id}: {decl.name} cannot be {value!r}; it is one of: {', '.join(decl.values)}"
+        )
     if decl.type == "set" and (not isinstance(value, list) or not set(value) <= set(decl.values)):
         raise PositionError(f"{card_id}: {decl.name} is a list of: {', '.join(decl.values)}; got {value!r}")
     return value
@@ -127,15 +142,19 @@ def take_from_box(game, card_id: str) -> int:
     known = {card.id for card in game.rules.ir.cards}
     if card_id in known:
         raise PositionError(f"every copy of '{card_id}' is already placed")
-    raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+    raise PositionError(
+        f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else "")
+    )
 
 
 def take_showing(game, printed: dict, side: str | None) -> tuple[int, str]:
     """The first card in the box with a side (`side`, if given) that shows these printed
     attributes, and that side: a position may name a half of a split card by what it shows
     (`{species: chaffinch, symbol: beech}`) instead of by the card that carries it."""
+
     def shows(face: dict) -> bool:
         return all(_same(face.get(name), value) for name, value in printed.items())
+
     for uid in game.state.zones[BOX]:
         for face in game.rules.faces[uid]:
             if (side is None or face["side"] == side) and shows(face):
@@ -145,7 +164,7 @@ def take_showing(game, printed: dict, side: str | None) -> tuple[int, str]:
 
 
 def _same(shown, wanted) -> bool:
-    if isinstance(shown, (list, tuple)) and isinstance(wanted, list):     # a set attribute: any order
+    if isinstance(shown, (list, tuple)) and isinstance(wanted, list):  # a set attribute: any order
         return sorted(map(str, shown)) == sorted(map(str, wanted))
     return shown == wanted
 
@@ -158,7 +177,9 @@ def find_card(game, card_id: str) -> int:
         if game.card_id(uid) == card_id:
             return uid
     known = {card.id for card in game.rules.ir.cards}
-    raise PositionError(f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else ""))
+    raise PositionError(
+        f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else "")
+    )
 
 
 def lying(game):
@@ -179,8 +200,11 @@ def counter_from_label(game, label: str) -> str:
         hint = did_you_mean(name, counters)
         raise PositionError(f"no counter '{name}'" + (f"; {hint}" if hint else ""))
     if (counters[name].per == "player") != bool(owner):
-        raise PositionError(f"write {name}@SEAT for a counter each player has" if owner == "" else
-                            f"'{name}' is shared: write it without @")
+        raise PositionError(
+            f"write {name}@SEAT for a counter each player has"
+            if owner == ""
+            else f"'{name}' is shared: write it without @"
+        )
     return zone_key(name, seat_of_label(game, owner)) if owner else name
 
 
@@ -191,8 +215,10 @@ def _space(game, decl, name: str):
     spaces = [parse_key(key).place for key in game.rules.grid_spaces(decl.name, None)]
     if name not in spaces:
         hint = did_you_mean(name, spaces)
-        raise PositionError(f"'{name}' is not a space of {decl.name}" + (f"; {hint}" if hint else
-                                                                        f"; its spaces: {', '.join(spaces)}"))
+        raise PositionError(
+            f"'{name}' is not a space of {decl.name}"
+            + (f"; {hint}" if hint else f"; its spaces: {', '.join(spaces)}")
+        )
 
 
 def zone_from_label(game, label: str) -> str:
@@ -202,11 +228,15 @@ def zone_from_label(game, label: str) -> str:
     if decl is not None and (decl.rows or ":" in name):
         _space(game, decl, name)
     if decl is None:
-        raise PositionError(f"no zone '{name}'" + (f"; {did_you_mean(name, game.rules.zones)}"
-                                                   if did_you_mean(name, game.rules.zones) else ""))
+        raise PositionError(
+            f"no zone '{name}'"
+            + (f"; {did_you_mean(name, game.rules.zones)}" if did_you_mean(name, game.rules.zones) else "")
+        )
     name = name if decl.rows else decl.name
     if decl.per == "shared":
         return name
     if not owner:
-        raise PositionError(f"'{name}' is one per {decl.per}: write {name}@{'1' if decl.per == 'player' else 'CARD'}")
+        raise PositionError(
+            f"'{name}' is one per {decl.per}: write {name}@{'1' if decl.per == 'player' else 'CARD'}"
+        )
     return zone_key(name, seat_of_label(game, owner) if decl.per == "player" else find_card(game, owner))

@@ -6,6 +6,7 @@ many times as its copies, each of its faces (a double-sided card's two sides one
 other, to glue back to back). A page is an SVG document in mm; a PDF is the same pages drawn
 by cairosvg (the optional extra `print`).
 """
+
 from __future__ import annotations
 
 import math
@@ -16,9 +17,9 @@ from silvics.compiler.faces import face_body, face_sides, template
 from silvics.errors import UsageError
 from silvics.interpreter.ir import CardDef, GameIR
 
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}    # mm
-MARGIN = 6.0          # mm kept clear at each edge of the paper (most printers print no closer)
-MARK = (1.0, 4.0)     # a cut mark runs from 1 mm to 4 mm outside the grid
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
+MARGIN = 6.0  # mm kept clear at each edge of the paper (most printers print no closer)
+MARK = (1.0, 4.0)  # a cut mark runs from 1 mm to 4 mm outside the grid
 PDF_MISSING = "writing PDF needs cairosvg: pip install 'silvics[print]' (or write the pages as .svg)"
 
 
@@ -28,16 +29,19 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
     for card in cards:
         face = template(ir, card)
         by_size.setdefault((face.width, face.height), []).extend(
-            (card, sides[0]) for _ in range(card.copies) for sides in face_sides(ir, card))
+            (card, sides[0]) for _ in range(card.copies) for sides in face_sides(ir, card)
+        )
     width, height = PAPERS[paper]
     laid = []
     for (w, h), faces in by_size.items():
         columns, rows = int((width - 2 * MARGIN) // w), int((height - 2 * MARGIN) // h)
         if not columns or not rows:
-            raise UsageError(f"a {w} × {h} mm card does not fit on a {paper} page "
-                             f"({width - 2 * MARGIN:g} × {height - 2 * MARGIN:g} mm inside the margins)")
+            raise UsageError(
+                f"a {w} × {h} mm card does not fit on a {paper} page "
+                f"({width - 2 * MARGIN:g} × {height - 2 * MARGIN:g} mm inside the margins)"
+            )
         per_page = columns * rows
-        laid += [(w, h, columns, faces[start:start + per_page]) for start in range(0, len(faces), per_page)]
+        laid += [(w, h, columns, faces[start : start + per_page]) for start in range(0, len(faces), per_page)]
     return [_page(ir, paper, number, len(laid), *page) for number, page in enumerate(laid, 1)]
 
 
@@ -45,16 +49,23 @@ def _page(ir: GameIR, paper: str, number: int, total: int, w: int, h: int, colum
     width, height = PAPERS[paper]
     used_columns, used_rows = min(columns, len(faces)), math.ceil(len(faces) / columns)
     left, top = (width - used_columns * w) / 2, (height - used_rows * h) / 2
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
-           f'viewBox="0 0 {width:g} {height:g}">', f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
-           _cut_marks(left, top, w, h, used_columns, used_rows)]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
+        f'viewBox="0 0 {width:g} {height:g}">',
+        f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
+        _cut_marks(left, top, w, h, used_columns, used_rows),
+    ]
     for index, (card, side) in enumerate(faces):
         x, y = left + (index % columns) * w, top + (index // columns) * h
-        out.append(f'<svg x="{x:.2f}" y="{y:.2f}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-                   f'data-card={quoteattr(card.id)}>'
-                   f"{face_body(ir, card, side)}</svg>")
-    out.append(f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="DejaVu Sans, sans-serif" '
-               f'font-size="2.2" fill="#9e9e9e" text-anchor="end">page {number} of {total}</text></svg>')
+        out.append(
+            f'<svg x="{x:.2f}" y="{y:.2f}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f"data-card={quoteattr(card.id)}>"
+            f"{face_body(ir, card, side)}</svg>"
+        )
+    out.append(
+        f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="DejaVu Sans, sans-serif" '
+        f'font-size="2.2" fill="#9e9e9e" text-anchor="end">page {number} of {total}</text></svg>'
+    )
     return "".join(out)
 
 
@@ -82,9 +93,9 @@ def write_pdf(svg_pages: list[str], paper: str, output: Path) -> None:
         import cairocffi
         from cairosvg.parser import Tree
         from cairosvg.surface import PDFSurface
-    except (ImportError, OSError):       # OSError: cairocffi without the cairo library
+    except (ImportError, OSError):  # OSError: cairocffi without the cairo library
         raise UsageError(PDF_MISSING) from None
-    width, height = (mm / 25.4 * 72 for mm in PAPERS[paper])      # points
+    width, height = (mm / 25.4 * 72 for mm in PAPERS[paper])  # points
     try:
         stream = open(output, "wb")
     except OSError as error:
@@ -92,7 +103,7 @@ def write_pdf(svg_pages: list[str], paper: str, output: Path) -> None:
     with stream:
         target = cairocffi.PDFSurface(stream, width, height)
 
-        class Page(PDFSurface):        # cairosvg's hook for subclasses: draw on our surface, not a new one
+        class Page(PDFSurface):  # cairosvg's hook for subclasses: draw on our surface, not a new one
             def _create_surface(self, width, height):
                 return target, width, height
 

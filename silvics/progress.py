@@ -1,6 +1,7 @@
 """A one-line progress bar on standard error, drawn only when it is a terminal (never into
 a log or a pipe): what it counts (a label, if given), done/total, a bar, games a second and
 the time left."""
+
 from __future__ import annotations
 
 import sys
@@ -18,13 +19,15 @@ class ProgressBar:
 
     def __call__(self, done: int):
         now = time.perf_counter()
-        if self.shown and (now - self.drawn >= 0.1 or done == self.total):   # redraw at most 10 times a second
+        if self.shown and (now - self.drawn >= 0.1 or done == self.total):  # redraw at most 10 times a second
             self.drawn = now
             rate = done / max(now - self.started, 1e-9)
             left = (self.total - done) / rate if rate else 0
             filled = WIDTH * done // self.total
-            self.stream.write(f"\r{self.label}{done}/{self.total} {self.unit} [{'#' * filled}{'.' * (WIDTH - filled)}] "
-                              f"{rate:.0f} {self.unit}/s, {left:.0f} s left\033[K")
+            self.stream.write(
+                f"\r{self.label}{done}/{self.total} {self.unit} [{'#' * filled}{'.' * (WIDTH - filled)}] "
+                f"{rate:.0f} {self.unit}/s, {left:.0f} s left\033[K"
+            )
             self.stream.flush()
 
     def close(self):

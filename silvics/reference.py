@@ -4,6 +4,7 @@ pack, a standalone mkdocs project built to HTML. The pages come from the compile
 backend, which only renders; a game's balance report (balance.py plays it, report.py writes
 it) is a folder of its own beside them, `balance/`, with its plots.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,7 +24,7 @@ GAME_PAGES = (
     ("cards.md", "Cards", gallery_page),
     ("as-written.md", "As written", game_page),
 )
-BALANCE = ("balance", "Balance")     # the balance report's folder, and its title in the menu
+BALANCE = ("balance", "Balance")  # the balance report's folder, and its title in the menu
 MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, not these files.\n"
 
 
@@ -51,7 +52,8 @@ def write_game_reference(out: Path, game_id: str, balance, use_cache: bool = Tru
 
 
 def _write_report(made, folder: Path) -> list[Path]:
-    from silvics import report          # matplotlib: loaded only when there is a report to draw
+    from silvics import report  # matplotlib: loaded only when there is a report to draw
+
     return [] if made is None else report.write(made, folder)
 
 
@@ -83,12 +85,22 @@ def write_site(ir, out: Path, balance) -> list[Path]:
     """Write the mkdocs project of one game (or pack) into the prepared folder `out`: `mkdocs.yml`,
     and in `docs/` a page per GAME_PAGES entry, and the balance report (`balance`, or None)."""
     nav = [{title: name} for name, title, _ in GAME_PAGES]
-    config = {"site_name": ir.name, "docs_dir": "docs", "site_dir": "site",
-              "theme": {"name": "mkdocs", "highlightjs": False},        # no scripts from the network
-              "nav": nav + ([{BALANCE[1]: f"{BALANCE[0]}/index.md"}] if balance is not None else []),
-              "validation": {"omitted_files": "warn", "absolute_links": "warn", "unrecognized_links": "warn",
-                             "anchors": "warn"}}
-    (out / "mkdocs.yml").write_text(MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    config = {
+        "site_name": ir.name,
+        "docs_dir": "docs",
+        "site_dir": "site",
+        "theme": {"name": "mkdocs", "highlightjs": False},  # no scripts from the network
+        "nav": nav + ([{BALANCE[1]: f"{BALANCE[0]}/index.md"}] if balance is not None else []),
+        "validation": {
+            "omitted_files": "warn",
+            "absolute_links": "warn",
+            "unrecognized_links": "warn",
+            "anchors": "warn",
+        },
+    }
+    (out / "mkdocs.yml").write_text(
+        MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
     pages = [_write(out / "docs" / name, page(ir)) for name, _, page in GAME_PAGES]
     return [out / "mkdocs.yml", *pages, *_write_report(balance, out / "docs" / BALANCE[0])]
 
@@ -101,8 +113,10 @@ def build_site(out: Path) -> Path:
         from mkdocs.config import load_config
         from mkdocs.exceptions import MkDocsException
     except ImportError:
-        raise UsageError(f"wrote the Markdown to {out / 'docs'}, but building the HTML needs mkdocs: "
-                         "pip install 'silvics[docs]'") from None
+        raise UsageError(
+            f"wrote the Markdown to {out / 'docs'}, but building the HTML needs mkdocs: "
+            "pip install 'silvics[docs]'"
+        ) from None
     try:
         build(load_config(config_file=str(out / "mkdocs.yml"), strict=True))
     except MkDocsException as error:

@@ -7,6 +7,7 @@ from the seed printed at the top: the same command gives the same report.
 Intervals are 95%: Wilson's for a rate (a win share counts ties as fractions: close enough
 for a report), mean ± 1.96 standard errors for a mean score.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,12 +19,13 @@ from silvics.compiler.markdown import code, inline
 from silvics.interpreter.ir import SetupError
 from silvics.interpreter.simulate import simulate
 
-Z = 1.96          # the normal quantile of a 95% interval
+Z = 1.96  # the normal quantile of a 95% interval
 
 
 @dataclass
 class Rate:
     """A share of wins among `n` tries, with its 95% interval."""
+
     wins: float
     n: int
 
@@ -57,29 +59,52 @@ class Report:
     title: str
     lines: list = field(default_factory=list)
     figures: dict = field(default_factory=dict)
-    plots: dict = field(default_factory=dict)        # file name -> a function drawing it on a matplotlib Axes
+    plots: dict = field(default_factory=dict)  # file name -> a function drawing it on a matplotlib Axes
 
 
-def balance(ir, players: int, games: int, seed: int, agents: list[str], modules=(), options=None,
-            workers: int = 1, progress=None, runner=None, by: str | None = None) -> Report:
+def balance(
+    ir,
+    players: int,
+    games: int,
+    seed: int,
+    agents: list[str],
+    modules=(),
+    options=None,
+    workers: int = 1,
+    progress=None,
+    runner=None,
+    by: str | None = None,
+) -> Report:
     """The report of `games` games per study: the seats (the first agent in every seat); with
     several agents, each against each (its seat turning game by game); with `by` ("module", or
     an option's name), the first agent's games under each module or each value of the option.
     `runner` plays them elsewhere (simulate's); `progress(done)` counts over every study."""
     rows = study_rows(ir, players, modules, options or {}, by) if by else []
-    play = _batches(ir, players, dict(modules=tuple(modules), options=options, workers=workers, keep=True,
-                                      runner=runner), progress)
+    play = _batches(
+        ir,
+        players,
+        dict(modules=tuple(modules), options=options, workers=workers, keep=True, runner=runner),
+        progress,
+    )
     report = Report(f"Balance of {ir.name}")
     seats = play(games, seed, (agents[0],))
-    report.lines += [f"# {inline(report.title)}", "",
-                     f"{games} games of {players} player{'s' * (players > 1)}, seeds {seed}–{seed + games - 1}"
-                     + inline((f", modules {', '.join(modules)}" if modules else "")
-                              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
-                              + f"; agents {', '.join(agents)}")
-                     + ". Every figure follows from these: "
-                     + code(f"silvics balance {ir.id} --players {players} --games {games} --seed {seed} "
-                            f"--agents {','.join(agents)}{_setup_options(modules, options)}{f' --by {by}' if by else ''}")
-                     + " gives this report again. Intervals are 95%.", ""]
+    report.lines += [
+        f"# {inline(report.title)}",
+        "",
+        f"{games} games of {players} player{'s' * (players > 1)}, seeds {seed}–{seed + games - 1}"
+        + inline(
+            (f", modules {', '.join(modules)}" if modules else "")
+            + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
+            + f"; agents {', '.join(agents)}"
+        )
+        + ". Every figure follows from these: "
+        + code(
+            f"silvics balance {ir.id} --players {players} --games {games} --seed {seed} "
+            f"--agents {','.join(agents)}{_setup_options(modules, options)}{f' --by {by}' if by else ''}"
+        )
+        + " gives this report again. Intervals are 95%.",
+        "",
+    ]
     _seats(report, seats, agents[0])
     if len(agents) > 1 and players > 1:
         _matrix(report, play, players, games, seed, agents)
@@ -109,9 +134,12 @@ def study_rows(ir, players: int, modules, options: dict, by: str) -> list[tuple[
     owned = {o.name: o for o in ir.options} | {o.name: o for m in modules for o in ir.modules[m].options}
     if by not in owned:
         elsewhere = next((m.name for m in ir.modules.values() for o in m.options if o.name == by), None)
-        raise SetupError(f"option {by!r} belongs to module {elsewhere!r}: switch it on with --module {elsewhere}"
-                         if elsewhere else f"--by takes module or an option of the game with its modules on "
-                         f"({', '.join(['module', *owned])}), not {by!r}")
+        raise SetupError(
+            f"option {by!r} belongs to module {elsewhere!r}: switch it on with --module {elsewhere}"
+            if elsewhere
+            else f"--by takes module or an option of the game with its modules on "
+            f"({', '.join(['module', *owned])}), not {by!r}"
+        )
     return [(value, modules, {**options, by: value}) for value in owned[by].values]
 
 
@@ -133,11 +161,14 @@ def _batches(ir, players: int, setup: dict, progress):
         summary = simulate(ir, players, games, seed, names, progress=counted, **{**setup, **changed})
         played[0] += games
         return summary
+
     return play
 
 
 def _setup_options(modules, options) -> str:
-    return "".join(f" --module {m}" for m in modules) + "".join(f" --set {k}={v}" for k, v in (options or {}).items())
+    return "".join(f" --module {m}" for m in modules) + "".join(
+        f" --set {k}={v}" for k, v in (options or {}).items()
+    )
 
 
 def _seats(report: Report, summary, agent: str):
@@ -149,31 +180,66 @@ def _seats(report: Report, summary, agent: str):
         if players > 1:
             won = Rate(sum(result.share[seat] for result in results), len(results))
             rows.append(f"| P{seat + 1} | {mean:.2f} ± {half:.2f} | {won} |")
-            numbers.append({"seat": seat + 1, "mean": mean, "interval": half, "wins": won.value,
-                            "win_interval": won.interval})
-        else:                   # alone: won by the rules' own criterion (solo: won:), if they give one
+            numbers.append(
+                {
+                    "seat": seat + 1,
+                    "mean": mean,
+                    "interval": half,
+                    "wins": won.value,
+                    "win_interval": won.interval,
+                }
+            )
+        else:  # alone: won by the rules' own criterion (solo: won:), if they give one
             won = Rate(sum(result.share[seat] for result in results), len(results))
             rows.append(f"| P{seat + 1} | {mean:.2f} ± {half:.2f} | {won} |")
-            numbers.append({"seat": seat + 1, "mean": mean, "interval": half, "wins": won.value,
-                            "win_interval": won.interval})
+            numbers.append(
+                {
+                    "seat": seat + 1,
+                    "mean": mean,
+                    "interval": half,
+                    "wins": won.value,
+                    "win_interval": won.interval,
+                }
+            )
     tally = _tally([result.result for result in results if result.result])
     if tally:
-        rows += ["", "| result | games |", "|---|---|", *(f"| {inline(name)} | {share} |" for name, share in tally.items())]
+        rows += [
+            "",
+            "| result | games |",
+            "|---|---|",
+            *(f"| {inline(name)} | {share} |" for name, share in tally.items()),
+        ]
         report.figures["results"] = {name: rate.value for name, rate in tally.items()}
     lengths = [result.length for result in results]
-    report.lines += [f"## Seats ({inline(agent)} in every seat)", "",
-                     "Does the first player win too often? Each seat's mean score and share of the wins "
-                     "(ties share a win)." if players > 1 else
-                     "Played alone: the score, and the share of games won by the game's own criterion "
-                     "(its `solo: won:` condition; a game that gives none is always won).", "",
-                     "| seat | mean score | win rate |", "|---|---|---|", *rows, "",
-                     "![scores by seat](scores.png)", "",
-                     f"Game length: {sum(lengths) / len(lengths):.1f} decisions on average "
-                     f"(min {min(lengths)}, max {max(lengths)}).", "", "![game length](lengths.png)", ""]
+    report.lines += [
+        f"## Seats ({inline(agent)} in every seat)",
+        "",
+        "Does the first player win too often? Each seat's mean score and share of the wins "
+        "(ties share a win)."
+        if players > 1
+        else "Played alone: the score, and the share of games won by the game's own criterion "
+        "(its `solo: won:` condition; a game that gives none is always won).",
+        "",
+        "| seat | mean score | win rate |",
+        "|---|---|---|",
+        *rows,
+        "",
+        "![scores by seat](scores.png)",
+        "",
+        f"Game length: {sum(lengths) / len(lengths):.1f} decisions on average "
+        f"(min {min(lengths)}, max {max(lengths)}).",
+        "",
+        "![game length](lengths.png)",
+        "",
+    ]
     report.figures["seats"] = numbers
     report.figures["lengths"] = lengths
-    report.plots["scores.png"] = lambda axes: _histograms(axes, [[r.scores[s] for r in results] for s in range(players)],
-                                                          [f"P{s + 1}" for s in range(players)], "score")
+    report.plots["scores.png"] = lambda axes: _histograms(
+        axes,
+        [[r.scores[s] for r in results] for s in range(players)],
+        [f"P{s + 1}" for s in range(players)],
+        "score",
+    )
     report.plots["lengths.png"] = lambda axes: _histograms(axes, [lengths], ["games"], "decisions")
 
 
@@ -204,14 +270,31 @@ def _matrix(report: Report, play, players: int, games: int, seed: int, agents: l
                 won += play(count, seed + seat * games, tuple(names)).wins[seat]
             rates[mine, theirs] = Rate(won, games)
     header = "| against → | " + " | ".join(map(inline, agents)) + " |"
-    rows = ["| " + inline(mine) + " | " + " | ".join("—" if mine == theirs else str(rates[mine, theirs]) for theirs in agents)
-            + " |" for mine in agents]
-    report.lines += ["## Agent against agent", "",
-                     f"How much does skill matter? The row agent's win rate in one seat (turning seat by seat "
-                     f"over {games} games), the column agent in the other{'s' * (players > 2)}.", "",
-                     header, "|---|" + "---|" * len(agents), *rows, "", "![win rates](matrix.png)", ""]
-    report.figures["matrix"] = {f"{mine} vs {theirs}": {"wins": rate.value, "interval": rate.interval, "games": rate.n}
-                                for (mine, theirs), rate in rates.items()}
+    rows = [
+        "| "
+        + inline(mine)
+        + " | "
+        + " | ".join("—" if mine == theirs else str(rates[mine, theirs]) for theirs in agents)
+        + " |"
+        for mine in agents
+    ]
+    report.lines += [
+        "## Agent against agent",
+        "",
+        f"How much does skill matter? The row agent's win rate in one seat (turning seat by seat "
+        f"over {games} games), the column agent in the other{'s' * (players > 2)}.",
+        "",
+        header,
+        "|---|" + "---|" * len(agents),
+        *rows,
+        "",
+        "![win rates](matrix.png)",
+        "",
+    ]
+    report.figures["matrix"] = {
+        f"{mine} vs {theirs}": {"wins": rate.value, "interval": rate.interval, "games": rate.n}
+        for (mine, theirs), rate in rates.items()
+    }
     report.plots["matrix.png"] = lambda axes: _heatmap(axes, agents, rates)
 
 
@@ -226,25 +309,55 @@ def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: 
         mean, half = mean_interval([score for result in results for score in result.scores])
         first = Rate(sum(result.share[0] for result in results), len(results))
         tally = _tally([result.result for result in results if result.result])
-        numbers.append({"setup": label, "mean": mean, "interval": half, "first_seat_wins": first.value,
-                        "first_seat_interval": first.interval, "length": sum(summary.lengths) / len(summary.lengths),
-                        "results": {name: rate.value for name, rate in tally.items()}})
+        numbers.append(
+            {
+                "setup": label,
+                "mean": mean,
+                "interval": half,
+                "first_seat_wins": first.value,
+                "first_seat_interval": first.interval,
+                "length": sum(summary.lengths) / len(summary.lengths),
+                "results": {name: rate.value for name, rate in tally.items()},
+            }
+        )
         firsts.append(first)
         means.append((label, mean, half))
-    alone = len(results[0].scores) == 1            # the last row's games: every row has as many players
+    alone = len(results[0].scores) == 1  # the last row's games: every row has as many players
     tiers = any(row["results"] for row in numbers)
-    lines = ["| " + " | ".join([inline(row["setup"]), f"{row['mean']:.2f} ± {row['interval']:.2f}", str(first),
-                                *[", ".join(f"{inline(name)} {share:.0%}" for name, share in row["results"].items())
-                                  or "—"] * tiers, f"{row['length']:.1f}"]) + " |" for row, first in zip(numbers, firsts)]
-    report.lines += [f"## By {inline(by)}", "",
-                     f"The seat study's games ({inline(agent)} in every seat, the same seeds) under each "
-                     + ("module the game allows with this setup" if by == "module" else f"value of {inline(by)}")
-                     + ": the mean score of a seat, "
-                     + ("the share of games won by the game's own criterion" if alone else "the first seat's win rate")
-                     + (", the results (the tiers reached)" if tiers else "") + " and the game length in decisions.", "",
-                     f"| {inline(by)} | mean score | {'won' if alone else 'P1 win rate'} |" + " results |" * tiers
-                     + " length |", "|---|---|---|" + "---|" * tiers + "---|", *lines, "",
-                     "![mean score by setup](by.png)", ""]
+    lines = [
+        "| "
+        + " | ".join(
+            [
+                inline(row["setup"]),
+                f"{row['mean']:.2f} ± {row['interval']:.2f}",
+                str(first),
+                *[", ".join(f"{inline(name)} {share:.0%}" for name, share in row["results"].items()) or "—"]
+                * tiers,
+                f"{row['length']:.1f}",
+            ]
+        )
+        + " |"
+        for row, first in zip(numbers, firsts)
+    ]
+    report.lines += [
+        f"## By {inline(by)}",
+        "",
+        f"The seat study's games ({inline(agent)} in every seat, the same seeds) under each "
+        + ("module the game allows with this setup" if by == "module" else f"value of {inline(by)}")
+        + ": the mean score of a seat, "
+        + ("the share of games won by the game's own criterion" if alone else "the first seat's win rate")
+        + (", the results (the tiers reached)" if tiers else "")
+        + " and the game length in decisions.",
+        "",
+        f"| {inline(by)} | mean score | {'won' if alone else 'P1 win rate'} |"
+        + " results |" * tiers
+        + " length |",
+        "|---|---|---|" + "---|" * tiers + "---|",
+        *lines,
+        "",
+        "![mean score by setup](by.png)",
+        "",
+    ]
     report.figures["by"] = {"study": by, "rows": numbers}
     report.plots["by.png"] = lambda axes: _bars(axes, means, "mean score")
 
@@ -268,29 +381,55 @@ def _cards(report: Report, summary):
                 rate.n += 1
         stats = summary.earned.get(card)
         mean_points = stats.points / stats.games if stats and stats.games else 0.0
-        apart = players > 1 and with_it.n and without.n and \
-            (with_it.interval[0] > without.interval[1] or with_it.interval[1] < without.interval[0])
-        numbers[card] = {"games": counts[card], "mean_points": mean_points, "wins_with": with_it.value,
-                         "wins_without": without.value, "outlier": bool(apart)}
-        rows.append(f"| {inline(card)} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
-                    + (f"{with_it} | {without} | {'**outlier**' if apart else ''} |" if players > 1 else "— | — | |"))
-    report.lines += ["## Cards", "",
-                     "Is this card too strong? For each card: the share of games in which a player had it in "
-                     "play at the end (face up in their own places), the points it earned when it earned any, "
-                     "and the win rate of the players who had it against those who did not; an **outlier** "
-                     "is a card whose two intervals do not overlap.", "",
-                     "| card | in play | mean points | win rate with | win rate without | |",
-                     "|---|---|---|---|---|---|", *rows, ""]
+        apart = (
+            players > 1
+            and with_it.n
+            and without.n
+            and (with_it.interval[0] > without.interval[1] or with_it.interval[1] < without.interval[0])
+        )
+        numbers[card] = {
+            "games": counts[card],
+            "mean_points": mean_points,
+            "wins_with": with_it.value,
+            "wins_without": without.value,
+            "outlier": bool(apart),
+        }
+        rows.append(
+            f"| {inline(card)} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
+            + (f"{with_it} | {without} | {'**outlier**' if apart else ''} |" if players > 1 else "— | — | |")
+        )
+    report.lines += [
+        "## Cards",
+        "",
+        "Is this card too strong? For each card: the share of games in which a player had it in "
+        "play at the end (face up in their own places), the points it earned when it earned any, "
+        "and the win rate of the players who had it against those who did not; an **outlier** "
+        "is a card whose two intervals do not overlap.",
+        "",
+        "| card | in play | mean points | win rate with | win rate without | |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
     report.figures["cards"] = numbers
     awarding = sorted(summary.awarded.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
     if awarding:
-        report.lines += ["Cards that award points to players (the `by` of a score: a goal, a creature, a "
-                         "visitor): in how many games they awarded any, and how many points on average then.", "",
-                         "| card | games | mean points awarded |", "|---|---|---|",
-                         *(f"| {inline(card)} | {stats.games} | {stats.points / stats.games:.2f} |" for card, stats in awarding),
-                         ""]
-        report.figures["awarded"] = {card: {"games": stats.games, "mean_points": stats.points / stats.games}
-                                     for card, stats in awarding}
+        report.lines += [
+            "Cards that award points to players (the `by` of a score: a goal, a creature, a "
+            "visitor): in how many games they awarded any, and how many points on average then.",
+            "",
+            "| card | games | mean points awarded |",
+            "|---|---|---|",
+            *(
+                f"| {inline(card)} | {stats.games} | {stats.points / stats.games:.2f} |"
+                for card, stats in awarding
+            ),
+            "",
+        ]
+        report.figures["awarded"] = {
+            card: {"games": stats.games, "mean_points": stats.points / stats.games}
+            for card, stats in awarding
+        }
 
 
 def _histograms(axes, series: list, labels: list, what: str):
@@ -307,7 +446,9 @@ def _histograms(axes, series: list, labels: list, what: str):
 def _bars(axes, rows: list, what: str):
     """One bar per (label, value, half-width of its interval), top to bottom."""
     labels = [label for label, _, _ in rows]
-    axes.barh(range(len(rows)), [value for _, value, _ in rows], xerr=[half for _, _, half in rows], color="#4c72b0")
+    axes.barh(
+        range(len(rows)), [value for _, value, _ in rows], xerr=[half for _, _, half in rows], color="#4c72b0"
+    )
     axes.set_yticks(range(len(rows)), labels)
     axes.invert_yaxis()
     axes.set_xlabel(what)
@@ -326,8 +467,10 @@ def _heatmap(axes, agents: list, rates: dict):
 def write(report: Report, folder: Path) -> list[Path]:
     """The report's files in `folder`: index.md, figures.json and the plots (PNG)."""
     import matplotlib
-    matplotlib.use("Agg")                      # no display: files only
+
+    matplotlib.use("Agg")  # no display: files only
     from matplotlib import pyplot
+
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "index.md", folder / "figures.json"]
     written[0].write_text("\n".join(report.lines).rstrip() + "\n", encoding="utf-8")
@@ -336,7 +479,9 @@ def write(report: Report, folder: Path) -> list[Path]:
         figure, axes = pyplot.subplots(figsize=(6, 3.5), dpi=100)
         draw(axes)
         figure.tight_layout()
-        figure.savefig(folder / name, metadata={"Software": None})      # no version stamp: the same bytes each run
+        figure.savefig(
+            folder / name, metadata={"Software": None}
+        )  # no version stamp: the same bytes each run
         pyplot.close(figure)
         written.append(folder / name)
     return written

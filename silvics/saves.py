@@ -12,6 +12,7 @@ A `Session` plays a game at the command line: it asks each seat's agent in turn,
 save file rewrites it after every decision (so a game stopped at any moment, by Ctrl-C or a
 crash, resumes from its last decision), and lets a person take a decision back (`undo`).
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,8 +36,8 @@ from silvics.interpreter.views import visible
 from silvics.story import Asker
 
 FORMAT, VERSION = "silvics save", 1
-PERSON = "human"                   # the agent name of a seat a person plays
-_WORDS = 625                       # a random.Random's state: 624 words and a position
+PERSON = "human"  # the agent name of a seat a person plays
+_WORDS = 625  # a random.Random's state: 624 words and a position
 
 
 class SaveError(UsageError):
@@ -45,29 +46,32 @@ class SaveError(UsageError):
 
 @dataclass
 class Seat:
-    agent: str                     # an agent's name (agents.build_agent), or PERSON
-    seed: int | None = None        # a bot's agent_seed: it was made as build_agent(agent, seed, seat)
-    generator: str | None = None   # a bot's: its random generator's state when saved (base64)
+    agent: str  # an agent's name (agents.build_agent), or PERSON
+    seed: int | None = None  # a bot's agent_seed: it was made as build_agent(agent, seed, seat)
+    generator: str | None = None  # a bot's: its random generator's state when saved (base64)
 
 
 @dataclass
 class Save:
-    game: str                      # where the rules are: a bundled game's id, or a file's absolute path
-    id: str                        # the game's id and name, to say what a save is of
+    game: str  # where the rules are: a bundled game's id, or a file's absolute path
+    id: str  # the game's id and name, to say what a save is of
     name: str
-    rules: str                     # fingerprint(rules, modules)
+    rules: str  # fingerprint(rules, modules)
     players: int
     seed: int
     modules: list[str]
-    options: dict[str, str]        # the setup options chosen (name -> value)
+    options: dict[str, str]  # the setup options chosen (name -> value)
     seats: list[Seat]
     choices: list[int] = field(default_factory=list)
 
 
-STRATEGY_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")    # a strategy's name, checked against the game's once loaded
+STRATEGY_NAME = re.compile(
+    r"[a-z][a-z0-9_-]{0,63}"
+)  # a strategy's name, checked against the game's once loaded
 
 
 # ---- the rules' fingerprint -----------------------------------------------------------------
+
 
 def fingerprint(rules: ir_module.GameIR, modules) -> str:
     """SHA-256 of the rules in force: the compiled IR with the modules switched on layered in,
@@ -85,9 +89,11 @@ def source(spec: str) -> str:
 
 # ---- reading and writing ------------------------------------------------------------------
 
+
 def read(path: Path) -> Save:
     """The save in a file, its every field checked (a save file is untrusted input)."""
     from silvics.compiler.files import Refused, read_bounded
+
     try:
         if path.is_dir():
             raise SaveError(f"{path} is a folder, not a save file")
@@ -96,7 +102,7 @@ def read(path: Path) -> Save:
         raise SaveError(f"no such file: {path}") from None
     except OSError as error:
         raise SaveError(f"{path} cannot be read: {error.strerror}") from None
-    except Refused as refused:                      # not a regular file, or too large
+    except Refused as refused:  # not a regular file, or too large
         raise SaveError(f"{path}: {refused.message}") from None
     except UnicodeDecodeError:
         raise SaveError(f"{path} is not a silvics save: not UTF-8 text") from None
@@ -104,7 +110,7 @@ def read(path: Path) -> Save:
         data = json.loads(text)
     except RecursionError:
         raise SaveError(f"{path} is not a silvics save: not JSON (nested too deeply)") from None
-    except ValueError as error:                     # JSONDecodeError, or a number of thousands of digits
+    except ValueError as error:  # JSONDecodeError, or a number of thousands of digits
         raise SaveError(f"{path} is not a silvics save: not JSON ({error})") from None
     try:
         return _decoded(data)
@@ -112,8 +118,20 @@ def read(path: Path) -> Save:
         raise SaveError(f"{path} {error}") from None
 
 
-_FIELDS = {"format": str, "version": int, "game": str, "id": str, "name": str, "rules": str, "players": int, "seed": int,
-           "modules": list, "options": dict, "seats": list, "choices": list}
+_FIELDS = {
+    "format": str,
+    "version": int,
+    "game": str,
+    "id": str,
+    "name": str,
+    "rules": str,
+    "players": int,
+    "seed": int,
+    "modules": list,
+    "options": dict,
+    "seats": list,
+    "choices": list,
+}
 _SEAT_FIELDS = {"agent": str, "seed": int, "generator": str}
 
 
@@ -148,8 +166,10 @@ def _seat(value, number: int) -> Seat:
         return Seat(PERSON)
     _check_fields(value, _SEAT_FIELDS, where, "seats do not have")
     if not agent_known(str(value["agent"])) and not STRATEGY_NAME.fullmatch(str(value["agent"])):
-        raise ValueError(f"is not usable: seat {number + 1} is played by {value['agent']!r}, "
-                         f"which is not one of {', '.join([*AGENTS, PERSON])} or a strategy of the game")
+        raise ValueError(
+            f"is not usable: seat {number + 1} is played by {value['agent']!r}, "
+            f"which is not one of {', '.join([*AGENTS, PERSON])} or a strategy of the game"
+        )
     _words(value["generator"], where)
     return Seat(**value)
 
@@ -189,8 +209,14 @@ def _words(generator: str, where: str) -> tuple:
 def dumps(save: Save) -> str:
     """The save as JSON text, a field a line."""
     data = {"format": FORMAT, "version": VERSION, **vars(save)}
-    data["seats"] = [{key: value for key, value in vars(seat).items() if value is not None} for seat in save.seats]
-    return "{\n" + ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items()) + "\n}\n"
+    data["seats"] = [
+        {key: value for key, value in vars(seat).items() if value is not None} for seat in save.seats
+    ]
+    return (
+        "{\n"
+        + ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items())
+        + "\n}\n"
+    )
 
 
 def write_file(path: Path, content: str):
@@ -204,10 +230,11 @@ def write_file(path: Path, content: str):
         raise SaveError(f"cannot write {path}: {error.strerror}") from None
     finally:
         with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)        # there only if the write failed or was stopped
+            temporary.unlink(missing_ok=True)  # there only if the write failed or was stopped
 
 
 # ---- the rules a save is of, and the game it holds ---------------------------------------------
+
 
 def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[ir_module.GameIR, Save]:
     """A save and its rules (from `spec`, a game as the command line names one, or else from
@@ -223,23 +250,34 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
         raise SaveError(f"{path} is a save of {save.name} ({save.id}), not of {rules.name} ({rules.id})")
     unknown = [name for name in save.modules if name not in rules.modules]
     if unknown:
-        raise SaveError(f"{path} is not usable: unknown module {unknown[0]!r}; {rules.name} has: "
-                        f"{', '.join(rules.modules) or 'none'}")
+        raise SaveError(
+            f"{path} is not usable: unknown module {unknown[0]!r}; {rules.name} has: "
+            f"{', '.join(rules.modules) or 'none'}"
+        )
     try:
         rules.settings(rules.checked_modules(save.modules), save.options)
     except SetupError as error:
         raise SaveError(f"{path} is not usable: {error}") from None
-    strangers = [(n, seat.agent) for n, seat in enumerate(save.seats, 1)
-                 if seat.agent != PERSON and not agent_known(seat.agent, rules.strategies)]
+    strangers = [
+        (n, seat.agent)
+        for n, seat in enumerate(save.seats, 1)
+        if seat.agent != PERSON and not agent_known(seat.agent, rules.strategies)
+    ]
     if strangers:
-        raise SaveError(f"{path} is not usable: seat {strangers[0][0]} is played by {strangers[0][1]!r}, which is "
-                        f"not one of {', '.join([*AGENTS, PERSON, *rules.strategies])}")
+        raise SaveError(
+            f"{path} is not usable: seat {strangers[0][0]} is played by {strangers[0][1]!r}, which is "
+            f"not one of {', '.join([*AGENTS, PERSON, *rules.strategies])}"
+        )
     low, high = rules.player_range(save.modules)
     if not low <= save.players <= high:
-        raise SaveError(f"{path} is not usable: {rules.name} is for {low} to {high} players, not {save.players}")
+        raise SaveError(
+            f"{path} is not usable: {rules.name} is for {low} to {high} players, not {save.players}"
+        )
     if fingerprint(rules, save.modules) != save.rules:
-        raise SaveError(f"{path}: the rules of {rules.name} have changed since this game was saved; "
-                        "it can be resumed or replayed only with the rules it was played with")
+        raise SaveError(
+            f"{path}: the rules of {rules.name} have changed since this game was saved; "
+            "it can be resumed or replayed only with the rules it was played with"
+        )
     return rules, save
 
 
@@ -248,12 +286,16 @@ def replay(rules: ir_module.GameIR, save: Save, path: Path | str = "the save") -
     game = _started(rules, save)
     for number, index in enumerate(save.choices, 1):
         if game.over:
-            raise SaveError(f"{path} is not usable: the game is over after {number - 1} decisions, "
-                            f"but the save has {len(save.choices)}")
+            raise SaveError(
+                f"{path} is not usable: the game is over after {number - 1} decisions, "
+                f"but the save has {len(save.choices)}"
+            )
         options = len(game.pending.options)
         if not 0 <= index < options:
-            raise SaveError(f"{path} is not usable: decision {number} has {options} options, "
-                            f"but the save took option {index}")
+            raise SaveError(
+                f"{path} is not usable: decision {number} has {options} options, "
+                f"but the save took option {index}"
+            )
         game.apply(index)
     return game
 
@@ -263,6 +305,7 @@ def _started(rules, save: Save) -> Game:
 
 
 # ---- a game played at the command line --------------------------------------------------------
+
 
 class WentBack(Exception):
     """Raised through a person's prompt once the game has gone back to an earlier decision."""
@@ -276,21 +319,38 @@ class Session:
         read, write = terminal or (None, None)
         wording = Wording(rules.vocabulary)
         people = sum(seat.agent == PERSON for seat in save.seats)
-        table = {} if people > 1 else None          # people sharing one screen: hot seat
+        table = {} if people > 1 else None  # people sharing one screen: hot seat
         asker = Asker(rules, wording) if people else None
-        self.agents = [HumanAgent(number, read, write, undo=self.undo, wording=wording, table=table, asker=asker)
-                       if seat.agent == PERSON else _bot(seat, number) for number, seat in enumerate(save.seats)]
+        self.agents = [
+            HumanAgent(number, read, write, undo=self.undo, wording=wording, table=table, asker=asker)
+            if seat.agent == PERSON
+            else _bot(seat, number)
+            for number, seat in enumerate(save.seats)
+        ]
 
     @classmethod
-    def new(cls, rules, spec: str, players: int, seed: int, modules, options: dict, names,
-            path: Path | None = None, terminal=None) -> "Session":
+    def new(
+        cls,
+        rules,
+        spec: str,
+        players: int,
+        seed: int,
+        modules,
+        options: dict,
+        names,
+        path: Path | None = None,
+        terminal=None,
+    ) -> Session:
         """A new game: `names` holds each seat's agent (PERSON for a person), `spec` where the
         rules come from, `terminal` the people's (read, write), by default the console."""
-        seats = [Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
-                 for number, name in enumerate(names)]
-        printed = fingerprint(rules, modules) if path is not None else ""       # read only from a save file
-        save = Save(source(spec), rules.id, rules.name, printed, players, seed, list(modules),
-                    dict(options), seats)
+        seats = [
+            Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
+            for number, name in enumerate(names)
+        ]
+        printed = fingerprint(rules, modules) if path is not None else ""  # read only from a save file
+        save = Save(
+            source(spec), rules.id, rules.name, printed, players, seed, list(modules), dict(options), seats
+        )
         return cls(rules, save, path, _started(rules, save), terminal)
 
     def play(self) -> Game:
@@ -331,23 +391,29 @@ class Session:
         if earlier is None:
             return "nothing to undo: this is your first decision"
         number, then = earlier
-        people = sorted({other for other in deciders[number:]
-                         if other != seat and self.save.seats[other].agent == PERSON})
+        people = sorted(
+            {other for other in deciders[number:] if other != seat and self.save.seats[other].agent == PERSON}
+        )
         if people:
             return f"cannot undo: P{people[0] + 1} has decided since your previous decision"
-        seen = sum(visible(self.game, seat, uid) and not visible(then, seat, uid)
-                   for uid in range(len(self.game.state.location)))
+        seen = sum(
+            visible(self.game, seat, uid) and not visible(then, seat, uid)
+            for uid in range(len(self.game.state.location))
+        )
         if seen:
-            return (f"cannot undo: you have seen {seen} card{'s' * (seen > 1)} since your previous decision "
-                    "(what is revealed cannot be taken back)")
+            return (
+                f"cannot undo: you have seen {seen} card{'s' * (seen > 1)} since your previous decision "
+                "(what is revealed cannot be taken back)"
+            )
         self.game = then
         self.write()
         self.agents[seat].write("  went back to your previous decision")
         raise WentBack
 
 
-def resume(path: Path, spec: str | None = None, use_cache: bool = True, save_to: Path | None = None,
-           terminal=None) -> Session:
+def resume(
+    path: Path, spec: str | None = None, use_cache: bool = True, save_to: Path | None = None, terminal=None
+) -> Session:
     """The session of a saved game, at its last decision; it goes on saving to `save_to`,
     or else to the file it was resumed from."""
     rules, save = load(Path(path), spec, use_cache)
@@ -358,7 +424,7 @@ def resume(path: Path, spec: str | None = None, use_cache: bool = True, save_to:
 def _bot(seat: Seat, number: int):
     agent = build_agent(seat.agent, seat.seed, number)
     if seat.generator is not None:
-        agent.rng.setstate((3, _words(seat.generator, "generator"), None))    # 3: random.Random's VERSION
+        agent.rng.setstate((3, _words(seat.generator, "generator"), None))  # 3: random.Random's VERSION
     return agent
 
 

@@ -4,6 +4,7 @@ A scenario names a game and a player count, starts from a seed (the whole game) 
 described position (see position.py), scripts each seat's choices by option label, and
 lists what must hold afterwards. `run_file` returns the failures; none means it passed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,8 +16,15 @@ from silvics.compiler.diagnostics import CompileError, did_you_mean
 from silvics.compiler.document import Document
 from silvics.interpreter.agents import ScriptedAgent, ScriptExhausted, decide, make_agent
 from silvics.interpreter.game import Game, GameError
-from silvics.position import (PositionError, counter_from_label, find_card, place, seat_of_label, space_value,
-                              zone_from_label)
+from silvics.position import (
+    PositionError,
+    counter_from_label,
+    find_card,
+    place,
+    seat_of_label,
+    space_value,
+    zone_from_label,
+)
 
 
 @dataclass
@@ -24,8 +32,8 @@ class Outcome:
     file: str
     name: str
     failures: list[str] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)        # the game's full log, once it ran
-    choices: list[str] = field(default_factory=list)    # every choice taken: asked, or automatic
+    log: list[str] = field(default_factory=list)  # the game's full log, once it ran
+    choices: list[str] = field(default_factory=list)  # every choice taken: asked, or automatic
 
     @property
     def passed(self) -> bool:
@@ -52,8 +60,14 @@ def build(document: Document, base: Path, use_cache: bool = True, overrides: dic
     if "maps" in data.get("position", {}):
         ir = ir.with_maps(inline_maps(document, ir))
     start = "position" not in data and "run" not in data
-    game = Game(ir, data["players"], data.get("seed", 0), data.get("modules", ()), options=data.get("options"),
-                start=start)
+    game = Game(
+        ir,
+        data["players"],
+        data.get("seed", 0),
+        data.get("modules", ()),
+        options=data.get("options"),
+        start=start,
+    )
     if "position" in data:
         place(game, data["position"])
     return game
@@ -85,20 +99,23 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
         if options:
             data = {**data, "options": {**data.get("options", {}), **options}}
         outcome.name = data.get("name", path.stem)
-        game = build(document, path.parent, use_cache, {"options": data.get("options", {})} if options else None)
+        game = build(
+            document, path.parent, use_cache, {"options": data.get("options", {})} if options else None
+        )
     except CompileError as error:
         outcome.failures.append(error.render())
         return outcome
-    except GameError as error:          # a rule failed while a seeded game set itself up
+    except GameError as error:  # a rule failed while a seeded game set itself up
         outcome.failures.append(str(error))
         return outcome
     except (PositionError, games.GameNotFound, KeyError, ValueError) as error:
-        reason = error.args[0] if isinstance(error, KeyError) else error     # str() of a KeyError adds quotes
+        reason = error.args[0] if isinstance(error, KeyError) else error  # str() of a KeyError adds quotes
         outcome.failures.append(f"{path}: cannot set up: {reason}")
         return outcome
     expect = data.get("expect", {})
     game.on_choice = lambda _, seat, prompt, answer, asked: outcome.choices.append(
-        f"P{seat + 1} {prompt}: {answer}" + ("" if asked else "  (automatic: the only option)"))
+        f"P{seat + 1} {prompt}: {answer}" + ("" if asked else "  (automatic: the only option)")
+    )
     error = _play(game, data)
     outcome.log = game.log
     if "error" in expect:
@@ -115,25 +132,30 @@ def _play(game: Game, data: dict) -> str | None:
     A choice nobody is scripted to answer stops the run there: a failure, unless expect.choice pins it
     (else a scenario whose rules ask a question they should not would pass unseen)."""
     seats = game.state.players
-    choices = {str(seat): answers for seat, answers in data.get("choices", {}).items()}   # 1: and "1": alike
+    choices = {str(seat): answers for seat, answers in data.get("choices", {}).items()}  # 1: and "1": alike
     unknown = sorted(set(choices) - {str(seat + 1) for seat in range(seats)})
     if unknown:
         return f"choices for seat {unknown[0]}, but the game has {seats} seats"
     scripted = [ScriptedAgent(choices.get(str(seat + 1), [])) for seat in range(seats)]
-    fallback = [make_agent("random", data.get("seed", 0), seat) for seat in range(seats)] \
-        if data.get("others") == "random" else None
+    fallback = (
+        [make_agent("random", data.get("seed", 0), seat) for seat in range(seats)]
+        if data.get("others") == "random"
+        else None
+    )
     procedures = data.get("run", ["scoring"] if "position" in data else [None])
     try:
         for name in procedures:
             if name:
-                procedure, _, seat = name.partition("@")      # plant@2: seat 2 acts in plant
+                procedure, _, seat = name.partition("@")  # plant@2: seat 2 acts in plant
                 game.start_procedure(procedure, seat_of_label(game, seat) if seat else None)
             if not _answer(game, scripted, fallback):
                 if "choice" in data.get("expect", {}):
-                    return None                       # stopping at that question is the point
+                    return None  # stopping at that question is the point
                 pending = game.pending
-                return (f"the run stopped at a question no scripted choice answers: P{pending.seat + 1} "
-                        f"{pending.prompt} ({', '.join(pending.labels)}); script it, or pin it with expect.choice")
+                return (
+                    f"the run stopped at a question no scripted choice answers: P{pending.seat + 1} "
+                    f"{pending.prompt} ({', '.join(pending.labels)}); script it, or pin it with expect.choice"
+                )
     except PositionError as error:
         return f"run: {name}: {error}"
     except (GameError, ValueError, KeyError) as error:
@@ -161,6 +183,7 @@ def check(game: Game, expect: dict) -> list[str]:
 
     def ids(key):
         return [game.card_id(uid) for uid in state.zones.get(key, [])]
+
     try:
         if "scores" in expect and state.scores != expect["scores"]:
             failures.append(f"scores: expected {expect['scores']}, got {state.scores}")
@@ -186,7 +209,7 @@ def check(game: Game, expect: dict) -> list[str]:
         for label, want in expect.get("spaces", {}).items():
             key = zone_from_label(game, label)
             for name, value in want.items():
-                space_value(game, label, name, value)             # a value the rules could give it
+                space_value(game, label, name, value)  # a value the rules could give it
                 got = game.space_value(key, name)
                 if got != value:
                     failures.append(f"{label}.{name}: expected {value!r}, got {got!r}")
@@ -201,8 +224,10 @@ def check(game: Game, expect: dict) -> list[str]:
             if got != want:
                 failures.append(f"{card} side: expected {want}, got {got}")
         if "winners" in expect and [seat + 1 for seat in game.winners()] != sorted(expect["winners"]):
-            failures.append(f"winners: expected {sorted(expect['winners'])}, "
-                            f"got {[seat + 1 for seat in game.winners()]} (standings {game.standings()})")
+            failures.append(
+                f"winners: expected {sorted(expect['winners'])}, "
+                f"got {[seat + 1 for seat in game.winners()]} (standings {game.standings()})"
+            )
         if "first" in expect and state.markers["first"] + 1 != expect["first"]:
             failures.append(f"first player: expected P{expect['first']}, got P{state.markers['first'] + 1}")
         failures.extend(_check_log(game.log, expect.get("log", [])))
@@ -228,9 +253,17 @@ def _check_log(log: list[str], lines: list[str]) -> list[str]:
 
 def _check_card(game, card: str, want: dict) -> list[str]:
     uid, state = find_card(game, card), game.state
-    got = {"zone": game.zone_label(state.location[uid]), "face": "down" if state.facedown[uid] else "up",
-           "by": state.placer[uid] + 1 if state.placer[uid] >= 0 else None, "side": game.attribute(uid, "side")}
-    return [f"{card} {key}: expected {value!r}, got {got[key]!r}" for key, value in want.items() if got[key] != value]
+    got = {
+        "zone": game.zone_label(state.location[uid]),
+        "face": "down" if state.facedown[uid] else "up",
+        "by": state.placer[uid] + 1 if state.placer[uid] >= 0 else None,
+        "side": game.attribute(uid, "side"),
+    }
+    return [
+        f"{card} {key}: expected {value!r}, got {got[key]!r}"
+        for key, value in want.items()
+        if got[key] != value
+    ]
 
 
 def _check_choice(game, want) -> list[str]:
@@ -241,5 +274,7 @@ def _check_choice(game, want) -> list[str]:
     if "seat" in want and pending.seat + 1 != want["seat"]:
         failures.append(f"choice: expected seat {want['seat']} to choose, got seat {pending.seat + 1}")
     if "options" in want and sorted(map(str, want["options"])) != sorted(pending.labels):
-        failures.append(f"choice options: expected {sorted(map(str, want['options']))}, got {sorted(pending.labels)}")
+        failures.append(
+            f"choice options: expected {sorted(map(str, want['options']))}, got {sorted(pending.labels)}"
+        )
     return failures

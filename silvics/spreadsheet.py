@@ -6,6 +6,7 @@ the YAML would: a number, a word, a list as `[a, b]`, an effect as its statement
 steps, as a flow-style list. An empty cell leaves the attribute out. Importing reads each cell
 with the compiler's YAML reader and reports a mistake at its row and column.
 """
+
 from __future__ import annotations
 
 import csv
@@ -26,7 +27,11 @@ def columns(ir: GameIR) -> list[str]:
     found = list(FIXED)
     for kind in ir.kinds:
         names = [a.name for a in kind.attributes]
-        names = names if len(kind.sides) == 1 else [f"{side}.{n}" for side in kind.sides for n in ("name", *names)]
+        names = (
+            names
+            if len(kind.sides) == 1
+            else [f"{side}.{n}" for side in kind.sides for n in ("name", *names)]
+        )
         found += [n for n in names if n not in found]
     return found
 
@@ -61,8 +66,18 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0] if rows else []
     if "id" not in header:
-        raise CompileError([Diagnostic(file, 1, 1, "E0201", "the first row names the columns, and one is id",
-                                       f"columns of a card table: {', '.join(FIXED)}, then the attributes")])
+        raise CompileError(
+            [
+                Diagnostic(
+                    file,
+                    1,
+                    1,
+                    "E0201",
+                    "the first row names the columns, and one is id",
+                    f"columns of a card table: {', '.join(FIXED)}, then the attributes",
+                )
+            ]
+        )
     starts, cards, problems = _cell_starts(text), [], []
     for number, row in enumerate(rows[1:], start=2):
         cells = []
@@ -73,16 +88,24 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
             try:
                 cells.append((name, load(cell, file)[0], where))
             except YamlError as error:
-                problems += [Diagnostic(file, *where, d.code, f"{name}: {d.message}", d.hint) for d in error.diagnostics]
+                problems += [
+                    Diagnostic(file, *where, d.code, f"{name}: {d.message}", d.hint)
+                    for d in error.diagnostics
+                ]
         if cells and not any(name == "id" for name, _, _ in cells):
-            problems.append(Diagnostic(file, number, 1, "E0201", "this row has no id", "every card needs an id"))
+            problems.append(
+                Diagnostic(file, number, 1, "E0201", "this row has no id", "every card needs an id")
+            )
         elif cells:
             cards.append(cells)
     if problems:
         raise CompileError(problems)
     kinds = [value for cells in cards for name, value, _ in cells if name == "kind"]
-    lines = [f"# cards imported from {Path(file).name} by `silvics import`",
-             f"kind: {max(set(kinds), key=kinds.count) if kinds else 'card'}", "cards:"]
+    lines = [
+        f"# cards imported from {Path(file).name} by `silvics import`",
+        f"kind: {max(set(kinds), key=kinds.count) if kinds else 'card'}",
+        "cards:",
+    ]
     origin: dict = {}
     for cells in cards:
         _add_card(cells, lines, origin)
@@ -92,9 +115,11 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
 def _add_card(cells: list, lines: list, origin: dict) -> None:
     """A card's YAML lines, one key a line (a side's keys under `sides:`); `origin` learns the
     (row, column) each line came from."""
+
     def add(text, where):
         lines.append(text)
         origin[len(lines)] = where
+
     plain = [(name, value, where) for name, value, where in cells if "." not in name]
     for index, (name, value, where) in enumerate(plain):
         add(("  - " if index == 0 else "    ") + f"{name}: {dumped(value, flow=True)}", where)
@@ -143,4 +168,6 @@ def _placed(diagnostic: Diagnostic, path: Path, origin: dict, file: str) -> Diag
     if Path(diagnostic.file).name != path.name:
         return diagnostic
     row, col = origin.get(diagnostic.line, (1, 1))
-    return Diagnostic(file, row, col, diagnostic.code, diagnostic.message, diagnostic.hint, diagnostic.severity)
+    return Diagnostic(
+        file, row, col, diagnostic.code, diagnostic.message, diagnostic.hint, diagnostic.severity
+    )

@@ -4,6 +4,7 @@ by heading, the boards the rules draw, and at the end what each player built and
 points by heading. It is told by replaying the game (the same seed and choices give the same
 game) with the engine's hooks: `Game.on_call` as a procedure starts, `Game.on_step` after each
 action. `silvics play --log full` prints the engine's complete log instead."""
+
 from __future__ import annotations
 
 from silvics.compiler.english import HEADING_HOLE, Wording
@@ -16,8 +17,8 @@ from silvics.interpreter.state import Said, parse_key, zone_key
 from silvics.position import PositionError, zone_from_label
 
 INDENT = "  "
-CELL = 22                         # the widest a card's name is drawn in a grid's cell
-LONG = 100                        # a decision's words longer than this are cut at a pause
+CELL = 22  # the widest a card's name is drawn in a grid's cell
+LONG = 100  # a decision's words longer than this are cut at a pause
 
 
 def _short(words: str) -> str:
@@ -26,7 +27,7 @@ def _short(words: str) -> str:
     if len(words) <= LONG:
         return words
     cuts = [at for mark in (" (", ": ", "; ", ", ") if 20 < (at := words.find(mark, 20)) <= LONG]
-    cut = words[:min(cuts)] if cuts else words[:LONG].rsplit(" ", 1)[0]
+    cut = words[: min(cuts)] if cuts else words[:LONG].rsplit(" ", 1)[0]
     return cut + " …" + ")" * (cut.count("(") - cut.count(")"))
 
 
@@ -64,7 +65,7 @@ class Asker:
             return (prompt, 0), prompt
         steps, index = found
         if id(steps) not in self.worded:
-            self.worded[id(steps)] = (steps, self.wording.segments(steps))     # the steps kept: ids stay theirs
+            self.worded[id(steps)] = (steps, self.wording.segments(steps))  # the steps kept: ids stay theirs
         for start, length, text in self.worded[id(steps)][1]:
             if start <= index < start + length:
                 return (id(steps), start), text or self.wording.say(steps[index])
@@ -76,9 +77,9 @@ class _Teller:
         self.ir, self.game = ir, game
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
-        self.events: list[tuple[int, str, object]] = []    # (log length then, kind, what)
+        self.events: list[tuple[int, str, object]] = []  # (log length then, kind, what)
         self.setup: list[str] = []
-        self.scored = 0                                     # score items told so far
+        self.scored = 0  # score items told so far
 
     # ---- the hooks ----
     def on_call(self, game, name: str, env: dict):
@@ -90,7 +91,7 @@ class _Teller:
             self.events.append((len(game.state.log), "heading", filled))
 
     def on_step(self, game):
-        items = game.state.score_items[self.scored:]
+        items = game.state.score_items[self.scored :]
         self.scored += len(items)
         if items:
             self.events.append((len(game.state.log), "points", items))
@@ -98,15 +99,17 @@ class _Teller:
     # ---- the lines ----
     def lines(self) -> list[str]:
         lines = ["Setup:", *(INDENT + line for line in self.setup)]
-        log, events = self.game.state.log, self.events          # events come in the log's order
-        said: list = []                                     # the choices of one decision so far
+        log, events = self.game.state.log, self.events  # events come in the log's order
+        said: list = []  # the choices of one decision so far
         e = 0
         for i in range(len(log) + 1):
             while e < len(events) and events[e][0] <= i:
                 _, kind, what = events[e]
                 if kind == "heading":
                     lines += self._decided(said)
-                    lines += ["", what] if what[:1].isupper() else [f"{INDENT}— {what} —"]   # a section, or a part
+                    lines += (
+                        ["", what] if what[:1].isupper() else [f"{INDENT}— {what} —"]
+                    )  # a section, or a part
                 else:
                     lines += self._decided(said) + self._points(what)
                 e += 1
@@ -115,7 +118,7 @@ class _Teller:
             what, _, detail = log[i]
             if what == "choice":
                 if said and (said[0].seat != detail.seat or self._run(said[0]) != self._run(detail)):
-                    lines += self._decided(said)          # a choice of another decision: the last one is whole
+                    lines += self._decided(said)  # a choice of another decision: the last one is whole
                 said.append(detail)
             elif what == "end":
                 lines += self._decided(said) + ["", "The game ends at once."]
@@ -166,8 +169,11 @@ class _Teller:
             total, cards = totals.get((seat, why), (0, []))
             earner = card if card >= 0 else by
             totals[seat, why] = (total + points, cards + [earner] * (earner >= 0 and points != 0))
-        return [f"{INDENT}P{seat + 1} scores {points}" + (f" ({why}{self._for(cards, why)})" if why else "")
-                for (seat, why), (points, cards) in totals.items() if points]
+        return [
+            f"{INDENT}P{seat + 1} scores {points}" + (f" ({why}{self._for(cards, why)})" if why else "")
+            for (seat, why), (points, cards) in totals.items()
+            if points
+        ]
 
     def _for(self, cards: list, why: str) -> str:
         """The card that earned an action's points, when one did (and is not the heading's own name)."""
@@ -188,7 +194,7 @@ class _Teller:
 
     def _zone_words(self, zone) -> str:
         said = self.wording.say(Node("zone", {"name": zone.name, "per": zone.per})).replace("_", " ")
-        return said.replace("your ", "")          # said of every player: the log names each
+        return said.replace("your ", "")  # said of every player: the log names each
 
     def _laid_out(self, game) -> list[str]:
         """The table as play begins: markers, counters, and what each place holds."""
@@ -200,29 +206,36 @@ class _Teller:
             held = {key: game.state.zones[key] for key in sorted(keys) if game.state.zones[key]}
             if held:
                 holding = self._holding(zone, held)
-                lines.append(f"{self._zone_words(zone)}:{'' if holding.startswith(chr(10)) else ' '}{holding}")
+                lines.append(
+                    f"{self._zone_words(zone)}:{'' if holding.startswith(chr(10)) else ' '}{holding}"
+                )
         return lines
 
     def _marker(self, name: str) -> str:
         said = self.wording.say(Node("player", {"rel": name})).replace("_", " ")
-        return f"the {said} player" if said == name.replace("_", " ") else said    # a marker names a player
+        return f"the {said} player" if said == name.replace("_", " ") else said  # a marker names a player
 
     def _holding(self, zone, held: dict) -> str:
         if zone.per == "player":
             counts = {len(cards) for cards in held.values()}
             if zone.visibility != "public" and len(counts) == 1:
                 return f"{counts.pop()} cards each"
-            return "".join(f"\n{INDENT * 2}P{parse_key(key).owner + 1}: {self._cards(zone, cards)}"
-                           for key, cards in held.items())
+            return "".join(
+                f"\n{INDENT * 2}P{parse_key(key).owner + 1}: {self._cards(zone, cards)}"
+                for key, cards in held.items()
+            )
         return self._cards(zone, next(iter(held.values())))
 
     def _cards(self, zone, cards: list) -> str:
         """The cards of a place: named where they lie face up in sight of all, else counted."""
-        shown = [self._card(uid) for uid in cards if not self.game.state.facedown[uid]] \
-            if zone.visibility == "public" else []
+        shown = (
+            [self._card(uid) for uid in cards if not self.game.state.facedown[uid]]
+            if zone.visibility == "public"
+            else []
+        )
         unseen = len(cards) - len(shown)
         counted = f"{unseen} {'face-down ' * bool(shown)}card{'s' * (unseen != 1)}" if unseen else ""
-        copies = {name: shown.count(name) for name in shown}           # in the order first shown
+        copies = {name: shown.count(name) for name in shown}  # in the order first shown
         named = ", ".join(name + (f" ×{n}" if n > 1 else "") for name, n in copies.items())
         return named + (" and " if shown and unseen else "") + counted
 
@@ -235,12 +248,18 @@ class _Teller:
             for seat in range(state.players):
                 if zone.rows:
                     board = self._board(zone, seat)
-                    lines += [f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}:", *board, ""] if board else []
+                    lines += (
+                        [f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}:", *board, ""]
+                        if board
+                        else []
+                    )
                     continue
                 cards = state.zones.get(zone_key(zone.name, seat)) or []
                 if cards:
-                    lines.append(f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}: "
-                                 f"{self._cards(zone, cards)}")
+                    lines.append(
+                        f"P{seat + 1}'s {self._zone_words(zone).removeprefix('the ')}: "
+                        f"{self._cards(zone, cards)}"
+                    )
         return lines + ([""] if lines and lines[-1] else []) + self._table()
 
     def _board(self, zone, seat: int) -> list[str]:
@@ -259,23 +278,31 @@ class _Teller:
         for key in spaces:
             by_row.setdefault(parse_key(key).row, []).append(key)
         label = max(len(str(row)) for row in by_row)
-        return [f"{INDENT}{str(row):<{label}} | " + " | ".join(f"{cells.get(k, '·'):<{width}}" for k in keys)
-                for row, keys in by_row.items()]
+        return [
+            f"{INDENT}{str(row):<{label}} | " + " | ".join(f"{cells.get(k, '·'):<{width}}" for k in keys)
+            for row, keys in by_row.items()
+        ]
 
     def _table(self) -> list[str]:
         headings = list(dict.fromkeys(item[4] or "other" for item in self.game.state.score_items))
         words = {heading: heading.replace("_", " ") for heading in headings}
         if len(headings) < 2:
             return []
-        points = {(seat, heading or "other"): 0 for seat in range(self.game.state.players) for heading in headings}
+        points = {
+            (seat, heading or "other"): 0 for seat in range(self.game.state.players) for heading in headings
+        }
         for seat, _, amount, _, heading in self.game.state.score_items:
             points[seat, heading or "other"] += amount
         width = max(map(len, words.values()))
-        lines = ["Points by heading:", f"{INDENT}{'':<{width}}" + "".join(f"{f'P{s + 1}':>6}" for s in
-                                                                        range(self.game.state.players))]
+        lines = [
+            "Points by heading:",
+            f"{INDENT}{'':<{width}}" + "".join(f"{f'P{s + 1}':>6}" for s in range(self.game.state.players)),
+        ]
         for heading in headings:
-            lines.append(f"{INDENT}{words[heading]:<{width}}" + "".join(f"{points[s, heading]:>6}"
-                                                                  for s in range(self.game.state.players)))
+            lines.append(
+                f"{INDENT}{words[heading]:<{width}}"
+                + "".join(f"{points[s, heading]:>6}" for s in range(self.game.state.players))
+            )
         return lines
 
 

@@ -7,6 +7,7 @@ double-sided card's other side is its back of its own) as a sheet of PNG images 
 and write `deck.json`, which TTS loads from its Saved Objects folder. Each card is in the deck
 as many times as its copies, named and described by its printed text.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,8 @@ from silvics.compiler.faces import face_body, face_sides, template
 from silvics.errors import UsageError
 from silvics.interpreter.ir import CardDef, GameIR
 
-ACROSS, DOWN = 10, 7           # TTS's largest sheet of a custom deck (69 cards and the hidden one)
-PIXELS_PER_MM = 6              # 63 mm cards become 378 pixels wide: sharp at table zoom
+ACROSS, DOWN = 10, 7  # TTS's largest sheet of a custom deck (69 cards and the hidden one)
+PIXELS_PER_MM = 6  # 63 mm cards become 378 pixels wide: sharp at table zoom
 MISSING = "a Tabletop Simulator deck draws PNG images with cairosvg: pip install 'silvics[print]'"
 
 
@@ -38,16 +39,27 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path) -> list[Path]:
     per_sheet = ACROSS * DOWN - 1
     for number, start in enumerate(range(0, len(faces), per_sheet), start=1):
         sheet = folder / f"faces-{number}.png"
-        cairosvg.svg2png(bytestring=_sheet(ir, faces[start:start + per_sheet], width, height).encode(),
-                         write_to=str(sheet), output_width=ACROSS * width * PIXELS_PER_MM)
-        decks[str(number)] = {"FaceURL": sheet.resolve().as_uri(), "BackURL": back.resolve().as_uri(),
-                              "NumWidth": ACROSS, "NumHeight": DOWN, "BackIsHidden": True, "UniqueBack": False}
+        cairosvg.svg2png(
+            bytestring=_sheet(ir, faces[start : start + per_sheet], width, height).encode(),
+            write_to=str(sheet),
+            output_width=ACROSS * width * PIXELS_PER_MM,
+        )
+        decks[str(number)] = {
+            "FaceURL": sheet.resolve().as_uri(),
+            "BackURL": back.resolve().as_uri(),
+            "NumWidth": ACROSS,
+            "NumHeight": DOWN,
+            "BackIsHidden": True,
+            "UniqueBack": False,
+        }
         written.append(sheet)
-    cairosvg.svg2png(bytestring=_back(ir, width, height).encode(), write_to=str(back),
-                     output_width=width * PIXELS_PER_MM)
+    cairosvg.svg2png(
+        bytestring=_back(ir, width, height).encode(), write_to=str(back), output_width=width * PIXELS_PER_MM
+    )
     deck = folder / "deck.json"
-    deck.write_text(json.dumps(_saved_object(ir, faces, decks, per_sheet), indent=1, ensure_ascii=False),
-                    encoding="utf-8")
+    deck.write_text(
+        json.dumps(_saved_object(ir, faces, decks, per_sheet), indent=1, ensure_ascii=False), encoding="utf-8"
+    )
     return written + [back, deck]
 
 
@@ -55,27 +67,35 @@ def _size(ir: GameIR, cards: list[CardDef]) -> tuple[int, int]:
     """One size for the whole deck (TTS cuts a sheet into equal cells): the cards' own, if they share one."""
     sizes = {(template(ir, card).width, template(ir, card).height) for card in cards}
     if len(sizes) > 1:
-        raise UsageError(f"a deck's cards share one size, and these have {len(sizes)}: "
-                         "export one kind at a time with --kind")
+        raise UsageError(
+            f"a deck's cards share one size, and these have {len(sizes)}: "
+            "export one kind at a time with --kind"
+        )
     return sizes.pop()
 
 
 def _sheet(ir: GameIR, faces: list, width: int, height: int) -> str:
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{ACROSS * width}mm" height="{DOWN * height}mm" '
-           f'viewBox="0 0 {ACROSS * width} {DOWN * height}">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{ACROSS * width}mm" height="{DOWN * height}mm" '
+        f'viewBox="0 0 {ACROSS * width} {DOWN * height}">'
+    ]
     for index, (card, side) in enumerate(faces):
         x, y = (index % ACROSS) * width, (index // ACROSS) * height
-        out.append(f'<svg x="{x}" y="{y}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-                   f"{face_body(ir, card, side)}</svg>")
+        out.append(
+            f'<svg x="{x}" y="{y}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f"{face_body(ir, card, side)}</svg>"
+        )
     return "".join(out) + "</svg>"
 
 
 def _back(ir: GameIR, width: int, height: int) -> str:
     name = ir.name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
-            f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" rx="3" fill="#37474f"/>'
-            f'<text x="{width / 2}" y="{height / 2}" font-family="DejaVu Sans, sans-serif" font-size="5" '
-            f'fill="#ffffff" text-anchor="middle">{name}</text></svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
+        f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" rx="3" fill="#37474f"/>'
+        f'<text x="{width / 2}" y="{height / 2}" font-family="DejaVu Sans, sans-serif" font-size="5" '
+        f'fill="#ffffff" text-anchor="middle">{name}</text></svg>'
+    )
 
 
 def _saved_object(ir: GameIR, faces: list, decks: dict, per_sheet: int) -> dict:
@@ -85,15 +105,44 @@ def _saved_object(ir: GameIR, faces: list, decks: dict, per_sheet: int) -> dict:
         text = card_text(ir, card, wording)[0]
         for _ in range(card.copies):
             ids.append(deck_id)
-            printed = ", ".join(f"{name.replace('_', ' ')} {', '.join(map(str, v)) if isinstance(v, tuple) else v}"
-                                for name, v in text.printed.items())
-            cards.append({"Name": "Card", "Nickname": text.name, "Description": "\n".join([printed, *text.lines]),
-                          "CardID": deck_id, "CustomDeck": {str(deck_id // 100): decks[str(deck_id // 100)]},
-                          "Transform": _transform()})
-    return {"SaveName": ir.name, "ObjectStates": [{
-        "Name": "DeckCustom", "Nickname": ir.name, "Transform": _transform(),
-        "DeckIDs": ids, "CustomDeck": decks, "ContainedObjects": cards}]}
+            printed = ", ".join(
+                f"{name.replace('_', ' ')} {', '.join(map(str, v)) if isinstance(v, tuple) else v}"
+                for name, v in text.printed.items()
+            )
+            cards.append(
+                {
+                    "Name": "Card",
+                    "Nickname": text.name,
+                    "Description": "\n".join([printed, *text.lines]),
+                    "CardID": deck_id,
+                    "CustomDeck": {str(deck_id // 100): decks[str(deck_id // 100)]},
+                    "Transform": _transform(),
+                }
+            )
+    return {
+        "SaveName": ir.name,
+        "ObjectStates": [
+            {
+                "Name": "DeckCustom",
+                "Nickname": ir.name,
+                "Transform": _transform(),
+                "DeckIDs": ids,
+                "CustomDeck": decks,
+                "ContainedObjects": cards,
+            }
+        ],
+    }
 
 
 def _transform() -> dict:
-    return {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180, "scaleX": 1, "scaleY": 1, "scaleZ": 1}
+    return {
+        "posX": 0,
+        "posY": 1,
+        "posZ": 0,
+        "rotX": 0,
+        "rotY": 180,
+        "rotZ": 180,
+        "scaleX": 1,
+        "scaleY": 1,
+        "scaleZ": 1,
+    }

@@ -6,6 +6,7 @@ A compound node pushes a frame whose `run(game, frame)` makes one step of progre
 time it is on top; leaves (actions and choices) run inside their parent's step. A choice
 a frame asks for itself comes back as `frame.take_answer()`; see runtime.py.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,8 +18,7 @@ from ..state import Zone
 from ..views import card_label
 from .expressions import cards, pile_of
 
-
-ACTION_PROMPT = "choose an action"      # what `one of` asks: its options are the procedures offered
+ACTION_PROMPT = "choose an action"  # what `one of` asks: its options are the procedures offered
 
 
 def _guarded(node, build):
@@ -29,6 +29,7 @@ def _guarded(node, build):
 
     def holding(game, env, steps) -> list:
         return [n for n in steps if guards.get(n) is None or guards[n](game, env)]
+
     return holding
 
 
@@ -49,7 +50,7 @@ def _runner(steps, begin=None):
         state = game.state
         stack = state.stack
         while True:
-            if begin is not None and (frame.i == 0 or frame.i == last):    # not begun, or a pass is over
+            if begin is not None and (frame.i == 0 or frame.i == last):  # not begun, or a pass is over
                 if not begin(game, frame):
                     return
                 frame.i = 0
@@ -62,18 +63,32 @@ def _runner(steps, begin=None):
                 stack.pop()
                 return
             game.tick()
+
     return run
 
 
-@primitive("block", "flow", template="{steps}", example="[draft, trade]", roles={"sequence": "steps"},
-           params=[Param("steps", "block", joiner="; then ")])
+@primitive(
+    "block",
+    "flow",
+    template="{steps}",
+    example="[draft, trade]",
+    roles={"sequence": "steps"},
+    params=[Param("steps", "block", joiner="; then ")],
+)
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
     return _enter_block(_runner([build(step) for step in node.args["steps"]]))
 
 
-@primitive("call", "flow", template="{name}", example="draft", form="procedure", roles={"procedure": "name"},
-           params=[Param("name", "word")])
+@primitive(
+    "call",
+    "flow",
+    template="{name}",
+    example="draft",
+    form="procedure",
+    roles={"procedure": "name"},
+    params=[Param("name", "word")],
+)
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
@@ -82,6 +97,7 @@ def call(node, build):
         if game.on_call is not None:
             game.on_call(game, name, frame.env)
         game.rules.procedures[name](game, frame)
+
     return enter
 
 
@@ -90,6 +106,7 @@ class _Passes:
     """A loop's progress: the bindings around it, the values its next passes take (a list or a
     range, replaced as passes begin, never changed in place), and the actions held back until
     every seat has chosen (simultaneous turns)."""
+
     around: dict
     left: object
     queue: list | None = None
@@ -112,6 +129,7 @@ def _next_value(name):
     """`begin` for a loop over values (frame.data.left): bind the next as `name` (when it has one)
     in a copy of the bindings around the loop; when none is left, end the loop and carry out the
     actions it held back (a simultaneous turn's)."""
+
     def begin(game, frame) -> bool:
         passes = frame.data
         if not passes.left:
@@ -122,19 +140,40 @@ def _next_value(name):
         frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
         passes.left = passes.left[1:]
         return True
+
     return begin
 
 
-@primitive("each_player", "flow", template="each player{simultaneously}, from the first player clockwise: ({body})",
-           example="each player: [choose card from hand, move card to tableau face up]",
-           spelled="each player", form="step", binds=[Binds("body", name="you", type="player")],
-           english=(({"simultaneously": True}, "every player at the same time: ({body})"),
-                    ({"reverse": True}, "each player, from the last player counter-clockwise: ({body})")),
-           params=[Param("body", "block", key="each player"),
-                   Param("simultaneously", "flag", required=False, key="simultaneously",
-                         doc="every seat chooses before any action takes effect"),
-                   Param("reverse", "flag", required=False, key="reverse",
-                         doc="in reverse playing order: from the last player, counter-clockwise")])
+@primitive(
+    "each_player",
+    "flow",
+    template="each player{simultaneously}, from the first player clockwise: ({body})",
+    example="each player: [choose card from hand, move card to tableau face up]",
+    spelled="each player",
+    form="step",
+    binds=[Binds("body", name="you", type="player")],
+    english=(
+        ({"simultaneously": True}, "every player at the same time: ({body})"),
+        ({"reverse": True}, "each player, from the last player counter-clockwise: ({body})"),
+    ),
+    params=[
+        Param("body", "block", key="each player"),
+        Param(
+            "simultaneously",
+            "flag",
+            required=False,
+            key="simultaneously",
+            doc="every seat chooses before any action takes effect",
+        ),
+        Param(
+            "reverse",
+            "flag",
+            required=False,
+            key="reverse",
+            doc="in reverse playing order: from the last player, counter-clockwise",
+        ),
+    ],
+)
 def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat), or, in reverse, from
     the last player counter-clockwise; simultaneously, every seat makes its choices against the same
@@ -149,15 +188,26 @@ def each_player(node, build):
             order.reverse()
         game.push(run, frame, _Passes(_around(frame), order, [] if simultaneous else None))
         if simultaneous:
-            game.state.stack[-1].held = len(game.state.stack) - 1     # its actions wait in its own queue
+            game.state.stack[-1].held = len(game.state.stack) - 1  # its actions wait in its own queue
+
     return enter
 
 
-@primitive("repeat", "flow", template="{count} times[ (counting them as {as})]: ({body})",
-           example="repeat: 4, as: round", spelled="repeat", form="step", binds=[Binds("body", var="as", type="int")],
-           english=(({"as": UNSAID}, "{count} times: ({body})"),),
-           params=[Param("count", "int", key="repeat"), Param("as", "binding", required=False, key="as"),
-                   Param("body", "block", key="do")])
+@primitive(
+    "repeat",
+    "flow",
+    template="{count} times[ (counting them as {as})]: ({body})",
+    example="repeat: 4, as: round",
+    spelled="repeat",
+    form="step",
+    binds=[Binds("body", var="as", type="int")],
+    english=(({"as": UNSAID}, "{count} times: ({body})"),),
+    params=[
+        Param("count", "int", key="repeat"),
+        Param("as", "binding", required=False, key="as"),
+        Param("body", "block", key="do"),
+    ],
+)
 def repeat(node, build):
     """Run the body a number of times, worked out when the loop starts (nothing or less than
     one: not at all), binding the pass number (1, 2, …)."""
@@ -167,26 +217,49 @@ def repeat(node, build):
     def enter(game, frame):
         times = count(game, frame.env) or 0
         game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
+
     return enter
 
 
-@primitive("for_each", "flow", template="for each {var} in {coll}: ({body})",
-           example="for: c in pool", spelled="for", form="step", binds=[Binds("body", var="var", element_of="coll")],
-           english=(({"var": UNSAID}, "for each of {coll}: ({body})"),),
-           roles={"loop name": "var", "loop over": "coll", "loop body": "body"},
-           params=[Param("var", "binding", key="for", doc="written NAME in CARDS"), Param("coll", "cards", key="for"),
-                   Param("body", "block", key="do")])
+@primitive(
+    "for_each",
+    "flow",
+    template="for each {var} in {coll}: ({body})",
+    example="for: c in pool",
+    spelled="for",
+    form="step",
+    binds=[Binds("body", var="var", element_of="coll")],
+    english=(({"var": UNSAID}, "for each of {coll}: ({body})"),),
+    roles={"loop name": "var", "loop over": "coll", "loop body": "body"},
+    params=[
+        Param("var", "binding", key="for", doc="written NAME in CARDS"),
+        Param("coll", "cards", key="for"),
+        Param("body", "block", key="do"),
+    ],
+)
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
     name, coll = node.args["var"], build(node.args["coll"])
     run = _looping(node.args["body"], build, _next_value(name))
-    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env))))
+    return lambda game, frame: game.push(
+        run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env)))
+    )
 
 
-@primitive("when", "flow", template="if {cond}: {then}[; otherwise: {else}]", example="if: round < 4",
-           spelled="if", form="step", roles={"branch on": "cond", "otherwise": "else"},
-           params=[Param("cond", "bool", key="if"), Param("then", "block", key="then"),
-                   Param("else", "block", required=False, key="else")])
+@primitive(
+    "when",
+    "flow",
+    template="if {cond}: {then}[; otherwise: {else}]",
+    example="if: round < 4",
+    spelled="if",
+    form="step",
+    roles={"branch on": "cond", "otherwise": "else"},
+    params=[
+        Param("cond", "bool", key="if"),
+        Param("then", "block", key="then"),
+        Param("else", "block", required=False, key="else"),
+    ],
+)
 def when(node, build):
     """Run one block or the other."""
     cond, then = build(node.args["cond"]), build(node.args["then"])
@@ -197,14 +270,29 @@ def when(node, build):
             then(game, frame)
         elif other:
             other(game, frame)
+
     return enter
 
 
-@primitive("any_order", "flow", template="{steps}, in an order chosen by {chooser} as the round goes",
-           example="in any order: [draft, trade, refill]", spelled="in any order", form="step",
-           params=[Param("steps", "procedures", key="in any order"), Param("chooser", "player", key="chooser"),
-                   Param("guards", "conditions", required=False, key="in any order",
-                         doc="per step, a condition under which it still applies (`- reactions: …`)")])
+@primitive(
+    "any_order",
+    "flow",
+    template="{steps}, in an order chosen by {chooser} as the round goes",
+    example="in any order: [draft, trade, refill]",
+    spelled="in any order",
+    form="step",
+    params=[
+        Param("steps", "procedures", key="in any order"),
+        Param("chooser", "player", key="chooser"),
+        Param(
+            "guards",
+            "conditions",
+            required=False,
+            key="in any order",
+            doc="per step, a condition under which it still applies (`- reactions: …`)",
+        ),
+    ],
+)
 def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time; a step whose
     condition no longer holds when the next is picked is left out (a single one left runs
@@ -223,17 +311,35 @@ def any_order(node, build):
             picked = frame.data[0]
         frame.data.remove(picked)
         game.procedure(picked)(game, frame)
+
     return lambda game, frame: game.push(run, frame, list(names))
 
 
-@primitive("run", "flow", template="carry out {effect}[ about {on}][, scoring as {as}]", example="run card.on_buy",
-           acting=True, spelled="run", form="statement", roles={"printed effect": "effect", "about": "on"},
-           binds=[Binds("effect", name="it", type="card", printed=True),
-                  Binds("effect", name="subject", type="card", printed=True)],
-           params=[Param("effect", "effect", doc="card.NAME, an effect attribute"),
-                   Param("on", "card", prep="on", required=False,
-                         doc="for a reacting effect: the card it reacts to (its subject)"),
-                   Param("as", "word", prep="as", required=False, doc="the heading its points are listed under")])
+@primitive(
+    "run",
+    "flow",
+    template="carry out {effect}[ about {on}][, scoring as {as}]",
+    example="run card.on_buy",
+    acting=True,
+    spelled="run",
+    form="statement",
+    roles={"printed effect": "effect", "about": "on"},
+    binds=[
+        Binds("effect", name="it", type="card", printed=True),
+        Binds("effect", name="subject", type="card", printed=True),
+    ],
+    params=[
+        Param("effect", "effect", doc="card.NAME, an effect attribute"),
+        Param(
+            "on",
+            "card",
+            prep="on",
+            required=False,
+            doc="for a reacting effect: the card it reacts to (its subject)",
+        ),
+        Param("as", "word", prep="as", required=False, doc="the heading its points are listed under"),
+    ],
+)
 def run_effect(node, build):
     """Carry out an effect printed on a card's face-up side (nothing if that side has none),
     with `it` bound to the card: how rules give cards their when-played, reaction or scoring text.
@@ -249,24 +355,42 @@ def run_effect(node, build):
         if effect is not None:
             names = {"it": uid, "subject": subject(game, frame.env)} if subject else {"it": uid}
             effect(game, frame.child(names, source=uid, heading=heading))
+
     return enter
 
 
-@primitive("let", "flow", template="let {var} be {value}", example="let covered = top(space)",
-           spelled="let", form="statement", binds=[Binds(var="var", type_of="value")],
-           params=[Param("var", "binding", doc="written NAME = VALUE"), Param("value", "value")])
+@primitive(
+    "let",
+    "flow",
+    template="let {var} be {value}",
+    example="let covered = top(space)",
+    spelled="let",
+    form="statement",
+    binds=[Binds(var="var", type_of="value")],
+    params=[Param("var", "binding", doc="written NAME = VALUE"), Param("value", "value")],
+)
 def let(node, build):
     """Name a value worked out now, for the steps after it (in the same block)."""
     name, value = node.args["var"], build(node.args["value"])
 
     def enter(game, frame):
         frame.env[name] = value(game, frame.env)
+
     return enter
 
 
-@primitive("trigger", "flow", template="every card that reacts to {event} does so, about {on}",
-           example="trigger bought on card", spelled="trigger", form="statement",
-           params=[Param("event", "word", words="events"), Param("on", "card", prep="on", doc="the event's subject")])
+@primitive(
+    "trigger",
+    "flow",
+    template="every card that reacts to {event} does so, about {on}",
+    example="trigger bought on card",
+    spelled="trigger",
+    form="statement",
+    params=[
+        Param("event", "word", words="events"),
+        Param("on", "card", prep="on", doc="the event's subject"),
+    ],
+)
 def trigger(node, build):
     """Announce an event about a card: every other card whose printed effect answers that event
     (an effect attribute declared with `on: EVENT, within: ZONE`) and that lies in its zone
@@ -289,29 +413,45 @@ def trigger(node, build):
         about = subject(game, frame.env)
         reactors = game.reactors(event, frame.env.get("you"))
         game.push(run, frame, _Reactions(about, [r for r in reactors if r[0] != about]))
+
     return enter
 
 
 @dataclass(slots=True)
 class _Reactions:
     subject: int
-    reactors: list      # (card, effect attribute, owner) still to react
+    reactors: list  # (card, effect attribute, owner) still to react
 
     def copy(self):
         return _Reactions(self.subject, list(self.reactors))
 
 
-@primitive("end", "flow", template="the game ends at once", example="end game", spelled="end", form="statement",
-           params=[Param("what", "word", words=("game",))])
+@primitive(
+    "end",
+    "flow",
+    template="the game ends at once",
+    example="end game",
+    spelled="end",
+    form="statement",
+    params=[Param("what", "word", words=("game",))],
+)
 def end(node, build):
     """End the game at once, wherever the rules are (a turn, a card's effect, an interrupt):
     every step still running stops, and the game goes on to its `scoring` procedure."""
     return lambda game, frame: game.end_now()
 
 
-@primitive("may", "flow", template="you may: ({body})", example="may: [move 1 from deck to hand]",
-           acting=True, spelled="may", form="step", prompt="you may: {body}",
-           params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")])
+@primitive(
+    "may",
+    "flow",
+    template="you may: ({body})",
+    example="may: [move 1 from deck to hand]",
+    acting=True,
+    spelled="may",
+    form="step",
+    prompt="you may: {body}",
+    params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")],
+)
 def may(node, build):
     """The acting seat decides whether to carry out the steps (all of them, or none): optional
     effects, and "up to N" actions as N optional steps. When the steps carry out one printed
@@ -333,17 +473,27 @@ def may(node, build):
         game.pop()
         if answer == "yes":
             body(game, frame)
+
     return lambda game, frame: game.push(run, frame)
 
 
-@primitive("may_repeat", "flow", template="as many times as you like[, while {while}]: ({body})",
-           example="may repeat: [choose card from hand, move card to discard]", acting=True, spelled="may repeat",
-           form="step", prompt="you may, again: {body}",
-           params=[Param("body", "block", key="may repeat"),
-                   Param("while", "bool", key="while", required=False, doc="offered only while this holds"),
-                   Param("prompt", "text", derived="compiler")])
+@primitive(
+    "may_repeat",
+    "flow",
+    template="as many times as you like[, while {while}]: ({body})",
+    example="may repeat: [choose card from hand, move card to discard]",
+    acting=True,
+    spelled="may repeat",
+    form="step",
+    prompt="you may, again: {body}",
+    params=[
+        Param("body", "block", key="may repeat"),
+        Param("while", "bool", key="while", required=False, doc="offered only while this holds"),
+        Param("prompt", "text", derived="compiler"),
+    ],
+)
 def may_repeat(node, build):
-    """"Any number of times": before each pass the acting seat is asked yes or no, and `no` ends
+    """ "Any number of times": before each pass the acting seat is asked yes or no, and `no` ends
     it; with `while`, it also ends (without asking) once the condition fails. Play any number of
     cards from hand, put any number into a pile."""
     body, prompt = build(node.args["body"]), node.args.get("prompt") or "may repeat"
@@ -357,7 +507,8 @@ def may_repeat(node, build):
             return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no")))
         if answer == "no":
             return game.pop()
-        body(game, frame)          # on top of this frame: when the pass is over, it asks again
+        body(game, frame)  # on top of this frame: when the pass is over, it asks again
+
     return lambda game, frame: game.push(run, frame)
 
 
@@ -380,18 +531,33 @@ def _single_effect(block, build):
             if not condition(game, {**env, **about, "it": uid}):
                 return None
         return uid
+
     return applies
 
 
-DONE = "done"     # the option of `may in any order` that leaves the items not yet carried out
+DONE = "done"  # the option of `may in any order` that leaves the items not yet carried out
 
 
-@primitive("may_each", "flow", template="you may carry out, one at a time in the order you pick: ({loops})",
-           example="may in any order: [{for: c in stall, do: [run c.on_buy]}, {for: c in row, do: [...]}]",
-           acting=True, spelled="may in any order", form="step", prompt="you may, in any order",
-           params=[Param("loops", "block", key="may in any order", holds=("for",),
-                         doc="`for:` steps: each card of each loop is one item, carried out with that loop's steps"),
-                   Param("prompt", "text", derived="compiler")])
+@primitive(
+    "may_each",
+    "flow",
+    template="you may carry out, one at a time in the order you pick: ({loops})",
+    example="may in any order: [{for: c in stall, do: [run c.on_buy]}, {for: c in row, do: [...]}]",
+    acting=True,
+    spelled="may in any order",
+    form="step",
+    prompt="you may, in any order",
+    params=[
+        Param(
+            "loops",
+            "block",
+            key="may in any order",
+            holds=("for",),
+            doc="`for:` steps: each card of each loop is one item, carried out with that loop's steps",
+        ),
+        Param("prompt", "text", derived="compiler"),
+    ],
+)
 def may_each(node, build):
     """The acting seat picks which item to carry out next, one at a time, or `done` to leave the
     rest: an item is one card of one of the `for:` loops (their cards as they stood when the step
@@ -413,7 +579,9 @@ def may_each(node, build):
             if not items:
                 return game.pop()
             seat = frame.env["you"]
-            return game.ask(Choice(seat, prompt, (*items, DONE), _item_labels(game, items, loops), cards=_item_card))
+            return game.ask(
+                Choice(seat, prompt, (*items, DONE), _item_labels(game, items, loops), cards=_item_card)
+            )
         if picked == DONE:
             return game.pop()
         frame.data.remove(picked)
@@ -423,17 +591,19 @@ def may_each(node, build):
     def enter(game, frame):
         items = [(i, uid) for i, loop in enumerate(loops) for uid in cards(game, loop.over(game, frame.env))]
         game.push(run, frame, items)
+
     return enter
 
 
 class _Loop(NamedTuple):
     """One `for:` step of `may in any order`, compiled: its cards, its steps, and whether an item
     of it would do something now."""
+
     name: str
-    over: object           # Expr: the cards
-    body: object           # Step
-    effect: object         # for steps that carry out one printed effect: the card it applies to now, or None
-    called: str            # how an option names this loop when its card is offered twice
+    over: object  # Expr: the cards
+    body: object  # Step
+    effect: object  # for steps that carry out one printed effect: the card it applies to now, or None
+    called: str  # how an option names this loop when its card is offered twice
 
     @classmethod
     def of(cls, step, index: int, build):
@@ -443,8 +613,13 @@ class _Loop(NamedTuple):
         steps = role(body, "sequence")
         printed = role(steps[0], "printed effect") if len(steps) == 1 else None
         called = printed.args["name"] if printed is not None else f"loop {index + 1}"
-        return cls(role(step, "loop name"), build(role(step, "loop over")), build(body),
-                   _single_effect(body, build), called)
+        return cls(
+            role(step, "loop name"),
+            build(role(step, "loop over")),
+            build(body),
+            _single_effect(body, build),
+            called,
+        )
 
     def applies(self, game, env, uid) -> bool:
         return self.effect is None or self.effect(game, {**env, self.name: uid}) is not None
@@ -456,6 +631,7 @@ def _item_card(option) -> int | None:
 
 def _item_labels(game, items: list, loops: list):
     """Each option in words: its card as a seat may see it, and its loop when the card is offered twice."""
+
     def label(option, viewer: int) -> str:
         if option == DONE:
             return DONE
@@ -463,12 +639,18 @@ def _item_labels(game, items: list, loops: list):
         text = card_label(game, viewer, uid, [other for _, other in items])
         twice = sum(1 for _, other in items if other == uid) > 1
         return f"{text} ({loops[index].called})" if twice else text
+
     return label
 
 
-@primitive("interrupt", "flow", template="whenever {cond} becomes true: ({body}), then carry on",
-           example="interrupts: [{when: count(deck) = 0, do: [end_round]}]", form="interrupt",
-           params=[Param("cond", "bool", key="when"), Param("body", "block", key="do")])
+@primitive(
+    "interrupt",
+    "flow",
+    template="whenever {cond} becomes true: ({body}), then carry on",
+    example="interrupts: [{when: count(deck) = 0, do: [end_round]}]",
+    form="interrupt",
+    params=[Param("cond", "bool", key="when"), Param("body", "block", key="do")],
+)
 def interrupt(node, build):
     """Declared beside the procedures: after every action, when the condition turns from false to
     true, the body runs at once and whatever was interrupted then resumes."""
@@ -477,18 +659,32 @@ def interrupt(node, build):
 
 class Watched(NamedTuple):
     """A compiled interrupt: the game checks `cond` after every action (Game._check_interrupts)."""
-    cond: object      # Expr
-    body: object      # Step
+
+    cond: object  # Expr
+    body: object  # Step
     span: object
 
 
-@primitive("one_of", "flow", template="{chooser} chooses one: {steps}", example="one of: [take, pass]",
-           english=(({"chooser": YOU}, "choose one: {steps}"),),
-           spelled="one of", form="step",
-           params=[Param("steps", "procedures", key="one of", joiner=", or "),
-                   Param("chooser", "player", key="chooser", default="you"),
-                   Param("guards", "conditions", required=False, key="one of",
-                         doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)")])
+@primitive(
+    "one_of",
+    "flow",
+    template="{chooser} chooses one: {steps}",
+    example="one of: [take, pass]",
+    english=(({"chooser": YOU}, "choose one: {steps}"),),
+    spelled="one of",
+    form="step",
+    params=[
+        Param("steps", "procedures", key="one of", joiner=", or "),
+        Param("chooser", "player", key="chooser", default="you"),
+        Param(
+            "guards",
+            "conditions",
+            required=False,
+            key="one of",
+            doc="per step, a condition under which it is offered (`- play: count(hand) > 0`)",
+        ),
+    ],
+)
 def one_of(node, build):
     """The chooser picks one of several procedures (e.g. a turn's actions) whose conditions hold,
     and it runs (a single one runs without asking; none: nothing happens)."""
@@ -506,11 +702,19 @@ def one_of(node, build):
         game.pop()
         if picked is not None:
             game.procedure(picked)(game, frame)
+
     return lambda game, frame: game.push(run, frame)
 
 
-@primitive("until", "flow", template="until {cond}, repeat: ({body})", example="until: count(deck) = 0",
-           spelled="until", form="step", params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")])
+@primitive(
+    "until",
+    "flow",
+    template="until {cond}, repeat: ({body})",
+    example="until: count(deck) = 0",
+    spelled="until",
+    form="step",
+    params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")],
+)
 def until(node, build):
     """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
     cond = build(node.args["cond"])
@@ -522,24 +726,53 @@ def until(node, build):
             return False
         frame.env = dict(around)
         return True
+
     run = _looping(node.args["body"], build, begin)
     return lambda game, frame: game.push(run, frame, _Passes(_around(frame), None))
 
 
-@primitive("choose", "flow", template="choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]",
-           example="choose card from hand", spelled="choose", form="statement", prompt="choose {var}",
-           binds=[Binds(var="var", element_of="from")],
-           params=[Param("var", "binding"), Param("from", "value", prep="from", doc="cards or a list of values"),
-                   Param("count", "int", prep="count", required=False,
-                         doc="pick this many cards one after another (fewer if they run out); binds them all"),
-                   Param("worth", "int", prep="worth", required=False,
-                         doc="pick cards one after another until they are worth this much together "
-                             "(all of them if they are worth less); binds them all"),
-                   Param("by", "int", prep="by", required=False, per_card=True,
-                         doc="with worth: what each card is worth (as it); 1 if not given"),
-                   Param("cards", "flag", derived="compiler", doc="whether it chooses among cards"),
-                   Param("players", "flag", derived="compiler", doc="whether it chooses among players"),
-                   Param("prompt", "text", derived="compiler", doc="the question, naming the procedure")])
+@primitive(
+    "choose",
+    "flow",
+    template=(
+        "choose {var} from {from}[, {count} of them][, until they are worth {worth}][ (each worth {by})]"
+    ),
+    example="choose card from hand",
+    spelled="choose",
+    form="statement",
+    prompt="choose {var}",
+    binds=[Binds(var="var", element_of="from")],
+    params=[
+        Param("var", "binding"),
+        Param("from", "value", prep="from", doc="cards or a list of values"),
+        Param(
+            "count",
+            "int",
+            prep="count",
+            required=False,
+            doc="pick this many cards one after another (fewer if they run out); binds them all",
+        ),
+        Param(
+            "worth",
+            "int",
+            prep="worth",
+            required=False,
+            doc="pick cards one after another until they are worth this much together "
+            "(all of them if they are worth less); binds them all",
+        ),
+        Param(
+            "by",
+            "int",
+            prep="by",
+            required=False,
+            per_card=True,
+            doc="with worth: what each card is worth (as it); 1 if not given",
+        ),
+        Param("cards", "flag", derived="compiler", doc="whether it chooses among cards"),
+        Param("players", "flag", derived="compiler", doc="whether it chooses among players"),
+        Param("prompt", "text", derived="compiler", doc="the question, naming the procedure"),
+    ],
+)
 def choose(node, build):
     """Ask the acting seat to pick one card or value; a single option is taken without asking,
     and no option binds nothing (actions on it do nothing). With `count`, several cards; with
@@ -560,6 +793,7 @@ def choose(node, build):
             if of_players:
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
+
         game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards))
 
     def enter(game, frame):
@@ -568,9 +802,12 @@ def choose(node, build):
         if len(found) <= 1:
             frame.env[name] = found[0] if found else None
             if game.on_choice is not None:
-                game.on_choice(game, frame.env["you"], prompt, _said(game, found, of_cards, of_players), False)
+                game.on_choice(
+                    game, frame.env["you"], prompt, _said(game, found, of_cards, of_players), False
+                )
             return
         ask(game, frame.env["you"], found, name)
+
     if node.args.get("worth"):
         still = _worth(build(node.args["worth"]), build(node.args["by"]) if node.args.get("by") else None)
     elif node.args.get("count"):
@@ -588,14 +825,17 @@ def choose(node, build):
         wanted = still(game, frame.env, picked)
         if wanted <= 0 or not left:
             game.pop()
-            game.state.stack[-1].env[name] = list(picked)      # bound in the block that chose
+            game.state.stack[-1].env[name] = list(picked)  # bound in the block that chose
             return
-        if len(left) == 1 or (left and still(game, frame.env, picked + list(left)) >= 0):  # every card left is needed
+        if len(left) == 1 or (
+            left and still(game, frame.env, picked + list(left)) >= 0
+        ):  # every card left is needed
             picked.extend(left)
             if game.on_choice is not None:
                 game.on_choice(game, frame.env["you"], prompt, _said(game, left, of_cards, of_players), False)
             return
         ask(game, frame.env["you"], left)
+
     return lambda game, frame: game.push(run_many, frame, [])
 
 
@@ -603,12 +843,21 @@ def _said(game, taken, of_cards: bool, of_players: bool) -> str:
     """What a choice taken without asking took, in the log's words (for Game.on_choice)."""
     if not taken:
         return "nothing"
-    return ", ".join(game.card_id(item) if of_cards else f"P{item + 1}" if of_players
-                     else game.zone_label(item) if isinstance(item, Zone) else str(item) for item in taken)
+    return ", ".join(
+        game.card_id(item)
+        if of_cards
+        else f"P{item + 1}"
+        if of_players
+        else game.zone_label(item)
+        if isinstance(item, Zone)
+        else str(item)
+        for item in taken
+    )
 
 
 def _worth(amount, by):
     """How much is still wanted once `picked` are chosen, each worth `by` (1 when not given)."""
+
     def still(game, env, picked):
         if by is None:
             return amount(game, env) - len(picked)
@@ -618,4 +867,5 @@ def _worth(amount, by):
             total += by(game, env) or 0
         env["it"] = saved
         return amount(game, env) - total
+
     return still
