@@ -219,6 +219,19 @@ def dumps(save: Save) -> str:
     )
 
 
+def check_replaceable(path: Path):
+    """Refuse to save over anything but a silvics save or an empty file: the save is renamed
+    into place, so a game's game.yaml, a device or a FIFO there would be lost."""
+    if not os.path.lexists(path) or (path.is_file() and path.stat().st_size == 0):
+        return
+    try:
+        read(path)
+    except SaveError:
+        raise SaveError(
+            f"cannot write {path}: it is not a silvics save (--save replaces a save, nothing else)"
+        ) from None
+
+
 def write_file(path: Path, content: str):
     """Replace the file at once (written beside it, then renamed): a game stopped while saving
     leaves the previous save whole."""
@@ -356,6 +369,8 @@ class Session:
     def play(self) -> Game:
         """Play on to the end of the game, saving after each decision (and before the first,
         so a file that cannot be written stops the game before anyone has played)."""
+        if self.path is not None:
+            check_replaceable(self.path)
         self.write()
         while not self.game.over:
             seat = self.game.pending.seat

@@ -2,6 +2,7 @@
 terminal. A resumed game must end byte for byte as the game played without a break; a bad
 save file is refused with one line and status 2, and is left as it was."""
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -114,6 +115,38 @@ def test_a_save_that_cannot_be_written_stops_before_the_game(capsys, tmp_path, w
     status, out, err = run(capsys, "play", "four-forests", "--save", tmp_path / where)
     assert status == 2 and "cannot write" in err and out == ""
     assert sorted(path.name for path in tmp_path.iterdir()) == []      # nor leaves a file behind
+
+
+@pytest.mark.parametrize("what", ["game.yaml", "a FIFO", "a link to a device", "other JSON"])
+def test_a_save_never_replaces_what_is_not_a_save(capsys, tmp_path, what):
+    """--save renames the save into place: over a game's rules or a device that would be lost."""
+    game = shutil.copytree(GROVE, tmp_path / "grove")
+    target = {"game.yaml": game / "game.yaml", "a FIFO": tmp_path / "fifo",
+              "a link to a device": tmp_path / "null", "other JSON": tmp_path / "notes.json"}[what]
+    if what == "a FIFO":
+        os.mkfifo(target)
+    elif what == "a link to a device":
+        target.symlink_to("/dev/null")
+    elif what == "other JSON":
+        target.write_text('{"mine": true}')
+    before = sorted((path.name, path.is_symlink(), path.is_fifo()) for path in tmp_path.iterdir())
+    rules = (game / "game.yaml").read_text()
+    status, out, err = run(capsys, "play", game, "--players", "2", "--save", target)
+    assert status == 2 and out == "" and err == (
+        f"silvics: error: cannot write {target}: it is not a silvics save (--save replaces a save, nothing else)\n")
+    assert sorted((path.name, path.is_symlink(), path.is_fifo()) for path in tmp_path.iterdir()) == before
+    assert (game / "game.yaml").read_text() == rules
+    if what == "other JSON":
+        assert target.read_text() == '{"mine": true}'
+
+
+def test_a_save_or_an_empty_file_is_replaced(capsys, tmp_path):
+    save, empty = tmp_path / "game.json", tmp_path / "empty.json"
+    run(capsys, "play", "four-forests", "--players", "2", "--seed", "1", "--save", save)
+    empty.touch()
+    for target in (save, empty):
+        assert run(capsys, "play", "four-forests", "--players", "3", "--save", target)[0] == 0
+        assert json.loads(target.read_text())["players"] == 3
 
 
 # ---- replay ----------------------------------------------------------------------------------
