@@ -16,6 +16,7 @@ from ..interpreter.ir import Node, Span
 from ..interpreter.registry import (
     REGISTRY,
     Binds,
+    Param,
     Primitive,
     check_shape,
     free_names,
@@ -537,7 +538,59 @@ class Lowerer:
         if str(op) not in ("=", "!="):
             for node, kind in ((lnode, lkind), (rnode, rkind)):
                 self._require_number(node, kind, op, source)
+        for node, other in ((lnode, rnode), (rnode, lnode)):
+            self._comparable(node, other, op, source)
         return self.node("compare", tree, source, op=str(op), left=lnode, right=rnode), "bool"
+
+    def _declared(self, node):
+        """The declaration of the attribute, mark or space attribute a node reads, or None."""
+        if has_role(node, "space attribute"):
+            return self.decls.space_attributes.get(role(node, "space attribute"))
+        if has_role(node, "attribute"):
+            name = role(node, "attribute")
+            return self.decls.attributes.get(name) or self.decls.marks.get(name)
+        return None
+
+    def _comparable(self, node, other, op, source):
+        """An attribute compared with a written value it can never have (`colour = 1`, `colour =
+        reed` when colours are red and blue, `cost = red`) is a mistake: the test is never true."""
+        declared, written = self._declared(node), role(other, "literal")
+        if declared is None or written is None or not isinstance(written, int | str):
+            return
+        name, number = declared.name, isinstance(written, int) and not isinstance(written, bool)
+        if declared.type == "enum" and number:
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{name}' is a word, never the number {written}",
+                f"{name} is one of: {', '.join(declared.values)}",
+            )
+        if declared.type == "enum" and written not in declared.values:
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{name}' is never '{written}'",
+                did_you_mean(str(written), declared.values)
+                or f"{name} is one of: {', '.join(declared.values)}",
+            )
+        if declared.type == "int" and not number:
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{name}' is a number, never the word '{written}'",
+                "compare it with a number",
+            )
+        if declared.type == "set":
+            self.fail(
+                op,
+                source,
+                "E0402",
+                f"'{name}' holds several words, so it never equals one",
+                f"write {name} has {written}",
+            )
 
     def _require_number(self, node, kind, op, source):
         declared = self.decls.attributes.get(node.args.get("name")) or self.decls.marks.get(
@@ -619,6 +672,7 @@ class Lowerer:
     def call(self, primitive, word, tree, source, matched):
         args, kinds = {}, {}
         for param, (node, kind) in matched:
+            self.at_least(param, node, tree, source)
             args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
             kinds[param.name] = kind
         args |= {p.name: word for p in primitive.params if p.derived == "spelling"}
@@ -916,12 +970,20 @@ class Lowerer:
             counted = got == "int" or (
                 got == "any" and node.args["name"].startswith("N")
             )  # a hole N…: a number
+            if counted:
+                self.at_least(primitive.param(number), node, tree, source)
             return {number if counted else param.name: node}
         if kind == "zone" and not has_role(node, "pile") and got not in ("space", "any"):
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
             self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
+        self.at_least(param, node, tree, source)
         return {param.name: node}
+
+    def at_least(self, param, node, tree, source):
+        complaint = below_least(param, role(node, "literal"))
+        if complaint:
+            self.fail(tree, source, "E0402", complaint)
 
     def word(self, param, tree, source) -> str:
         if tree.data != "name":
@@ -977,6 +1039,15 @@ ACCEPTS = {
     "places": {"space", "spaces"},
     "spaces": {"space"},
 }
+
+
+def below_least(param: Param, written) -> str:
+    """What is wrong with a number written below the least its parameter takes (`move -3 from
+    deck to hand`: at run time it would quietly do nothing), or ""."""
+    number = isinstance(written, int) and not isinstance(written, bool)
+    if param.least is None or not number or written >= param.least:
+        return ""
+    return f"{param.name} cannot be {written}: it is {param.least} or more"
 
 
 def _fits(got: str, want: str) -> bool:

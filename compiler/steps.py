@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..interpreter.ir import Node, Span
 from ..interpreter.registry import REGISTRY, Primitive, check_shape, role, spelled, spellings
 from .diagnostics import did_you_mean
-from .lower import Lowerer, LowerError, Scope
+from .lower import Lowerer, LowerError, Scope, below_least
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,9 @@ class Steps:
     def read_expression(self, at, params, text, path, scope):
         want = params[0].type
         if isinstance(text, int) and not isinstance(text, bool):
+            if below_least(params[0], text):
+                at.diagnostics.append(at.doc.error(path, "E0402", below_least(params[0], text)))
+                return None
             return [(Node("const", {"value": text}, at.span(path[:-1])), want)]
         return [(self.expr(at, text, path, scope, want), want)]
 

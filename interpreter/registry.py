@@ -74,6 +74,7 @@ class Param:
     default: str | None = None  # the text a flow step's key stands for when left out
     holds: tuple = ()  # a block that may hold only these flow steps (their keys), no statement
     joiner: str = ", "  # how the English of a list of parts is joined
+    least: int | None = None  # a number written here below this is refused (a count is never negative)
 
     @property
     def written(self) -> bool:

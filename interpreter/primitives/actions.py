@@ -27,7 +27,7 @@ def _span(node) -> str:
     example="move 4 from deck to hand",
     params=[
         Param("what", "amount", doc="a number or all (taken from the top of `from`), a card or a collection"),
-        Param("count", "int", derived="what", doc="what, when it is a number or all"),
+        Param("count", "int", derived="what", doc="what, when it is a number or all", least=0),
         Param("from", "zone", prep="from", required=False),
         Param("to", "zone", prep="to"),
         Param("face", "word", prep="face", required=False, words=("up", "down")),

@@ -969,7 +969,14 @@ def space_attr(node, build):
     form="call",
     params=[
         Param("zone", "pile", arg=True, doc="a pile, a space, or a collection (its last card)"),
-        Param("count", "int", arg=True, required=False, doc="that many cards from the top, topmost first"),
+        Param(
+            "count",
+            "int",
+            arg=True,
+            required=False,
+            doc="that many cards from the top, topmost first",
+            least=0,
+        ),
     ],
 )
 def top(node, build):
@@ -1172,7 +1179,7 @@ def distinct(node, build):
     returns=_item,
     spelled="nth",
     form="call",
-    params=[Param("items", "list", arg=True), Param("n", "int", arg=True, doc="counted from 1")],
+    params=[Param("items", "list", arg=True), Param("n", "int", arg=True, doc="counted from 1", least=1)],
 )
 def nth(node, build):
     """The item at a place in a list, counted from 1 (nothing past either end): a value per

@@ -203,7 +203,7 @@ def each_player(node, build):
     binds=[Binds("body", var="as", type="int")],
     english=(({"as": UNSAID}, "{count} times: ({body})"),),
     params=[
-        Param("count", "int", key="repeat"),
+        Param("count", "int", key="repeat", least=0),
         Param("as", "binding", required=False, key="as"),
         Param("body", "block", key="do"),
     ],
