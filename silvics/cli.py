@@ -283,6 +283,12 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "-o", "--output", metavar="FILE", help="the file (--csv; default: standard output) or folder (--tts)"
     )
+    sub.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="with --tts: the web address of the folder you will upload the images to, so the deck "
+        "names them there and others can load it (default: the files on this computer)",
+    )
     sub = command(
         "import", run.import_, "turn a card table (CSV) into a card file, checked at row and column"
     )

@@ -647,12 +647,15 @@ def export(args) -> int:
 
         if not args.output:
             raise UsageError("export --tts writes a folder: name it with -o DIR")
-        written = write_deck(ir, cards, Path(args.output))
+        written = write_deck(ir, cards, Path(args.output), args.base_url)
         print(
             f"wrote {len(written) - 2} sheet(s), the back and {written[-1]} "
             "(load it from Tabletop Simulator's Saved Objects folder)"
+            + (f"; upload the PNG images to {args.base_url}" if args.base_url else "")
         )
         return OK
+    if args.base_url:
+        raise UsageError("--base-url goes with --tts: a deck's images")
     from silvics.spreadsheet import export_csv
 
     text = export_csv(ir, cards)

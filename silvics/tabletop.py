@@ -5,13 +5,16 @@ place of a full sheet holds the card shown face down in the hand), and a saved o
 lists each card by its place on a sheet. We draw every face (one a card: its first side; a
 double-sided card's other side is its back of its own) as a sheet of PNG images with cairosvg,
 and write `deck.json`, which TTS loads from its Saved Objects folder. Each card is in the deck
-as many times as its copies, named and described by its printed text.
+as many times as its copies, named and described by its printed text. The deck names its images
+by where they are: files on this computer, or with a base URL the address they are hosted at,
+which makes a deck others can load.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.english import Wording
@@ -24,8 +27,10 @@ PIXELS_PER_MM = 6  # 63 mm cards become 378 pixels wide: sharp at table zoom
 MISSING = "a Tabletop Simulator deck draws PNG images with cairosvg: pip install 'silvics[print]'"
 
 
-def write_deck(ir: GameIR, cards: list[CardDef], folder: Path) -> list[Path]:
-    """The sheets and deck.json in `folder` (made if need be); the paths written."""
+def write_deck(ir: GameIR, cards: list[CardDef], folder: Path, base_url: str | None = None) -> list[Path]:
+    """The sheets and deck.json in `folder` (made if need be); the paths written. The deck names
+    each image by its file's address on this computer, or by `base_url` and its file's name."""
+    address = _addresses(base_url)
     try:
         import cairosvg
     except ImportError:
@@ -45,8 +50,8 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path) -> list[Path]:
             output_width=ACROSS * width * PIXELS_PER_MM,
         )
         decks[str(number)] = {
-            "FaceURL": sheet.resolve().as_uri(),
-            "BackURL": back.resolve().as_uri(),
+            "FaceURL": address(sheet),
+            "BackURL": address(back),
             "NumWidth": ACROSS,
             "NumHeight": DOWN,
             "BackIsHidden": True,
@@ -61,6 +66,20 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path) -> list[Path]:
         json.dumps(_saved_object(ir, faces, decks, per_sheet), indent=1, ensure_ascii=False), encoding="utf-8"
     )
     return written + [back, deck]
+
+
+def _addresses(base_url: str | None):
+    """How the deck names an image file: its file:// address, or the hosted folder's address and its name."""
+    if base_url is None:
+        return lambda path: path.resolve().as_uri()
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or " " in base_url:
+        raise UsageError(
+            f"--base-url takes the web address of the folder the images are uploaded to "
+            f"(https://…/), not '{base_url}'"
+        )
+    folder = base_url.rstrip("/") + "/"
+    return lambda path: folder + path.name
 
 
 def _size(ir: GameIR, cards: list[CardDef]) -> tuple[int, int]:

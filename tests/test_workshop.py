@@ -352,3 +352,18 @@ def test_scenario_verbose_prints_the_log_and_every_choice_asked_or_automatic(tmp
     assert "      move tamarack -> forest@2" in log.splitlines()
     status, quiet, _ = run_cli("scenario", scenario)
     assert status == 0 and "choices:" not in quiet
+
+
+def test_a_tabletop_simulator_deck_to_share_names_its_images_by_the_address_they_are_hosted_at(tmp_path, capsys):
+    pytest.importorskip("cairosvg", reason="TTS sheets are drawn with cairosvg, the print extra (.ci/run installs it)")
+    status, out, err = said(capsys, "export", "four-forests", "--tts", "--kind", "creature", "-o", tmp_path / "tts",
+                            "--base-url", "https://example.org/decks/four-forests/")
+    assert status == 0, err
+    text = (tmp_path / "tts" / "deck.json").read_text()
+    [deck] = json.loads(text)["ObjectStates"]
+    assert deck["CustomDeck"]["1"]["FaceURL"] == "https://example.org/decks/four-forests/faces-1.png"
+    assert deck["CustomDeck"]["1"]["BackURL"] == "https://example.org/decks/four-forests/back.png"
+    assert "file:" not in text and "upload" in out and "https://example.org/decks/four-forests/" in out
+    status, _, err = said(capsys, "export", "four-forests", "--tts", "--kind", "creature", "-o", tmp_path / "no",
+                          "--base-url", "decks/four-forests")
+    assert status == 2 and "--base-url" in err and "https://" in err and not (tmp_path / "no").exists()
