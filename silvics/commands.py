@@ -671,20 +671,15 @@ def import_(args) -> int:
     """A card table as a card file; with --game, compiled with that game first, every mistake
     reported at its row and column of the table, and nothing written."""
     from silvics.compiler.build import compile_game
-    from silvics.spreadsheet import checked, import_csv
+    from silvics.spreadsheet import checked, import_csv, read_table
 
     path = Path(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(
-            f"cannot read {path}: {getattr(error, 'strerror', None) or 'not UTF-8 text'}"
-        ) from None
-    cards, origin = import_csv(text, str(path))
+    cards, origin = import_csv(read_table(path), str(path))
     if args.game:
         game = games.game_path(args.game)
         if game.name != "game.yaml":
             raise UsageError("--game takes a game (a bundled id, a folder or its game.yaml)")
+        games.load(str(game), use_cache=not args.no_cache)  # the game's own errors are said as its own
         checked(lambda table: compile_game(game, cards_instead=[table]), cards, origin, str(path))
     if args.output:
         if Path(args.output).exists():

@@ -3,8 +3,11 @@
 Columns: `id`, `name`, `kind`, `copies`, then every attribute of every kind (an attribute of a
 kind with several sides once per side, as `side.attribute`, with `side.name`). A cell holds what
 the YAML would: a number, a word, a list as `[a, b]`, an effect as its statement or, for several
-steps, as a flow-style list. An empty cell leaves the attribute out. Importing reads each cell
-with the compiler's YAML reader and reports a mistake at its row and column.
+steps, as a flow-style list. An empty cell leaves the attribute out. A text cell a spreadsheet
+would run as a formula (one starting =, +, -, @, a tab or a carriage return) is written after a
+`'`, as OWASP's advice on CSV injection has it; a number stays a number. Importing reads each
+cell with the compiler's YAML reader (a guarded cell as its text) and reports a mistake at its
+row and column.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from pathlib import Path
 
 from silvics.compiler.cardtext import as_written
 from silvics.compiler.diagnostics import CompileError, Diagnostic
+from silvics.compiler.files import Refused, read_bounded
 from silvics.compiler.yamlload import YamlError, dumped, load
+from silvics.errors import UsageError
 from silvics.interpreter.ir import CardDef, GameIR
 
 FIXED = ("id", "name", "kind", "copies")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so
 
 
 def columns(ir: GameIR) -> list[str]:
@@ -44,8 +50,23 @@ def export_csv(ir: GameIR, cards=None) -> str:
     writer = csv.DictWriter(out, columns(ir), lineterminator="\n")
     writer.writeheader()
     for card in cards:
-        writer.writerow(_row(card, len(kinds[card.kind].sides) > 1))
+        writer.writerow(
+            {name: _guarded(cell) for name, cell in _row(card, len(kinds[card.kind].sides) > 1).items()}
+        )
     return out.getvalue()
+
+
+def _guarded(cell):
+    """A text cell as no spreadsheet runs it: after a ' if it would start a formula."""
+    return f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
+def _unguarded(cell: str) -> str | None:
+    """The text of a cell `_guarded` wrote ('=x is the text =x); None for a cell to read as YAML
+    ('=x', wholly in quotes, is YAML's quoted string)."""
+    if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) and not cell.endswith("'"):
+        return cell[1:]
+    return None
 
 
 def _row(card: CardDef, sided: bool) -> dict:
@@ -55,15 +76,48 @@ def _row(card: CardDef, sided: bool) -> dict:
         row[f"{prefix}name"] = side.name
         for name, value in side.attributes.items():
             written = side.text.get(name, value)
-            row[prefix + name] = as_written(list(written) if isinstance(written, tuple) else written)
+            row[prefix + name] = (
+                written  # a number stays a number (never guarded)
+                if isinstance(written, (int, float))
+                else as_written(list(written) if isinstance(written, tuple) else written)
+            )
     return row
+
+
+def read_table(path: Path) -> str:
+    """A card table's text, read as every file is (a regular file, within the size limit); a
+    spreadsheet's byte-order mark left out, lines ended as Python's text files end them."""
+    try:
+        text = read_bounded(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(
+            f"cannot read {path}: {getattr(error, 'strerror', None) or 'not UTF-8 text'}"
+        ) from None
+    except Refused as refused:
+        raise UsageError(f"cannot read {path}: {refused.message}") from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def import_csv(text: str, file: str) -> tuple[str, dict]:
     """A card file (YAML) holding the table's cards, and where each of its lines came from:
     line -> (row, column) in the CSV. CompileError, at row and column, for a cell that is not a
     value (or a row that names no id)."""
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error:  # with lines ended by \n, only a cell past the reader's limit
+        limit = f"{csv.field_size_limit():,}"
+        raise CompileError(
+            [
+                Diagnostic(
+                    file,
+                    reader.line_num,
+                    1,
+                    "E0102",
+                    f"a cell is longer than the {limit} characters a cell may hold",
+                )
+            ]
+        ) from None
     header = rows[0] if rows else []
     if "id" not in header:
         raise CompileError(
@@ -85,8 +139,9 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
             if cell.strip() == "":
                 continue
             where = (number, starts.get((number, index), 1))
+            text = _unguarded(cell)
             try:
-                cells.append((name, load(cell, file)[0], where))
+                cells.append((name, load(cell, file)[0] if text is None else text, where))
             except YamlError as error:
                 problems += [
                     Diagnostic(file, *where, d.code, f"{name}: {d.message}", d.hint)
@@ -153,20 +208,22 @@ def _cell_starts(text: str) -> dict:
 
 
 def checked(ir_of, yaml_text: str, origin: dict, file: str):
-    """Compile the imported cards with their game (`ir_of(path)` compiles the game with the card
-    file at `path` as its cards) and put each diagnostic back at its row and column of the CSV."""
+    """Compile the imported cards with their game (`ir_of(path)` compiles the game, which
+    compiles on its own, with the card file at `path` as its cards) and put each diagnostic of
+    the table back at its row and column of the CSV. A diagnostic in the game's own files is
+    left out: those files name cards the table leaves out (a table of a few cards is checked)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "imported.yaml"
         path.write_text(yaml_text, encoding="utf-8")
         try:
-            return ir_of(path)
+            ir_of(path)
         except CompileError as error:
-            raise CompileError([_placed(d, path, origin, file) for d in error.diagnostics]) from None
+            mistakes = [_placed(d, origin, file) for d in error.diagnostics if Path(d.file).name == path.name]
+            if mistakes:
+                raise CompileError(mistakes) from None
 
 
-def _placed(diagnostic: Diagnostic, path: Path, origin: dict, file: str) -> Diagnostic:
-    if Path(diagnostic.file).name != path.name:
-        return diagnostic
+def _placed(diagnostic: Diagnostic, origin: dict, file: str) -> Diagnostic:
     row, col = origin.get(diagnostic.line, (1, 1))
     return Diagnostic(
         file, row, col, diagnostic.code, diagnostic.message, diagnostic.hint, diagnostic.severity

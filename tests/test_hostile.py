@@ -3,6 +3,7 @@ diagnostic, quickly, without reading outside the pack, printing a stranger's fil
 hanging, eating memory or showing a traceback."""
 from __future__ import annotations
 
+import csv
 import os
 import resource
 import shutil
@@ -13,7 +14,9 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+import yaml
 
+from conftest import run_captured as run
 from silvics import games
 from silvics.cli import main
 from silvics.compiler.build import compile_game
@@ -466,6 +469,77 @@ def test_a_games_name_stays_text_in_its_balance_report(tmp_path):
     html = markdown.markdown("\n".join(made.lines), extensions=["toc", "tables", "fenced_code"])
     assert "<script" not in html and "<a " not in html and html.count("<h1") == 1, html
     assert "&lt;script&gt;alert(6)&lt;/script&gt;" in html
+
+
+# ---- card tables: a spreadsheet's file, however it comes -----------------------------------------
+
+def test_a_cell_past_the_csv_readers_limit_is_a_diagnostic_at_its_row(tmp_path, capsys):
+    table = tmp_path / "cards.csv"
+    table.write_text("id,name\nbig," + "x" * 200_000 + "\n")
+    status, out, err = run(capsys, "import", table)
+    assert status == 1 and out == "", err
+    assert err.startswith(f"{table}:2:1: error[E0102]: a cell is longer than the 131,072 characters a cell may hold")
+
+
+@pytest.mark.parametrize("what", ["too large", "a FIFO"])
+def test_a_card_table_that_is_too_large_or_no_file_is_refused_unread(tmp_path, what):
+    table = tmp_path / "cards.csv"
+    if what == "a FIFO":
+        os.mkfifo(table)
+    else:
+        table.write_text("id,name\n" + "card,Card\n" * 600_000)          # 6 MB of rows
+    status, output = silvics_child("import", table, timeout=20)
+    reason = "this is not a regular file" if what == "a FIFO" else "this file is 6,000,008 bytes, more than the 5 MB"
+    assert status == 2 and output.startswith(f"silvics: error: cannot read {table}: {reason}"), output
+
+
+def test_a_table_saved_as_csv_utf8_with_a_byte_order_mark_imports(tmp_path, capsys):
+    table = tmp_path / "cards.csv"
+    table.write_bytes(b"\xef\xbb\xbfid,name,kind,price\r\npear,Pear,goods,3\r\n")    # a spreadsheet's "CSV UTF-8"
+    status, out, err = run(capsys, "import", table, "--game", MARKET)
+    assert status == 0 and "  - id: pear\n    name: Pear\n    kind: goods\n    price: 3\n" in out, err
+
+
+def test_a_table_of_some_cards_is_checked_on_its_own_rows(tmp_path, capsys):
+    """The bundled modules name cards the table leaves out: not the table's mistakes."""
+    table = tmp_path / "cards.csv"
+    run(capsys, "export", "four-forests", "--csv", "-o", table)
+    header, row = table.read_text().splitlines()[:2]
+    table.write_text(f"{header}\n{row}\n")
+    status, out, err = run(capsys, "import", table, "--game", "four-forests")
+    assert status == 0 and out.count("  - id: ") == 1 and err == "", err
+    table.write_text(f"{header}\n{row.replace(',rainforest,', ',rainforst,')}\n")
+    status, out, err = run(capsys, "import", table, "--game", "four-forests")
+    assert status == 1 and err.startswith(f"{table}:2:") and "suit cannot be 'rainforst'" in err
+    assert err.endswith("\n1 error(s)\n"), err
+
+
+def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_exported_guarded_and_read_back(tmp_path, capsys):
+    """OWASP's advice on CSV injection: a text cell starting =, +, -, @, a tab or a carriage
+    return gets a leading ' (a number stays a number); import reads either form."""
+    game = shutil.copytree(MARKET, tmp_path / "market")
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text()
+                     .replace("{id: apple, price: 1,", '{id: apple, name: "=HYPERLINK(\\"http://x\\")", price: -1,')
+                     .replace("id: cheese\n", "id: cheese\n    name: \"@SUM(1+1)*cmd|' /C calc'!A0\"\n")
+                     .replace("id: silk\n", "id: silk\n    name: '-2+3'\n"))
+    names = ['=HYPERLINK("http://x")', "@SUM(1+1)*cmd|' /C calc'!A0", "-2+3"]
+    table = tmp_path / "cards.csv"
+    assert run(capsys, "export", game, "--csv", "-o", table)[0] == 0
+    rows = list(csv.DictReader(table.open()))
+    assert [row["name"] for row in rows] == [f"'{name}" for name in names]
+    assert rows[0]["price"] == "-1" and rows[2]["on_buy"] == "add 2 to coins"
+    status, out, err = run(capsys, "import", table)
+    assert status == 0, err
+    read_back = yaml.safe_load(out)["cards"]
+    assert [card["name"] for card in read_back] == names
+    assert read_back[0]["price"] == -1 and read_back[2]["on_buy"] == "add 2 to coins"
+    plain = tmp_path / "plain.csv"          # without the guards, as typed (YAML reads no plain @, so no cheese)
+    plain.write_text("".join(line.replace(",'", ",").replace('"\'', '"')
+                             for line in table.read_text().splitlines(keepends=True) if not line.startswith("cheese")))
+    status, out, err = run(capsys, "import", plain)
+    assert status == 0, err
+    assert [(card["name"], card["price"]) for card in yaml.safe_load(out)["cards"]] == [(names[0], -1), (names[2], 5)]
 
 
 # ---- maps: read like every other file, and bounded ----------------------------------------------
