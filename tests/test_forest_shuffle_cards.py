@@ -145,7 +145,7 @@ SPECIES = {  # name: (species, cost, types); the Woodland Edge Squeakers add woo
     "Red Panda": ("red-panda", 1, "paw"),
     "Robin": ("robin", 1, "bird woodland-edge"),
     "Sable": ("sable", 1, "paw"),
-    "Say's Firefly": ("says-firefly", 0, "insect woodland-edge"),
+    "Say's Firefly": ("fireflies", 0, "insect woodland-edge"),
     "Troll": ("troll", 1, "paw"),
     "Whinchat": ("whinchat", 1, "bird"),
     "White Stork": ("white-stork", 1, "bird woodland-edge"),
@@ -362,6 +362,30 @@ def test_a_species_prints_the_same_rules_on_every_card():
     for box, kind, card, side, face in faces():
         printed = {key: face.get(key) for key in EFFECTS}
         assert rules.setdefault(face["name"], printed) == printed, (card["id"], side)
+
+
+AS = {  # a card that acts "as" another (the facts, the rulebook): that card, the rules it prints of
+    # its own, and whether it counts as that species (the Arctic Fox only scores as a Red Fox)
+    "Moor Birch": ("Birch", set(), True),             # "draw 1 card (as Birch)", "1 point (as Birch)"
+    "O Christmas Tree": ("Silver Fir", set(), True),  # bonus and scoring "as Silver Fir"
+    "Turkey Oak": ("Oak", {"bonus", "scoring"}, True),  # "an Oak variant with its own scoring"; no bonus
+    "Eierschwammerl": ("Chanterelle", set(), True),   # "effect: as Chanterelle"; "a Chanterelle copy"
+    "Say's Firefly": ("Fireflies", set(), True),      # "Counts as a firefly"
+    "Arctic Fox": ("Red Fox", set(), False),          # "2 per hare (as Red Fox)"; the effect assumed so
+}
+
+
+@pytest.mark.parametrize("name", list(AS))
+def test_a_card_that_acts_as_another_prints_its_rules(name):
+    """A variant that counts as another species names it (the Moor Birch is a Birch: "These are not
+    considered new tree species but a Birch, Oak, and Silver Fir"), and prints that species' rules
+    word for word, except where the facts give it rules of its own."""
+    found = {face["name"]: face for _, _, _, _, face in faces()}
+    other, own, same_species = AS[name]
+    card, model = found[name], found[other]
+    assert (card["species"] == model["species"]) == same_species
+    assert {key: card.get(key) for key in EFFECTS if key not in own} == \
+        {key: model.get(key) for key in EFFECTS if key not in own}
 
 
 def test_split_cards_pair_two_species_and_are_named_after_them():
