@@ -22,6 +22,7 @@ from silvics.errors import UsageError
 from silvics.interpreter.ir import GameIR
 
 NAME = re.compile(r"[a-z][a-z0-9-]*")
+NAME_MAX = 255  # characters of a file name on the common file systems (ext4, APFS, NTFS)
 
 GAME = """\
 # yaml-language-server: $schema=../../schemas/game.schema.json
@@ -119,7 +120,7 @@ description: {description}
 
 def new_game(folder: Path, name: str) -> list[Path]:
     """A project folder with a small complete game; the paths written."""
-    check_name(name)
+    check_name(name, "-cards.schema.json")
     title = name.replace("-", " ").title()
     files = {
         folder / "rules" / name / "game.yaml": GAME.format(name=name, title=title),
@@ -141,7 +142,7 @@ def new_game(folder: Path, name: str) -> list[Path]:
 def new_pack(folder: Path, ir: GameIR, name: str) -> list[Path]:
     """A pack folder for the game: one new card (a copy of the game's commonest kind's first
     card, renamed) and a module to fill in."""
-    check_name(name)
+    check_name(name, ".yaml")
     if name in ir.modules:
         raise UsageError(f"{ir.name} already has a module '{name}': choose another name")
     title = name.replace("-", " ").title()
@@ -228,11 +229,18 @@ def _yaml_value(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def check_name(name: str):
+def check_name(name: str, file_ending: str | None = None):
+    """A name new may give; with `file_ending`, the longest one of the files named after it,
+    which must fit a file name (checked before anything is written)."""
     if not NAME.fullmatch(name):
         raise UsageError(
             f"'{name}' cannot name a game, pack or module: lowercase letters, digits and hyphens, "
             "starting with a letter"
+        )
+    if file_ending is not None and len(name + file_ending) > NAME_MAX:
+        raise UsageError(
+            f"a name of {len(name)} characters is too long: files are named after it, "
+            f"and {NAME_MAX - len(file_ending)} is the most that fits a file name"
         )
 
 

@@ -176,6 +176,15 @@ def test_docs_into_a_file_is_misuse_before_any_work(capsys, tmp_path):
                                               "Not a directory\n"
 
 
+@pytest.mark.parametrize("what, length", [("game", 240), ("pack", 251)])
+def test_a_new_name_too_long_for_a_file_name_is_misuse_and_makes_nothing(capsys, tmp_path, monkeypatch, what, length):
+    """A folder may have the name, not the files named after it (NAME-cards.schema.json, NAME.yaml)."""
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "new", what, *(["four-forests"] if what == "pack" else []), "a" * length)
+    assert status == 2 and out == "" and err.startswith(f"silvics: error: a name of {length} characters is too long"), err
+    assert len(err.splitlines()) == 1 and list(tmp_path.iterdir()) == []
+
+
 # ---- scenario files that name what the game does not have ---------------------------------------
 
 @pytest.mark.parametrize("lines, failure", [
