@@ -448,6 +448,7 @@ def balance(args) -> int:
             raise UsageError(f"{option} must be at least 1")
     rows = report.study_rows(ir, players, args.module, options, args.by) if args.by else []
     runner = cached_runner(ir, args.workers, _runner(args), use_cache=not args.no_cache)
+    report.make_folder(Path(args.output))
     bar = ProgressBar(report.planned(args.games, agents, players, len(rows)))
     try:
         made = report.balance(

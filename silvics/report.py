@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from silvics.compiler.markdown import code, inline
+from silvics.errors import UsageError
 from silvics.interpreter.ir import SetupError
 from silvics.interpreter.simulate import simulate
 
@@ -462,6 +463,17 @@ def _heatmap(axes, agents: list, rates: dict):
     for i, row in enumerate(grid):
         for j, value in enumerate(row):
             axes.text(j, i, "—" if i == j else f"{value:.0%}", ha="center", va="center")
+
+
+def make_folder(folder: Path):
+    """Make the report's folder before any game is played: a path that cannot be one (a file,
+    or under a file) is misuse at once, not after the games."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {folder} is a file: give a folder for the report")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write the report to {folder}: {error.strerror}") from None
 
 
 def write(report: Report, folder: Path) -> list[Path]:

@@ -185,6 +185,17 @@ def test_a_new_name_too_long_for_a_file_name_is_misuse_and_makes_nothing(capsys,
     assert len(err.splitlines()) == 1 and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("output, message", [("file", "-o {out} is a file: give a folder for the report"),
+                                             ("file/report", "cannot write the report to {out}: Not a directory")])
+def test_balance_onto_a_file_is_misuse_before_any_game(capsys, tmp_path, monkeypatch, output, message):
+    from silvics import report
+    monkeypatch.setattr(report, "balance", lambda *args, **kwargs: pytest.fail("games were played"))
+    (tmp_path / "file").write_text("mine\n")
+    status, out, err = run(capsys, "balance", tiny(tmp_path / "g"), "-o", tmp_path / output)
+    assert status == 2 and out == "" and err == f"silvics: error: {message.format(out=tmp_path / output)}\n"
+    assert (tmp_path / "file").read_text() == "mine\n"
+
+
 # ---- scenario files that name what the game does not have ---------------------------------------
 
 @pytest.mark.parametrize("lines, failure", [
