@@ -262,7 +262,12 @@ def _parser() -> argparse.ArgumentParser:
     _setting_option(sub, " (over the files' own options)")
     sub = command("score", run.score, "score a described end-of-game position, itemised")
     sub.add_argument("game", help=GAME_HELP)
-    sub.add_argument("file", help="a position file (YAML): the cards where they lie at the end")
+    sub.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="a position file (YAML) of the game: the cards where they lie at the end; several, each scored",
+    )
     _setting_option(sub, " (over the file's own options)")
     sub = command("show", run.show, "print a card as it is printed: its numbers and words, and its text")
     sub.add_argument("game", help=GAME_HELP)

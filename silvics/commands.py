@@ -26,7 +26,19 @@ WATCH_EVERY = 0.5  # seconds between looks at the files, with check --watch
 
 
 def check(args) -> int:
+    args.paths = [_path_or_game(spec) for spec in args.paths]
     return _watch(args) if args.watch else _check_all(args)
+
+
+def _path_or_game(spec: str) -> str:
+    """A path to check as given; a game's name (check forest-shuffle) as the folder it names, the
+    project's own copy or the installed one, as every command finds a game."""
+    if not spec or Path(spec).exists():
+        return spec
+    try:
+        return games.shown(games.game_path(spec).parent)
+    except games.GameNotFound:
+        raise UsageError(f"no such file or folder, nor a game: {spec}") from None
 
 
 def _watch(args) -> int:
@@ -543,27 +555,49 @@ def _scenario_files(spec: str) -> list[Path]:
 
 
 def score(args) -> int:
-    from silvics import scenarios
+    """Each position file laid out on the game named and scored, itemised; several, each under
+    its name. A position that cannot be laid out or scored says why, and the next is scored."""
+    files = [_position_file(spec) for spec in args.files]  # misuse, before anything is scored
+    game, status = games.game_path(args.game), OK
+    for number, path in enumerate(files):
+        if len(files) > 1:
+            print(("\n" if number else "") + f"{path}:")
+        try:
+            print(itemised(_scored(path, game, args)))
+        except (PositionError, GameError) as error:
+            print(f"error: {f'{path}: ' if len(files) > 1 else ''}{error}", file=sys.stderr)
+            status = DATA_ERROR
+    return status
 
-    path = _named(args.file)
+
+def _position_file(spec: str) -> Path:
+    path = _named(spec)
     if not path.is_file():
         raise UsageError(
-            f"{args.file} is a folder, not a position file" if path.is_dir() else f"no such file: {args.file}"
+            f"{spec} is a folder, not a position file" if path.is_dir() else f"no such file: {spec}"
         )
+    return path
+
+
+def _scored(path: Path, game: Path, args):
+    """The position in the file laid out on `game` (the file's `game:` line must name the same
+    game), its scoring run."""
+    from silvics import scenarios
+
     document = scenarios.read(path)
-    named = Path(args.game)  # a game folder named on the command line: from here, not the file
-    overrides = {
-        "game": str(named.resolve()) if named.exists() else args.game,
+    rules, line = games.load(str(game), use_cache=not args.no_cache), document.data["game"]
+    if not games.names(line, path.parent, game, rules.id):
+        raise UsageError(
+            f"{path} is a position of '{line}' (its game: line), not of {rules.name}: "
+            "score it with that game, or change the line"
+        )
+    overrides = {  # the game as named here, not from the file's folder
+        "game": str(game.absolute()),
         "options": {**document.data.get("options", {}), **_options(args)},
     }
-    game = scenarios.build(document, path.parent, use_cache=not args.no_cache, overrides=overrides)
-    try:
-        game.run_procedure("scoring")
-    except GameError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return DATA_ERROR
-    print(itemised(game))
-    return OK
+    built = scenarios.build(document, path.parent, use_cache=not args.no_cache, overrides=overrides)
+    built.run_procedure("scoring")
+    return built
 
 
 def itemised(game) -> str:

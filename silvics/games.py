@@ -22,17 +22,35 @@ _offered: dict[str, Path] = {}  # game id -> game.yaml: games the user offers pa
 announce = None  # set by the command line: called with each game file loaded, to say which
 
 
-def game_path(spec: str, base: Path | None = None) -> Path:
-    """The game or pack file `spec` names: a game id (the project's own rules/<id>/ under the
-    current folder or a parent, before the installed copy), a game's or pack's folder, a project
-    folder holding one game under rules/, or a file."""
-    games = bundled.games()
-    local = project_game(spec) if base is None else None
-    if local is not None:
-        return local
-    if spec in games:
-        return games[spec]
-    path = Path(spec) if base is None or Path(spec).is_absolute() else base / spec
+def game_path(spec: str, here: Path = Path(".")) -> Path:
+    """The game or pack file a name means, wherever a game is named: on the command line (`here`
+    is then the current folder) or in a file's `game:` line (`here`: the file's folder). First a
+    path from `here`: a game's or pack's folder or file, a project folder holding one game under
+    rules/, or a compiled IR; else a game id: the project's own rules/<id>/, in `here` or the
+    nearest parent that has one (the copy being edited); else the game installed with silvics."""
+    found = _game_file(here / spec) or project_game(spec, here) or bundled.games().get(spec)
+    if found is None:
+        raise GameNotFound(
+            f"no game '{spec}': bundled games are {', '.join(bundled.games())}; "
+            "or give a game folder, a game.yaml, a pack folder or a compiled .json"
+        )
+    return found
+
+
+def names(line: str, here: Path, path: Path, game_id: str) -> bool:
+    """Whether a file's `game:` line names this game (its file `path`, its id `game_id`): by the
+    id, or by a name that finds the same file from the file's folder `here`."""
+    if line == game_id:
+        return True
+    try:
+        return _absolute(game_path(line, here)) == _absolute(path)
+    except GameNotFound:
+        return False
+
+
+def _game_file(path: Path) -> Path | None:
+    """The game or pack file a path names: itself, the game.yaml or pack.yaml in it, or the one
+    game under a project folder's rules/; None when it names none."""
     try:
         if path.is_file() and path.suffix in (".json", ".yaml"):
             return path
@@ -40,14 +58,17 @@ def game_path(spec: str, base: Path | None = None) -> Path:
             if (path / name).is_file():
                 return path / name
         inside = sorted(path.glob("rules/*/game.yaml")) if path.is_dir() else []
-        if len(inside) == 1:  # a project folder holding one game
-            return inside[0]
+        return inside[0] if len(inside) == 1 else None  # a project folder holding one game
     except OSError:  # a name too long for the file system names no game either
-        pass
-    raise GameNotFound(
-        f"no game '{spec}': bundled games are {', '.join(games)}; "
-        "or give a game folder, a game.yaml, a pack folder or a compiled .json"
-    )
+        return None
+
+
+def shown(path: Path) -> str:
+    """A path as a command prints it: from here when it is below, else as it is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def project_game(game_id: str, here: Path | None = None) -> Path | None:
@@ -76,11 +97,7 @@ def where_from(path: Path) -> str:
         path.resolve().is_relative_to(bundled.folder("rules").resolve())
         and project_game(path.parent.name) is None
     )
-    try:
-        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        shown = str(path)
-    return f"{shown} (installed with silvics)" if installed else shown
+    return f"{shown(path)} (installed with silvics)" if installed else shown(path)
 
 
 def base_game(game_id: str) -> Path:
@@ -107,11 +124,11 @@ def offer_base(spec: str) -> None:
     _offered[game_id] = path
 
 
-def load(spec: str, base: Path | None = None, use_cache: bool = True) -> ir.GameIR:
-    """The game's IR: compiled once per process and path, and between runs kept in the IR
-    cache (cache.py) unless `use_cache` is False."""
+def load(spec: str, here: Path = Path("."), use_cache: bool = True) -> ir.GameIR:
+    """The game's IR, the game named as `game_path` says: compiled once per process and path,
+    and between runs kept in the IR cache (cache.py) unless `use_cache` is False."""
     # a cache entry does not record which game --base offered: with one, compile afresh
-    path = _absolute(game_path(spec, base))
+    path = _absolute(game_path(spec, here))
     if path.suffix == ".yaml" and path.name not in ("game.yaml", "pack.yaml"):
         _refuse_a_part_of_a_game(path)
     if announce is not None:

@@ -367,3 +367,47 @@ def test_a_tabletop_simulator_deck_to_share_names_its_images_by_the_address_they
     status, _, err = said(capsys, "export", "four-forests", "--tts", "--kind", "creature", "-o", tmp_path / "no",
                           "--base-url", "decks/four-forests")
     assert status == 2 and "--base-url" in err and "https://" in err and not (tmp_path / "no").exists()
+
+
+# ---- one way to name a game, for every command (issue 24, points 13 and 14) ------------------------
+
+def test_score_and_scenario_find_a_game_by_id_as_play_does_and_check_takes_a_games_name(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """In a project the game named by id is its own copy, for score and a scenario's `game:` line as
+    for play; check takes the name too."""
+    project = four_forests_project(tmp_path)
+    (project / "end.yaml").write_text("game: four-forests\nplayers: 2\nposition:\n  players:\n"
+                                      "    - forest: [dragon-fruit]\n    - forest: [monstera]\n")
+    monkeypatch.chdir(project / "notes")
+    status, out, err = said(capsys, "score", "four-forests", project / "end.yaml")
+    assert status == 0, err
+    assert err == f"silvics: game {project / 'rules' / 'four-forests' / 'game.yaml'}\n"
+    monkeypatch.chdir(tmp_path)                         # a scenario's game: line is looked up from its file
+    status, out, err = said(capsys, "scenario", project / "end.yaml")
+    assert status == 0 and out.startswith("PASS"), out
+    monkeypatch.chdir(project)
+    status, out, err = said(capsys, "check", "four-forests")
+    assert status == 0 and out.startswith("rules/four-forests: ok (Four Forests: 76 cards"), out + err
+    monkeypatch.chdir(tmp_path)
+    status, out, err = said(capsys, "check", "four-forests")
+    assert status == 0 and out.startswith(f"{ROOT / 'rules' / 'four-forests'}: ok (Four Forests: 75 cards"), out + err
+    status, out, err = said(capsys, "check", "no-such-game")
+    assert status == 2 and err == "silvics: error: no such file or folder, nor a game: no-such-game\n"
+
+
+def test_score_in_a_project_made_by_new_game_finds_the_game_by_its_id(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert said(capsys, "new", "game", "my-game")[0] == 0
+    monkeypatch.chdir(tmp_path / "my-game")
+    Path("end.yaml").write_text("game: my-game\nplayers: 2\nposition:\n  players:\n    - patch: [clover]\n")
+    status, out, err = said(capsys, "score", "my-game", "end.yaml")
+    assert status == 0 and "Total over all players: 2" in out, err
+
+
+def test_score_says_when_the_position_is_of_another_game_than_the_one_named(tmp_path, capsys):
+    position = tmp_path / "end.yaml"
+    position.write_text("game: reforest\nplayers: 2\nposition:\n  players:\n    - hand: [salal]\n")
+    status, out, err = said(capsys, "score", "four-forests", position)
+    assert status == 2 and out == ""
+    assert err.splitlines()[-1] == (f"silvics: error: {position} is a position of 'reforest' (its game: line), "
+                                    "not of Four Forests: score it with that game, or change the line")
