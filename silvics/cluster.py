@@ -8,10 +8,12 @@ address asked for: on a shared network, keep a firewall in front of them). It
 returns a runner for `interpreter.simulate.simulate`: the chunks of seeds become Ray tasks,
 each loading the IR (put in the object store once) and playing its games with the same code
 a local worker runs; the results are added up in seed order, so the figures are the same as a
-local run's for the same seed. Ray is an optional extra: `pip install 'silvics[ray]'`.
+local run's for the same seed. Ray is an optional extra (`ray`: extras.py says how to install it).
 """
 
 from __future__ import annotations
+
+from silvics.extras import require
 
 _LOADED: dict = {}  # in a Ray worker: the IR of the last batch, by its text's hash
 
@@ -21,10 +23,9 @@ class ClusterError(RuntimeError):
 
 
 def runner(address: str | None = None):
-    try:
-        import ray
-    except ImportError:
-        raise ClusterError("--backend ray needs Ray: pip install 'silvics[ray]'") from None
+    require("ray", "ray", what="--backend ray")
+    import ray
+
     if not ray.is_initialized():
         try:
             if address:

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from silvics import games, saves
+from silvics import extras, games, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
@@ -17,7 +17,7 @@ from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.interpreter.state import parse_key
-from silvics.position import PositionError, lying
+from silvics.position import PositionError, card_name, lying, where
 from silvics.progress import ProgressBar
 
 # ---- check ----------------------------------------------------------------------------
@@ -442,6 +442,7 @@ def _runner(args):
 
 
 def balance(args) -> int:
+    extras.require("balance", "matplotlib", what="balance")  # before any work, not after the games
     from silvics import report  # matplotlib: loaded only by this command
     from silvics.balance import cached_runner
 
@@ -602,11 +603,11 @@ def _scored(path: Path, game: Path, args):
 
 def itemised(game) -> str:
     """Points per heading (when the rules name them), per card (with the cards that awarded them),
-    per player, and in total."""
+    per player, and in total; cards by name, copies told apart by where they lie."""
     state, lines = game.state, []
     int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
     marked = [
-        f"{game.card_id(uid)} {name} {marks[name]}"
+        f"{card_name(game, uid)} {name.replace('_', ' ')} {marks[name]}"
         for uid in lying(game)
         if (marks := state.marks[uid])
         for name in int_marks
@@ -614,40 +615,52 @@ def itemised(game) -> str:
     ]
     if marked:
         lines.append("Marks: " + ", ".join(marked))
-    for seat in range(state.players):
+    sheets = [_score_rows(game, seat) for seat in range(state.players)]
+    width = max([30, *(len(indent + named) + 1 for rows in sheets for indent, named, _, _ in rows)])
+    for seat, rows in enumerate(sheets):
         lines.append(f"P{seat + 1}")
-        headings: dict[str, dict[int, list]] = {}
-        for owner, uid, points, source, heading in state.score_items:
-            if owner == seat:  # points a card scores with no card named are that card's own
-                row = uid if uid >= 0 else source
-                headings.setdefault(heading, {}).setdefault(row, []).append((points, source))
-        for heading, per_card in headings.items():
-            indent = "  "
-            if heading:
-                total = sum(points for items in per_card.values() for points, _ in items)
-                lines.append(f"  {heading.replace('_', ' '):<28}{total:>5}")
-                indent = "    "
-            for uid, items in per_card.items():
-                total = sum(points for points, _ in items)
-                if heading and uid < 0 and (not total or len(per_card) == 1):
-                    continue  # the heading's own line already says it all
-                reasons = ", ".join(
-                    f"{points:+d} {game.card_id(source)}" if source not in (-1, uid) else f"{points:+d}"
-                    for points, source in items
-                    if points
-                )
-                label = _card_label(game, uid) if uid >= 0 else "(other)"
-                lines.append(f"{indent}{label:<{30 - len(indent)}}{total:>5}   {reasons}".rstrip())
-        lines.append(f"  {'total':<28}{state.scores[seat]:>5}")
+        lines += [
+            f"{indent}{named:<{width - len(indent)}}{total:>5}   {reasons}".rstrip()
+            for indent, named, total, reasons in rows
+        ]
     lines.append(f"Total over all players: {sum(state.scores)}")
     return "\n".join(lines)
 
 
-def _card_label(game, uid: int) -> str:
-    """A card as a score sheet names it: its id, or for a card of several sides (a half of a split
-    card in play) the name of the side face up, which is what scores."""
-    sides = game.sides(uid)
-    return sides[game.state.side[uid]].name if len(sides) > 1 else game.card_id(uid)
+def _score_rows(game, seat: int) -> list[tuple]:
+    """A player's lines of a score sheet: (indent, what, points, reasons each)."""
+    headings: dict[str, dict[int, list]] = {}
+    for owner, uid, points, source, heading in game.state.score_items:
+        if owner == seat:  # points a card scores with no card named are that card's own
+            row = uid if uid >= 0 else source
+            headings.setdefault(heading, {}).setdefault(row, []).append((points, source))
+    label = _labels(game, [uid for per_card in headings.values() for uid in per_card if uid >= 0])
+    rows = []
+    for heading, per_card in headings.items():
+        indent = "  "
+        if heading:
+            total = sum(points for items in per_card.values() for points, _ in items)
+            rows.append((indent, heading.replace("_", " "), total, ""))
+            indent = "    "
+        for uid, items in per_card.items():
+            total = sum(points for points, _ in items)
+            if heading and uid < 0 and (not total or len(per_card) == 1):
+                continue  # the heading's own line already says it all
+            reasons = ", ".join(
+                f"{points:+d} {card_name(game, source)}" if source not in (-1, uid) else f"{points:+d}"
+                for points, source in items
+                if points
+            )
+            rows.append((indent, label[uid] if uid >= 0 else "(other)", total, reasons))
+    return [*rows, ("  ", "total", game.state.scores[seat], "")]
+
+
+def _labels(game, cards: list[int]) -> dict[int, str]:
+    """Each card as a score sheet names it: by name (a half of a split card in play by the name of
+    the side face up, which is what scores), and where it lies when another card has its name."""
+    names = {uid: card_name(game, uid) for uid in cards}
+    twice = {name for name in names.values() if list(names.values()).count(name) > 1}
+    return {uid: f"{name} ({where(game, uid)})" if name in twice else name for uid, name in names.items()}
 
 
 def show(args) -> int:
@@ -793,6 +806,8 @@ def print_(args) -> int:
     output = Path(args.output)
     if output.suffix.lower() not in (".pdf", ".svg"):
         raise UsageError(f"-o takes a .pdf or .svg file, not '{args.output}'")
+    if output.suffix.lower() == ".pdf":
+        printing.need_pdf()
     ir = games.load(args.game, use_cache=not args.no_cache)
     if args.pack:
         ir = _pack_on(ir, args.pack, not args.no_cache)
@@ -845,6 +860,8 @@ def docs(args) -> int:
     for option, value in (("--balance", args.balance), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")
+    plots, site = ([] if args.no_balance else ["matplotlib"]), (["mkdocs"] if args.game is not None else [])
+    extras.require("docs", *plots, *site, what="docs")  # before any work: the games take minutes
     return _game_site(args) if args.game is not None else _repository_pages(args)
 
 

@@ -15,12 +15,12 @@ from xml.sax.saxutils import quoteattr
 
 from silvics.compiler.faces import face_body, face_sides, template
 from silvics.errors import UsageError
+from silvics.extras import require
 from silvics.interpreter.ir import CardDef, GameIR
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
 MARGIN = 6.0  # mm kept clear at each edge of the paper (most printers print no closer)
 MARK = (1.0, 4.0)  # a cut mark runs from 1 mm to 4 mm outside the grid
-PDF_MISSING = "writing PDF needs cairosvg: pip install 'silvics[print]' (or write the pages as .svg)"
 
 
 def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
@@ -87,14 +87,18 @@ def page_files(output: Path, count: int) -> list[Path]:
     return [output] + [output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(2, count + 1)]
 
 
+def need_pdf() -> None:
+    """Writing PDF needs cairosvg, the print extra: misuse when it is missing."""
+    require("print", "cairosvg", what="writing PDF", instead="write the pages as .svg")
+
+
 def write_pdf(svg_pages: list[str], paper: str, output: Path) -> None:
     """The pages as one PDF, drawn by cairosvg onto one cairo PDF surface, a page each."""
-    try:
-        import cairocffi
-        from cairosvg.parser import Tree
-        from cairosvg.surface import PDFSurface
-    except (ImportError, OSError):  # OSError: cairocffi without the cairo library
-        raise UsageError(PDF_MISSING) from None
+    need_pdf()
+    import cairocffi
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PDFSurface
+
     width, height = (mm / 25.4 * 72 for mm in PAPERS[paper])  # points
     try:
         stream = open(output, "wb")

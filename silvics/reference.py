@@ -15,6 +15,7 @@ from silvics import bundled, games
 from silvics.compiler.docs import gallery_page, game_page, primitives_page
 from silvics.compiler.rulebook import rules_page
 from silvics.errors import UsageError
+from silvics.extras import require
 
 # Every page of a game's site, in the order of its menu: (file, title, its text from the IR).
 # Adding a page is adding a line (and, for this repository's site, where a game's pages are
@@ -108,15 +109,11 @@ def write_site(ir, out: Path, balance) -> list[Path]:
 def build_site(out: Path) -> Path:
     """Build the HTML of the project in `out` with mkdocs, strictly (a warning fails the build);
     returns the folder of the HTML."""
-    try:
-        from mkdocs.commands.build import build
-        from mkdocs.config import load_config
-        from mkdocs.exceptions import MkDocsException
-    except ImportError:
-        raise UsageError(
-            f"wrote the Markdown to {out / 'docs'}, but building the HTML needs mkdocs: "
-            "pip install 'silvics[docs]'"
-        ) from None
+    require("docs", "mkdocs", what="building the HTML")
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
     try:
         build(load_config(config_file=str(out / "mkdocs.yml"), strict=True))
     except MkDocsException as error:

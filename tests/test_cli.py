@@ -1,6 +1,7 @@
 """The command line, end to end: exit statuses, outputs, and no tracebacks."""
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,41 @@ def test_version_and_the_agents_list(capsys):
     help_text = " ".join(capsys.readouterr().out.split())
     assert f"comma-separated: {', '.join(AGENTS)}, or a strategy of the game; a search agent may take a budget" \
         in help_text
+
+
+# ---- optional extras: a missing one is said before any work -------------------------------------
+
+@pytest.mark.parametrize("argv, blocked, extra", [
+    (["balance", "four-forests", "--games", "2", "-o", "report"], "matplotlib", "balance"),
+    (["docs", "four-forests", "-o", "site"], "matplotlib", "docs"),
+    (["docs", "four-forests", "-o", "site", "--no-balance"], "mkdocs", "docs"),
+    (["docs", "-o", "pages"], "matplotlib", "docs"),
+    (["print", "four-forests", "-o", "sheet.pdf"], "cairosvg", "print"),
+    (["simulate", "four-forests", "--games", "2", "--backend", "ray"], "ray", "ray"),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else value)
+def test_a_missing_extra_is_said_in_one_line_before_any_work(capsys, monkeypatch, tmp_path, argv, blocked, extra):
+    """Before any game is loaded (--backend ray: checked with the other options, once the game is)."""
+    from silvics import commands, games
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, blocked, None)                # as if it were not installed
+    if extra == "ray":
+        monkeypatch.setattr(commands, "run_simulation", lambda *args, **kwargs: pytest.fail("games were played"))
+    else:
+        monkeypatch.setattr(games, "load", lambda *args, **kwargs: pytest.fail("work was done: a game was loaded"))
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and list(tmp_path.iterdir()) == []
+    assert re.fullmatch(rf"silvics: error: .* needs {blocked} \(silvics' {extra} extra\): "
+                        rf"pip install (-e )?'\S+\[{extra}\]'(; or .*)?\n", err), err
+
+
+@pytest.mark.parametrize("origin, line", [
+    ({"url": f"file://{ROOT}", "dir_info": {"editable": True}}, "pip install -e '.[docs]'"),     # a clone, -e
+    ({"url": "file:///home/me/silvics", "dir_info": {}}, "pip install '/home/me/silvics[docs]'"),  # pip install .
+    ({}, "pip install 'silvics[docs]'"),                                                          # from an index
+    (None, "pip install '.[docs]'"),                                           # run from a clone never installed
+])
+def test_the_install_line_fits_how_silvics_was_installed(monkeypatch, origin, line):
+    from silvics import extras
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(extras, "_origin", lambda: origin)
+    assert extras.install_line("docs") == line
