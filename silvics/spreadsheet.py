@@ -70,7 +70,7 @@ def _unguarded(cell: str) -> str | None:
 
 
 def _row(card: CardDef, sided: bool) -> dict:
-    row = {"id": card.id, "kind": card.kind, "copies": card.copies if card.copies != 1 else ""}
+    row: dict = {"id": card.id, "kind": card.kind, "copies": card.copies if card.copies != 1 else ""}
     for side in card.sides:
         prefix = f"{side.side}." if sided else ""
         row[f"{prefix}name"] = side.name
@@ -139,9 +139,9 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
             if cell.strip() == "":
                 continue
             where = (number, starts.get((number, index), 1))
-            text = _unguarded(cell)
+            guarded = _unguarded(cell)
             try:
-                cells.append((name, load(cell, file)[0] if text is None else text, where))
+                cells.append((name, load(cell, file)[0] if guarded is None else guarded, where))
             except YamlError as error:
                 problems += [
                     Diagnostic(file, *where, d.code, f"{name}: {d.message}", d.hint)
