@@ -42,17 +42,23 @@ def _path_or_game(spec: str) -> str:
 
 
 def _watch(args) -> int:
-    """Check, then check again whenever a YAML file under the checked folders changes, until Ctrl-C."""
+    """Check, then check again whenever a YAML file under the checked folders changes, until Ctrl-C.
+    Misuse in the first check ends the watch, as it ends a lone check; later, what would end a
+    check (a game.yaml turned into a pipe, the folder removed) is said and the watch goes on."""
+    roots = {_project_root(Path(spec)) for spec in args.paths}  # found once: a folder may go and come back
     seen = None
     try:
         while True:
-            now = _yaml_files_state(args.paths)
+            now = _yaml_files_state(roots)
             if now != seen:
-                if seen is not None:
+                if seen is None:
+                    if _check_all(args) == MISUSE:
+                        return MISUSE
+                else:
                     print(
                         f"\n{time.strftime('%H:%M:%S')} changed: checking again", file=sys.stderr, flush=True
                     )
-                _check_all(args)
+                    _checked_again(args)
                 sys.stdout.flush()
                 seen = now
             time.sleep(WATCH_EVERY)
@@ -60,19 +66,31 @@ def _watch(args) -> int:
         return OK
 
 
-def _yaml_files_state(specs) -> dict:
-    """Each YAML file of the projects the paths belong to, with its size and time of change
-    (hidden folders and installed packages left out)."""
+def _checked_again(args):
+    """A check while watching: an error that would end the command is said in one line instead."""
+    try:
+        _check_all(args)
+    except (UsageError, games.GameNotFound) as error:
+        print(f"silvics: error: {error}", file=sys.stderr)
+    except PositionError as error:
+        print(f"error: {error}", file=sys.stderr)
+    except OSError as error:  # a file or folder gone while it was read
+        print(f"silvics: error: cannot check {', '.join(args.paths)}: {error.strerror}", file=sys.stderr)
+
+
+def _yaml_files_state(roots) -> dict:
+    """Each YAML file under the projects' folders, with its size and time of change (hidden
+    folders and installed packages left out)."""
     state = {}
-    for root in {_project_root(Path(spec)) for spec in specs}:
-        for path in root.rglob("*.y*ml"):
-            parts = path.relative_to(root).parts
-            if not any(p.startswith(".") or p in ("site-packages", "node_modules") for p in parts):
-                try:
+    for root in roots:
+        try:
+            for path in root.rglob("*.y*ml"):
+                parts = path.relative_to(root).parts
+                if not any(p.startswith(".") or p in ("site-packages", "node_modules") for p in parts):
                     stat = path.stat()
                     state[path] = (stat.st_mtime_ns, stat.st_size)
-                except OSError:  # removed while we looked: the next look sees it gone
-                    pass
+        except OSError:  # removed while we looked: the next look sees it gone
+            pass
     return state
 
 
@@ -187,6 +205,8 @@ def _check_one(path: Path, warnings: list, use_cache: bool) -> tuple[str, ...]:
         )
         summary, changes = games.checked(game_dir, warnings, use_cache)
         return (summary, *changes)
+    if not path.is_file():  # a pipe would be waited on for ever
+        raise UsageError(f"{path} is not a regular file: give a YAML file, not a device, a pipe or a socket")
     head = path.read_text(encoding="utf-8", errors="replace")
     if "\ngame:" in f"\n{head}" and "players:" in head:
         from silvics import scenarios

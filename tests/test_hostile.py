@@ -117,6 +117,13 @@ def test_a_fifo_is_refused_unopened(pack):
         assert_refused(status, output, "'pipe.yaml' in 'cards/' is not a regular file")
 
 
+def test_a_fifo_named_to_check_as_a_card_file_does_not_hang(pack):
+    os.mkfifo(pack / "cards" / "pipe.yaml")
+    status, output = silvics_child("check", pack / "cards" / "pipe.yaml", timeout=20)
+    assert status == 2 and output == f"silvics: error: {pack / 'cards' / 'pipe.yaml'} is not a regular file: " \
+                                     "give a YAML file, not a device, a pipe or a socket\n", output
+
+
 def test_a_fifo_given_as_pack_yaml_does_not_hang(pack):
     (pack / "pack.yaml").unlink()
     os.mkfifo(pack / "pack.yaml")

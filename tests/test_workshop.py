@@ -3,6 +3,7 @@ mistake is reported in the designer's terms."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import signal
@@ -196,6 +197,48 @@ def test_check_watch_checks_again_when_a_file_changes(tmp_path):
     finally:
         watcher.send_signal(signal.SIGINT)
         assert watcher.wait(timeout=20) == 0                 # Ctrl-C is how a watch ends, not a failure
+
+
+def start_watch(path, cwd=None) -> tuple[subprocess.Popen, queue.Queue]:
+    """`silvics check --watch PATH` in a child process, SIGINT at its default as at a terminal
+    (see above), and a queue of the lines it prints."""
+    watcher = subprocess.Popen([sys.executable, "-m", "silvics", "check", "--watch", str(path)], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
+    return watcher, lines
+
+
+def test_check_watch_of_a_path_that_is_not_there_is_misuse_at_once(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "silvics", "check", "--watch", tmp_path / "no" / "such"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+
+
+@pytest.mark.parametrize("change", ["game.yaml turned into a FIFO", "the folder watched from inside removed"])
+def test_check_watch_says_what_it_cannot_check_and_watches_on(tmp_path, change):
+    source = FIXTURES / "games" / "market"
+    game = copy(tmp_path, source)
+    fifo = change.startswith("game.yaml")
+    watcher, lines = start_watch(game if fifo else ".", cwd=game)
+    try:
+        assert "ok (Market (test game)" in read_until(lines, "ok (")
+        if fifo:
+            (game / "game.yaml").unlink()
+            os.mkfifo(game / "game.yaml")
+        else:
+            shutil.rmtree(game)
+        assert "changed: checking again" in read_until(lines, "error: ")
+        time.sleep(3)
+        assert watcher.poll() is None, "the watch ended"                 # still watching
+        if fifo:                                                          # and sees the game come back
+            (game / "game.yaml").unlink()
+            shutil.copy(source / "game.yaml", game / "game.yaml")
+            assert "market: ok (" in read_until(lines, "ok (")
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        assert watcher.wait(timeout=20) == 0
 
 
 def read_until(lines: queue.Queue, marker: str, timeout: float = 60) -> str:
