@@ -9,6 +9,7 @@ cards/mygame/cards.yaml:12:11: error[E0102]: value must be a whole number, got '
 from __future__ import annotations
 
 import difflib
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ CODES = {
     "W0103": "procedure never called",
     "W0104": "game id differs from its folder",
 }
+LINE_WIDTH = 160  # characters of a source line shown under a diagnostic; a longer one is cut around the caret
+VALUE_WIDTH = 80  # characters of a quoted value shown in a message; a longer one is cut
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,16 +50,35 @@ class Diagnostic:
     severity: str = "error"  # or "warning" (compiles, but is probably a mistake: W codes)
 
     def render(self, source_lines: list[str] | None = None) -> str:
-        text = f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
+        text = (
+            f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {_cut_values(self.message)}"
+        )
         if source_lines and 0 < self.line <= len(source_lines):
             gutter = " " * len(str(self.line))
-            text += (
-                f"\n {self.line} | {_printable(source_lines[self.line - 1].rstrip())}"
-                f"\n {gutter} | {' ' * (self.col - 1)}^"
-            )
+            shown, caret = _around(source_lines[self.line - 1].rstrip(), self.col - 1)
+            text += f"\n {self.line} | {_printable(shown)}\n {gutter} | {' ' * caret}^"
         if self.hint:
             text += f"\n = hint: {self.hint}"
         return text
+
+
+_LONG = f"{{{VALUE_WIDTH + 1},}}"  # a regular expression's count: more than VALUE_WIDTH
+_QUOTED = re.compile(rf"(?<!\w)('[^'\n]{_LONG}'|\"[^\"\n]{_LONG}\")")
+
+
+def _cut_values(message: str) -> str:
+    """The message with each long quoted value (a map row of thousands of characters) cut short."""
+    return _QUOTED.sub(lambda quoted: f"{quoted[0][: VALUE_WIDTH + 1]}…{quoted[0][-1]}", message)
+
+
+def _around(line: str, caret: int) -> tuple[str, int]:
+    """A long line's part around the caret, an ellipsis where it is cut, and the caret's place in it."""
+    if len(line) <= LINE_WIDTH:
+        return line, caret
+    start = max(0, min(caret - LINE_WIDTH // 2, len(line) - LINE_WIDTH))
+    head = "…" if start else ""
+    tail = "…" if start + LINE_WIDTH < len(line) else ""
+    return head + line[start : start + LINE_WIDTH] + tail, caret - start + len(head)
 
 
 _CONTROLS = {code: "?" for code in [*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F]}

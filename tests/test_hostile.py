@@ -581,3 +581,22 @@ def test_a_map_of_a_million_spaces_is_refused_quickly(tmp_path):
     status, output = check(tmp_path / "pond")
     assert status == 1 and "the map has 1,000,000 spaces, more than 10,000" in output, output
     assert time.perf_counter() - started < 20
+
+
+def test_a_map_row_of_200000_characters_is_cut_in_its_diagnostic(tmp_path):
+    """The row is the value the message quotes and the line shown: each cut, with an ellipsis."""
+    shutil.copytree(POND, tmp_path / "pond")
+    board = tmp_path / "pond" / "board.yaml"
+    board.write_text(board.read_text().replace('  - "', '  - "' + "~" * 200_000, 1))
+    status, output = check(tmp_path / "pond")
+    assert status == 1 and "…' is too long" in output and "~…\n" in output, output[:1000]
+    assert len(output) < 1000, f"{len(output)} characters"
+
+
+def test_a_long_source_line_is_shown_around_the_caret():
+    from silvics.compiler.diagnostics import Diagnostic
+    line = "~" * 150_000 + "Q" + "~" * 50_000
+    for col in (1, 150_001, len(line)):
+        shown, caret = Diagnostic("f.yaml", 1, col, "E0201", "unknown").render([line]).splitlines()[1:]
+        assert len(shown) < 200 and "…" in shown
+        assert shown[caret.index("^")] == line[col - 1]                  # the caret under its character
