@@ -4,11 +4,13 @@
 A face shows the name on a band of the card's colour, the main numbers in the corners, the
 badges (labelled words and numbers), the card's text wrapped to its width (the type made
 smaller until it fits) and a footer naming where the card comes from. Every name and text is
-XML-escaped; the output depends on nothing but the IR (the same card gives the same bytes).
+XML-escaped (`xml_text`, `xml_attribute`), and a character XML 1.0 forbids is drawn as U+FFFD;
+the output depends on nothing but the IR (the same card gives the same bytes).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -60,13 +62,27 @@ def face_sides(ir: GameIR, card: CardDef) -> tuple[tuple[str, ...], ...]:
     return (sides,) if template(ir, card).split else tuple((side,) for side in sides)
 
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # what XML 1.0 forbids
+
+
+def xml_text(text: str) -> str:
+    """Data text (a name, a card's text) as an SVG's text: XML-escaped, and each character XML 1.0
+    forbids (a control, U+FFFE, U+FFFF, a lone surrogate: YAML may hold them as escapes) as U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def xml_attribute(text: str) -> str:
+    """Data text as an SVG's quoted attribute value, as `xml_text` makes it."""
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
 def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The face showing `side` (default: the first side) as a standalone SVG document."""
     face = template(ir, card)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm" '
         f'viewBox="0 0 {face.width} {face.height}" role="img" '
-        f"aria-label={quoteattr(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>"
+        f"aria-label={xml_attribute(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>"
     )
 
 
@@ -79,7 +95,7 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
         _shown(ir, card, side),
     )
     out = [
-        f"<title>{escape(_title(card, shown))}</title>",
+        f"<title>{xml_text(_title(card, shown))}</title>",
         _rect(
             0.25,
             0.25,
@@ -199,7 +215,7 @@ class _Panel:
         for (name, value), (cx, cy) in zip(corners, spots):
             out.append(
                 f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
-                f'stroke="{self.colour}" stroke-width="0.5"><title>{escape(_label(name))}</title></circle>'
+                f'stroke="{self.colour}" stroke-width="0.5"><title>{xml_text(_label(name))}</title></circle>'
             )
             out.append(
                 _text(
@@ -264,7 +280,7 @@ class _Panel:
             spans = []
             for row in rows:
                 y += size * 1.2
-                spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{escape(row)}</tspan>')
+                spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{xml_text(row)}</tspan>')
             out.append(
                 f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>'
             )
@@ -341,5 +357,5 @@ def _text(
     style = (' font-weight="bold"' if bold else "") + (' font-style="italic"' if italic else "")
     return (
         f'<text x="{_mm(x)}" y="{_mm(y)}" font-family="{FONT}" font-size="{_mm(size)}" fill="{fill}" '
-        f'text-anchor="{anchor}"{style}>{escape(text)}</text>'
+        f'text-anchor="{anchor}"{style}>{xml_text(text)}</text>'
     )

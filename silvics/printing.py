@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
-from silvics.compiler.faces import face_body, face_sides, template
+from silvics.compiler.faces import face_body, face_sides, template, xml_attribute
 from silvics.errors import UsageError
 from silvics.extras import require
 from silvics.interpreter.ir import CardDef, GameIR
@@ -59,7 +58,7 @@ def _page(ir: GameIR, paper: str, number: int, total: int, w: int, h: int, colum
         x, y = left + (index % columns) * w, top + (index // columns) * h
         out.append(
             f'<svg x="{x:.2f}" y="{y:.2f}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f"data-card={quoteattr(card.id)}>"
+            f"data-card={xml_attribute(card.id)}>"
             f"{face_body(ir, card, side)}</svg>"
         )
     out.append(

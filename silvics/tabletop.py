@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.english import Wording
-from silvics.compiler.faces import face_body, face_sides, template
+from silvics.compiler.faces import face_body, face_sides, template, xml_text
 from silvics.errors import UsageError
 from silvics.interpreter.ir import CardDef, GameIR
 
@@ -108,7 +108,7 @@ def _sheet(ir: GameIR, faces: list, width: int, height: int) -> str:
 
 
 def _back(ir: GameIR, width: int, height: int) -> str:
-    name = ir.name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    name = xml_text(ir.name)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
         f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" rx="3" fill="#37474f"/>'

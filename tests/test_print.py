@@ -145,3 +145,16 @@ def test_a_card_larger_than_the_page_is_refused(tmp_path):
     assert (status, err) == (2, "silvics: error: a 250 × 100 mm card does not fit on a letter page "
                                 "(203.9 × 267.4 mm inside the margins)\n")
     assert not list(tmp_path.glob("sheet*"))
+
+
+def test_characters_xml_forbids_never_reach_a_page(tmp_path):
+    """U+FFFF and U+FFFE may be written in YAML (as escapes) but not in XML: each becomes U+FFFD
+    wherever data text reaches a page (names, titles, the footer)."""
+    game = shutil.copytree(ROOT / "tests" / "fixtures" / "games" / "market", tmp_path / "market")
+    rules, cards = game / "game.yaml", game / "cards.yaml"
+    rules.write_text(rules.read_text().replace("name: Market (test game)", 'name: "Market\\uFFFE"', 1))
+    cards.write_text(cards.read_text().replace("{id: apple,", '{id: apple, name: "Apple\\uFFFF",', 1))
+    pages = svg_pages(tmp_path / "pages", game)                        # each one parsed: well-formed
+    text = "".join(page_text for page in pages for page_text in page.itertext())
+    assert "Apple\ufffd" in text and "Market\ufffd" in text
+    assert not re.search("[\ufffe\uffff\ud800-\udfff]", text)
