@@ -32,7 +32,7 @@ TYPES = {"tree", "shrub", "bat", "paw", "cloven-hoofed", "deer", "insect", "butt
          "amphibian", "mountain", "woodland-edge", "swamp"}
 SYMBOLS = {"beech", "birch", "douglas-fir", "horse-chestnut", "linden", "oak", "silver-fir", "sycamore",
            "european-larch", "stone-pine", "golden-palm", "european-alder", "bamboo"}
-EFFECTS = ("effect", "bonus", "scoring", "reaction", "forest_reaction")
+EFFECTS = ("effect", "bonus", "scoring", "reaction", "forest_reaction", "winter_reaction")
 NO_SCORING = {  # the species that score 0 points leave scoring out
     "Black Trumpet", "Blackthorn", "Brown Bear", "Chanterelle", "Common Hazel", "Eierschwammerl", "Elderberry",
     "Fly Agaric", "Mole", "Parasol Mushroom", "Penny Bun", "Raccoon", "Violet Carpenter Bee", "Water Vole"}
@@ -352,7 +352,7 @@ def test_faces_have_the_contract_attributes():
         assert (face["species"], face["cost"], face["types"]) == (species, cost, types.split()), where
         assert face["symbol"] in SYMBOLS and set(face["types"]) <= TYPES, where
         allowed = {"name", "species", "types", "symbol", "cost", "edition", "effect", "bonus", "scoring"}
-        allowed |= {"forest_reaction", "id", "copies"} if kind == "tree" else {"reaction"}
+        allowed |= {"forest_reaction", "winter_reaction", "id", "copies"} if kind == "tree" else {"reaction"}
         assert set(face) <= allowed, where
         assert ("scoring" in face) == (face["name"] not in NO_SCORING), where
 
@@ -367,7 +367,7 @@ def test_a_species_prints_the_same_rules_on_every_card():
 AS = {  # a card that acts "as" another (the facts, the rulebook): that card, the rules it prints of
     # its own, and whether it counts as that species (the Arctic Fox only scores as a Red Fox)
     "Moor Birch": ("Birch", set(), True),             # "draw 1 card (as Birch)", "1 point (as Birch)"
-    "O Christmas Tree": ("Silver Fir", set(), True),  # bonus and scoring "as Silver Fir"
+    "O Christmas Tree": ("Silver Fir", {"winter_reaction"}, True),  # bonus and scoring "as Silver Fir"
     "Turkey Oak": ("Oak", {"bonus", "scoring"}, True),  # "an Oak variant with its own scoring"; no bonus
     "Eierschwammerl": ("Chanterelle", set(), True),   # "effect: as Chanterelle"; "a Chanterelle copy"
     "Say's Firefly": ("Fireflies", set(), True),      # "Counts as a firefly"
