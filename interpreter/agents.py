@@ -106,6 +106,7 @@ class _Arm:
     __slots__ = ("seat", "children", "visits", "available", "reward")
 
     def __init__(self, seat: int):
+        self.children: dict[tuple[int, str], _Arm]  # (seat, label) -> the move
         self.seat, self.children = seat, {}
         self.visits, self.available, self.reward = 0, 0, 0.0
 

@@ -14,13 +14,25 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections import deque
+from collections.abc import Callable, Sequence
 
-from .ir import GameIR, Node, SetupError
+from .ir import GameIR, Node, SetupError, Span
 from .observation import Observation
 from .primitives.expressions import on_face
 from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
-from .state import ATTRIBUTES, EVERYTHING, SCORES, Said, State, parse_key, space_key, written, zone_key
+from .state import (
+    ATTRIBUTES,
+    EVERYTHING,
+    SCORES,
+    Record,
+    Said,
+    State,
+    parse_key,
+    space_key,
+    written,
+    zone_key,
+)
 
 MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
@@ -129,6 +141,7 @@ class Rules:
         found = self._grids.get(key)
         if found is None:
             name, row, column, seat = parse_key(key)
+            assert column is not None  # a space's key names its column (worked out once per space)
             rows, there = self.zones[name].rows, set(self.grid_spaces(name, seat))
             index = rows.index(row)
             places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
@@ -158,9 +171,9 @@ class Rules:
         shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
         Everything else is shared."""
         rules = self._shared()
+        tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading, self.on_face)
         rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
-            [table[uid] for uid in order]
-            for table in (self.defs, self.faces, self.printed, self.leading, self.on_face)
+            [table[uid] for uid in order] for table in tables
         )
         return rules
 
@@ -302,16 +315,17 @@ class Game:
                 _state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
         self.rules = rules  # this game's card table (secret_order), shared by its copies
         self.state = _state
-        self.on_step = None  # test hook: called after every action
-        self.on_call = (
-            None  # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
-        )
-        self.on_choice = None  # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken,
-        # asked or not (a single option is taken without asking)
+        self.on_step: Callable[[Game], None] | None = None  # test hook: called after every action
+        # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
+        self.on_call: Callable[[Game, str, dict], None] | None = None
+        # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken, asked or
+        # not (a single option is taken without asking)
+        self.on_choice: Callable[[Game, int, str, str, bool], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
-        self.recent = deque(maxlen=4)  # spans of the last actions and flow steps run, to name a runaway loop
+        # spans of the last actions and flow steps run, to name a runaway loop
+        self.recent: deque[Span | None] = deque(maxlen=4)
         if fresh and start:
             self.begin()
 
@@ -491,8 +505,9 @@ class Game:
         self._check_interrupts(prime=True)
 
     # ---- used by primitives: reading the state ----
-    def pile(self, key: str) -> list[int]:
-        """The cards of a zone, bottom first (the live list: never change it), noted as read."""
+    def pile(self, key: str) -> Sequence[int]:
+        """The cards of a zone, bottom first (the live list: never change it; () for a zone
+        never filled), noted as read."""
         if self.reads is not None:
             self.reads.add(key)
         return self.state.zones.get(key, ())
@@ -534,7 +549,7 @@ class Game:
         self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         return value
 
-    def note(self, what: str, uids, detail: str):
+    def note(self, what: str, uids, detail: str | Record):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
         kept as its parts and written out only when read: most games are never printed."""
         self.state.log.append((what, uids, detail))  # uids: a list nothing changes afterwards
@@ -649,9 +664,11 @@ class Reading:
     __slots__ = ("keys", "clock", "now")
 
     def __init__(self, keys: frozenset):
-        self.keys, self.clock, self.now = keys, None, None
+        self.clock: int | None  # None: the stamps are yet to be looked up
+        self.now: tuple[int | None, ...]
+        self.keys, self.clock, self.now = keys, None, ()
 
-    def stamps(self, state: State) -> tuple:
+    def stamps(self, state: State) -> tuple[int | None, ...]:
         """The keys' stamps in this state (looked up again only when its clock has moved)."""
         if self.clock != state.clock:
             self.now, self.clock = tuple(map(state.stamps.get, self.keys)), state.clock

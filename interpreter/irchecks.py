@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import MISSING, fields
+from typing import Any
 
 from .ir import (
     IR_VERSION,
@@ -1048,4 +1050,9 @@ def _check_option(reader: _Reader, option: OptionDecl):
         raise IRError(f"the default {option.default!r} is not one of the values").inside("default")
 
 
-_CHECKS = {"CardDef": _check_card, "OptionDecl": _check_option, "ZoneDecl": _check_zone}
+# a class's name -> the checks of an object of that class (its type varies with the key: Any)
+_CHECKS: dict[str, Callable[[_Reader, Any], None]] = {
+    "CardDef": _check_card,
+    "OptionDecl": _check_option,
+    "ZoneDecl": _check_zone,
+}

@@ -103,7 +103,7 @@ def _nodes(ops: list) -> dict:
             for op in ops
         ],
     }
-    places = {
+    places: dict[str, dict[str, object]] = {
         place: {
             "description": f"{called}: a node whose op is one of these",
             "$ref": "#/$defs/node",

@@ -16,8 +16,9 @@ sampled world, is cheating by definition.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .ir import CardDef
 from .runtime import Choice
 from .state import unnamed
 from .views import seen_log, shuffled_unseen, visible, zone_sight
@@ -28,8 +29,8 @@ class Seen(NamedTuple):
     it) and its face-up side, whether it lies face down in a public zone (a card the seat
     cannot see is a card back: down), and its marks, which are public."""
 
-    card: object  # the CardDef, or None
-    side: int | None
+    card: CardDef | None
+    side: int | None  # None when card is
     down: bool
     marks: dict
 
@@ -39,7 +40,7 @@ class Seen(NamedTuple):
 
     def __str__(self) -> str:
         words = self.id
-        if self.card is not None and len(self.card.sides) > 1:
+        if self.card is not None and self.side is not None and len(self.card.sides) > 1:
             words += f" ({self.card.sides[self.side].side})"
         if self.card is not None and self.down:
             words += " face down"
@@ -60,6 +61,7 @@ class Observation:
     def __init__(self, game, seat: int):
         state = game.state
         pending = state.pending
+        self.__read: dict[str, Any] | None  # what each name's work gave (each of its own type)
         self.seat, self.__game, self.__pending, self.__steps, self.__read = (
             seat,
             game,

@@ -244,13 +244,13 @@ def spellings(form: str) -> list[str]:
 def role(node, name: str):
     """The part of a node that plays a declared role (e.g. the condition of a branch), or None
     when its primitive declares no such role."""
-    primitive = REGISTRY.get(getattr(node, "op", None))
+    primitive = REGISTRY.get(getattr(node, "op", ""))
     part = primitive.roles.get(name) if primitive else None
     return node.args.get(part) if part else None
 
 
 def has_role(node, name: str) -> bool:
-    primitive = REGISTRY.get(getattr(node, "op", None))
+    primitive = REGISTRY.get(getattr(node, "op", ""))
     return bool(primitive and name in primitive.roles)
 
 
@@ -297,8 +297,8 @@ def free_names(node, _known: dict | None = None) -> frozenset:
     return known[id(node)][1]
 
 
-def _bound_names(primitive: Primitive, part: str, args: dict) -> set:
-    bound = set()
+def _bound_names(primitive: Primitive, part: str, args: dict) -> set[str | None]:
+    bound: set[str | None] = set()  # None: an optional name left out (`repeat` without `as`)
     for binding in primitive.bindings(part, args):
         if binding.name:
             bound.add(binding.name)

@@ -14,9 +14,9 @@ the stack is empty; the stack is plain data, so a game paused at a choice can be
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 Expr = Callable[[Any, dict], Any]
 Step = Callable[[Any, "Frame"], None]
@@ -31,6 +31,10 @@ class RuleError(Exception):
 NUMBER_LIMIT = 10**18
 
 
+@overload
+def bounded(number: int) -> int: ...
+@overload
+def bounded(number: None) -> None: ...
 def bounded(number: int | None) -> int | None:
     """The number, if within the limit (nothing, None, passes as it is)."""
     if number is None or -NUMBER_LIMIT <= number <= NUMBER_LIMIT:
@@ -140,7 +144,7 @@ class Choice:
         seat: int,
         prompt: str,
         options: tuple,
-        labels,
+        labels: Iterable[str] | Callable[[Any, int], str],
         bind: str | None = None,
         *,
         cards: bool | Callable = False,
@@ -148,12 +152,16 @@ class Choice:
     ):
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
         self.cards, self.about = cards, about
+        self._labels: tuple[str, ...] | None
+        self._label: Callable[[Any, int], str] | None  # None when the words are fixed
         self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
 
     @property
     def labels(self) -> tuple[str, ...]:
         if self._labels is None:
-            self._labels = tuple(self._label(option, self.seat) for option in self.options)
+            label = self._label
+            assert label is not None  # either the words or the function that says them
+            self._labels = tuple(label(option, self.seat) for option in self.options)
         return self._labels
 
     def card(self, index: int) -> int | None:
@@ -168,6 +176,7 @@ class Choice:
         return tuple(self._label(option, seat) for option in self.options)
 
     def label(self, index: int) -> str:
-        return (
-            self._labels[index] if self._labels is not None else self._label(self.options[index], self.seat)
-        )
+        if self._labels is not None:
+            return self._labels[index]
+        assert self._label is not None  # either the words or the function that says them
+        return self._label(self.options[index], self.seat)

@@ -105,7 +105,8 @@ def play_and_record(ir, players: int, seed: int, names, modules=(), options=None
     winners = game.winners()
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
     length = sum(1 for entry in game.state.log if entry[0] == "choice")
-    earned, awarded = {}, {}
+    earned: dict[str, list[float]] = {}  # card -> [points, share of the win] (GameResult)
+    awarded: dict[str, list[float]] = {}
     for seat, uid, points, source, _ in game.state.score_items:
         for table, card in ((earned, uid), (awarded, source)):
             if card >= 0 and points:

@@ -12,11 +12,12 @@ stays good while the stamps of everything it read are unchanged (see Game.rememb
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, count
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .runtime import Frame, bounded
 
@@ -74,6 +75,13 @@ def parse_key(key: str) -> ZoneKey:
 # A line is kept as its parts, (what, card uids, detail), and written out only when read, for
 # everyone (Game.log) or as one seat may read it (views.seen_log). A detail is words, a zone
 # key, or one of the records below, which keep the card they name as a uid.
+
+
+class Record(Protocol):
+    """A log line's detail kept as more than words: it writes itself out when read, naming cards
+    with `name(uid)` (Said, Scored, a grid's Drawing)."""
+
+    def text(self, name: Callable[[int], str]) -> str: ...
 
 
 class Said(tuple):

@@ -101,7 +101,8 @@ class SeenLog:
     def update(self, game, seat: int) -> list[str]:
         state, read = game.state, len(self.lines)
         lying = lambda uid: (state.location[uid], state.facedown[uid], state.placer[uid])  # noqa: E731
-        fresh, moved = [], set()
+        fresh: list[tuple[str, frozenset]] = []  # (text, the cards it may name) a line
+        moved: set[int] = set()
         for what, uids, detail in reversed(self.log[read:]):  # the new lines, backwards
             fresh.append(_seen_line(game, seat, what, uids, detail, moved))
             if what in MOVING:

@@ -8,6 +8,7 @@ zone, so conservation holds by construction and is checked by the tests after ev
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from ..registry import Binds, Param, free_names, has_role, primitive
 from ..runtime import RuleError, UnhashableKey
@@ -440,8 +441,9 @@ class Drawing(tuple):
     def text(self, name) -> str:
         places = {parse_key(key): text for keys, texts in self for key, text in zip(keys, texts)}
         first = next(iter(places))
-        rows = list(dict.fromkeys(place.row for place in places))
-        columns = range(1, max(place.column for place in places) + 1)
+        # a drawing's keys are spaces: each has its row and column
+        rows = cast("list[str]", list(dict.fromkeys(place.row for place in places)))
+        columns = range(1, max(cast(int, place.column) for place in places) + 1)
         width, margin = max(2, *map(len, places.values())), max(map(len, rows)) + 1
         at = {(place.row, place.column): text for place, text in places.items()}
         label = first.name if first.owner is None else f"{first.name}@{first.owner + 1}"

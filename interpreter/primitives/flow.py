@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..registry import UNSAID, YOU, Binds, Param, primitive, role
-from ..runtime import UNANSWERED, Choice, RuleError
+from ..runtime import UNANSWERED, Choice, Expr, RuleError, Step
 from ..state import Zone
 from ..views import card_label
 from .expressions import cards, pile_of
@@ -600,9 +600,9 @@ class _Loop(NamedTuple):
     of it would do something now."""
 
     name: str
-    over: object  # Expr: the cards
-    body: object  # Step
-    effect: object  # for steps that carry out one printed effect: the card it applies to now, or None
+    over: Expr  # the cards
+    body: Step
+    effect: Expr | None  # for steps that carry out one printed effect: the card it applies to now, or None
     called: str  # how an option names this loop when its card is offered twice
 
     @classmethod
