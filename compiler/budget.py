@@ -53,6 +53,7 @@ def _check_cards(ir: GameIR, diagnostics: list):
         total += card.copies
         if total > MAX_CARDS:
             span = card.span
+            assert span is not None  # compiled from files: every card has its span
             diagnostics.append(
                 Diagnostic(
                     span.file,
@@ -116,4 +117,6 @@ def _children(node: Node) -> list[Node]:
 
 
 def _at(node: Node, message: str, hint: str) -> Diagnostic:
-    return Diagnostic(node.span.file, node.span.line, node.span.col, "E0501", message, hint)
+    span = node.span
+    assert span is not None  # compiled from files: every rule has its span
+    return Diagnostic(span.file, span.line, span.col, "E0501", message, hint)

@@ -46,7 +46,7 @@ from .modules import (
     sections,
 )
 from .procedures import lower_procedures
-from .steps import At, Steps
+from .steps import At, Call, Steps
 from .strategies import strategies
 from .templates import face_templates
 from .vocabulary import bound_names, vocabulary
@@ -118,9 +118,9 @@ def _compile_game_hinted(
     _check_module_names(modules, diagnostics)
     check_company(modules, diagnostics)
     result = _lowered_within_depth(game, owned, [c for c in card_docs if c.data], fences, diagnostics)
-    if not diagnostics:
+    if result is not None and not diagnostics:
         check_budget(result, diagnostics)
-    if diagnostics:
+    if result is None or diagnostics:  # no result comes with a diagnostic saying why
         raise CompileError(diagnostics)
     if warnings is not None:
         warnings += lint(game, result)
@@ -242,7 +242,7 @@ def _open(path, kind: str, diagnostics) -> Document:
     """A game.yaml or pack.yaml (or the folder holding it); stops the run if it is unusable."""
     path = Path(path)
     document = Document(path / f"{kind}.yaml" if path.is_dir() else path, kind, diagnostics)
-    if document.data is None:
+    if not document.data:
         raise CompileError(diagnostics)
     return document
 
@@ -314,7 +314,8 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     load_all()
     modules, module_cards = list(owned), list(dict.fromkeys(doc for docs in owned.values() for doc in docs))
     declared = declare(game, modules, card_docs + module_cards, diagnostics)
-    steps, calls = Steps(Lowerer(declared.decls)), []
+    steps = Steps(Lowerer(declared.decls))
+    calls: list[Call] = []  # every call of a procedure, as its steps are lowered
     cards = lower_cards(card_docs + module_cards, declared, steps, diagnostics, calls)
     interrupts = _interrupts(game, steps, diagnostics, calls)
     names = declared.decls.procedures
@@ -480,7 +481,7 @@ def _assembled(game: Document, declared, cards, interrupts, procedures, modules,
 def _check_players(documents, diagnostics):
     """The game's player range, and each module's that says one, runs from min up to max."""
     for document in documents:
-        players = (document.data or {}).get("players")
+        players = document.data.get("players")
         if players and players["min"] > players["max"]:
             diagnostics.append(
                 document.error(

@@ -203,7 +203,8 @@ class _Declaring:
     def options(self, documents) -> dict:
         """The setup options the game and its modules declare, each name once; a default is
         one of the values (the first when none is given)."""
-        found, where = {}, {}
+        found: dict[str, OptionDecl] = {}
+        where: dict[str, str] = {}  # option -> the file first declaring it
         for doc in documents:
             for name, spec in doc.data.get("options", {}).items():
                 path = ("options", name)

@@ -4,23 +4,28 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic
 from .files import Refused, read_bounded
 from .parse import Source
 from .validate import validate
-from .yamlload import YamlError, load
+from .yamlload import Located, YamlError, load
 
 
 class Document:
     """One loaded, schema-checked YAML file."""
 
     def __init__(self, path: Path, kind: str, diagnostics: list):
-        self.path, self.data, self.located, self.text, self.skipped = path, None, None, "", set()
         file = display(path)
+        # its YAML, once checked (every schema wants a mapping with keys): empty if it failed
+        self.data: dict[str, Any] = {}
+        self.located = Located(file)  # where each value sits (none does in a file that cannot be read)
+        self.path, self.text = path, ""
+        self.skipped: set[int] = set()  # card indices a schema error ruled out (the rest are still checked)
         try:
             self.text = read_bounded(path)
-            self.data, self.located = load(self.text, file)
+            data, self.located = load(self.text, file)
         except OSError as error:
             diagnostics.append(Diagnostic(file, 1, 1, "E0101", f"cannot read file: {error.strerror}"))
             return
@@ -33,25 +38,21 @@ class Document:
         except YamlError as error:
             diagnostics.extend(error.diagnostics)
             return
-        problems = validate(self.data, self.located, kind)
+        problems = validate(data, self.located, kind)
         diagnostics.extend(problems)
-        self.skipped = set()  # card indices a schema error ruled out (the rest are still checked)
         cards = (
-            problems
-            and kind == "cards"
-            and isinstance(self.data, dict)
-            and isinstance(self.data.get("cards"), list)
+            problems and kind == "cards" and isinstance(data, dict) and isinstance(data.get("cards"), list)
         )
-        indices = self._card_indices(problems) if cards else None
+        indices = self._card_indices(problems, len(data["cards"])) if cards else None
         if indices is not None:
             self.skipped = set(indices)
-        elif problems:
-            self.data = None
+        if not problems or indices is not None:  # sound, or sound but for the cards skipped
+            self.data = data
 
-    def _card_indices(self, problems) -> list[int] | None:
-        """The card each diagnostic falls inside (by the line each card starts on), or None if
-        one falls before every card. A binary search each: a file of many bad cards stays linear."""
-        starts = [self.located.at(("cards", i))[0] for i in range(len(self.data["cards"]))]
+    def _card_indices(self, problems, cards: int) -> list[int] | None:
+        """The card each diagnostic falls inside (by the line each of the `cards` starts on), or None
+        if one falls before every card. A binary search each: a file of many bad cards stays linear."""
+        starts = [self.located.at(("cards", i))[0] for i in range(cards)]
         indices = [bisect_right(starts, diagnostic.line) - 1 for diagnostic in problems]
         return None if min(indices) < 0 else indices
 

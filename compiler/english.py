@@ -9,6 +9,7 @@ new primitive is described as soon as it is declared, and a game words its idiom
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from ..interpreter.ir import Node, Phrase, Vocabulary
 from ..interpreter.registry import IT, REGISTRY, UNSAID, YOU, has_role, load_all, role
@@ -288,7 +289,7 @@ def _size(pattern) -> int:
 _BOUND = {IT: "it", YOU: "you"}  # an `english` condition's names for the card in view and the acting player
 
 
-def _holds(when: dict, args: dict, unsaid: set = frozenset()) -> bool:
+def _holds(when: dict, args: dict, unsaid: Collection[str] = frozenset()) -> bool:
     return all(
         role(args.get(part), "bound name") == _BOUND[wanted]
         if wanted in _BOUND

@@ -9,11 +9,14 @@ attributes a card may omit, and what effects say), `silvics check` decides.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..interpreter.ir import AttrDecl, GameIR, KindDecl
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TEXT = {"type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f]*$"}
-ATTRIBUTE_TYPES = {
+# an attribute's type -> the JSON schema of its value
+ATTRIBUTE_TYPES: dict[str, Callable[[AttrDecl], dict[str, object]]] = {
     "int": lambda a: {"type": "integer"},
     "enum": lambda a: {"enum": list(a.values)},
     "set": lambda a: {"type": "array", "items": {"enum": list(a.values)}, "uniqueItems": True},

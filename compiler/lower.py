@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from lark import Token, Tree
 
@@ -164,6 +165,7 @@ class Lowerer:
     @staticmethod
     def span(where, source: Source) -> Span:
         if isinstance(where, Token):
+            assert where.line is not None and where.column is not None  # the lexer places every token
             return source.span(where.line, where.column)
         meta = getattr(where, "meta", None)
         if meta is not None and not meta.empty:
@@ -196,12 +198,14 @@ class Lowerer:
     def operator(self, primitive: Primitive, tree, source, scope) -> tuple[Node, str]:
         """A grammar rule a primitive declares as its form (`x in list`, `a and b`, `not c`): the
         rule's parts are its operands in order, each checked against its parameter's type."""
-        args, kinds = {}, {}
+        args: dict[str, Node | tuple[Node, ...]] = {}  # a rest parameter's part: a tuple of operands
+        kinds: dict[str, str] = {}
         for param, child in _matched(primitive, list(tree.children)):
             node, kinds[param.name] = self.typed(
                 child, source, self.inner(primitive, param.name, scope, kinds, args), param.type
             )
-            args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
+            rest = param.arg == "rest"
+            args[param.name] = (*cast(tuple, args.get(param.name, ())), node) if rest else node
         return self.node(primitive.name, tree, source, **args), primitive.result(kinds)
 
     def expr_number(self, tree, source, scope):
@@ -1060,7 +1064,7 @@ HOLE = re.compile(r"[A-Z][A-Z0-9]*")  # a hole in a phrase: capital letters (and
 def bound_type(binding: Binds, kinds: dict) -> str:
     """The type of a name a primitive binds, from the types of its parts (see Binds)."""
     if binding.element_of:
-        return ELEMENT.get(kinds.get(binding.element_of), "card")
+        return ELEMENT.get(kinds.get(binding.element_of, ""), "card")
     return kinds[binding.type_of] if binding.type_of else binding.type
 
 
@@ -1093,9 +1097,7 @@ def _signatures() -> list[str]:
         return ", ".join(required) + (f"[, {', '.join(optional)}]" if optional else "")
 
     calls = [f"{word}({parts(p)})" for p in REGISTRY.values() if p.form == "call" for word in p.spelled]
-    comprehensions = [
-        f"{'/'.join(p.spelled)}({p.param('expr').name} for {p.param('var').name} in {p.param('coll').name})"
-        for p in REGISTRY.values()
-        if p.form == "comprehension"
+    comprehensions = [  # every comprehension's parameters are named so
+        f"{'/'.join(p.spelled)}(expr for var in coll)" for p in REGISTRY.values() if p.form == "comprehension"
     ]
     return calls + comprehensions

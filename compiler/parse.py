@@ -130,24 +130,23 @@ def _tree(text: str, start: str) -> Tree:
 @lru_cache(maxsize=4096)
 def _parsed(text: str, start: str, by: Lark) -> Tree:
     """Parse trees by text: the same string (a repeated condition, a rule used twice) parses once."""
-    return by.parse(text, start=f"start_{start}").children[0]
+    tree = by.parse(text, start=f"start_{start}").children[0]
+    assert isinstance(tree, Tree)  # each start rule holds one rule's tree (a lone INT is a `number`)
+    return tree
 
 
 def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -> Diagnostic:
-    at_end = isinstance(error, UnexpectedEOF) or getattr(getattr(error, "token", None), "type", "") == "$END"
+    token = getattr(error, "token", None)  # the token met (UnexpectedToken, UnexpectedEOF)
+    at_end = isinstance(error, UnexpectedEOF) or getattr(token, "type", "") == "$END"
     line, col = _end(text) if at_end or not (error.line and error.line > 0) else (error.line, error.column)
     span = source.span(line, col)
     label = _label(error, start)
     if isinstance(error, UnexpectedCharacters):
-        message = f"unexpected character {text[error.pos_in_stream]!r}"
-    elif (
-        isinstance(error, UnexpectedEOF)
-        or getattr(error, "token", None) is None
-        or error.token.type == "$END"
-    ):
+        message = f"unexpected character {error.char!r}"
+    elif isinstance(error, UnexpectedEOF) or token is None or token.type == "$END":
         message = "the text ends too soon"
     else:
-        message = f"unexpected {_describe(error.token)}"
+        message = f"unexpected {_describe(token)}"
     expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
     hint = label or (f"expected one of: {', '.join(_name(e) for e in expected[:8])}" if expected else "")
     return Diagnostic(span.file, span.line, span.col, "E0301", f"syntax error in effect: {message}", hint)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
+from ..interpreter.ir import Node
 from ..interpreter.registry import spelled, spellings
+from .diagnostics import Diagnostic
 from .lower import Scope
-from .steps import At, Steps
+from .steps import At, Call, Steps
 
 LIBRARY = {
     "you": "player",
@@ -39,13 +41,16 @@ class _Procedures:
     def __init__(self, sources, steps: Steps, calls):
         self.sources, self.steps, self.calls = sources, steps, calls
         self.names = steps.procedures
-        self.callers = defaultdict(dict)  # procedure -> caller -> [names in scope at each call]
+        # procedure -> caller -> [names in scope at each call]
+        self.callers: defaultdict[str, dict[str, list[dict]]] = defaultdict(dict)
         for callee, caller, names in calls:
             self.callers[callee].setdefault(caller, []).append(names)
         self.graph = self.call_graph(calls)
         self.reached = self.reachable(calls)
-        self.lowered, self.seen = {}, {}  # (source, name) -> Node; name -> the scope it was lowered with
-        self.found, self.made = {}, {}  # name -> its diagnostics; name -> the calls it makes
+        self.lowered: dict[tuple[int, str], Node] = {}  # (source, name) -> its block
+        self.seen: dict[str, dict] = {}  # name -> the scope it was lowered with
+        self.found: dict[str, list[Diagnostic]] = {}  # name -> its diagnostics
+        self.made: dict[str, list[Call]] = {}  # name -> the calls it makes
 
     def run(self, diagnostics) -> list[dict]:
         for name in self.order():
@@ -68,9 +73,9 @@ class _Procedures:
             for i, (*_, procedures) in enumerate(self.sources)
         ]
 
-    def call_graph(self, calls) -> dict:
+    def call_graph(self, calls) -> dict[str, set[str]]:
         """Which procedures each rule may call, read from the YAML (no lowering needed)."""
-        graph = defaultdict(set)
+        graph: defaultdict[str, set[str]] = defaultdict(set)
         for *_, procedures in self.sources:
             for name, body in procedures.items():
                 graph[name] |= called(body, self.names)
@@ -101,7 +106,8 @@ class _Procedures:
                 for callee in callees:
                     callers[callee].add(caller)
         waiting = {name: callers[name] - {name} for name in todo}
-        ready, done, order = deque(n for n in todo if not waiting[n]), set(), []
+        ready, done = deque(n for n in todo if not waiting[n]), set()
+        order: list[str] = []
         while len(order) < len(todo):
             name = ready.popleft() if ready else next(n for n in todo if n not in done)
             if name in done:
@@ -135,7 +141,8 @@ class _Procedures:
         ):  # a second lowering replaces the calls of the first
             self.callers[callee][caller].remove(names)
         self.seen[name] = seen = self.scope(name)
-        found, calls = [], []
+        found: list[Diagnostic] = []
+        calls: list[Call] = []
         for i, (doc, section, procedures) in enumerate(self.sources):
             if name in procedures:
                 at = At(doc, name, found, calls)  # choices are prompted as "procedure: choose name"

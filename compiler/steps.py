@@ -10,11 +10,18 @@ scope in the parameters it declares (`Binds`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..interpreter.ir import Node, Span
 from ..interpreter.registry import REGISTRY, Primitive, check_shape, role, spelled, spellings
-from .diagnostics import did_you_mean
+from .diagnostics import Diagnostic, did_you_mean
 from .lower import Lowerer, LowerError, Scope, below_least
+
+if TYPE_CHECKING:  # document.py reads the schema, which validate.py builds from the steps here
+    from .document import Document
+
+
+Call = tuple[str, str, dict]  # (procedure called, rule calling it, names in scope there: name -> type)
 
 
 @dataclass(frozen=True)
@@ -22,10 +29,10 @@ class At:
     """Where steps are lowered: the document, the rule they belong to (choices are prompted
     "rule: choose card", calls are counted from it), and where diagnostics and calls go."""
 
-    doc: object
+    doc: Document
     rule: str
-    diagnostics: list
-    calls: list  # (procedure called, rule calling it, names in scope there)
+    diagnostics: list[Diagnostic]
+    calls: list[Call]
 
     def span(self, path) -> Span:
         return Span(self.doc.located.file, *self.doc.located.at(path))
@@ -81,7 +88,8 @@ class Steps:
 
     def mapping(self, at: At, primitive: Primitive, spec: dict, path, scope: Scope) -> Node | None:
         """A primitive written as a YAML mapping: each parameter read from its key."""
-        args, kinds = {}, {}
+        args: dict[str, object] = {}
+        kinds: dict[str, str] = {}
         for key, params in _keys(primitive):
             if key not in spec and params[0].default is None:
                 continue

@@ -33,13 +33,14 @@ def strategies(documents, lowerer, decls, bound: dict, diagnostics) -> dict:
     scope = Scope({**bound, "you": "player", "it": "card", "option": "any"})
     found = {}
     for doc in documents:
-        for name, written in ((doc.data or {}).get("strategies") or {}).items():
+        for name, written in (doc.data.get("strategies") or {}).items():
             rules = [
                 _rule(doc, ("strategies", name, "rules", i), rule, lowerer, decls, scope, diagnostics)
                 for i, rule in enumerate(written["rules"])
             ]
-            if all(rules):
-                found[name] = Strategy(name, written.get("doc", ""), tuple(rules))
+            lowered = [rule for rule in rules if rule is not None]
+            if len(lowered) == len(rules):  # else a diagnostic says why one is not
+                found[name] = Strategy(name, written.get("doc", ""), tuple(lowered))
     return found
 
 

@@ -45,7 +45,7 @@ def vocabulary(
     )
     labels, phrases, headings = {}, [], {}
     for doc in documents:
-        words = (doc.data or {}).get("vocabulary") or {}
+        words = doc.data.get("vocabulary") or {}
         for name, text in words.get("labels", {}).items():
             if _label_fits(doc, name, text, decls, diagnostics):
                 labels[name] = text
@@ -64,7 +64,8 @@ def bound_names(rules, decls, typed: dict) -> dict:
     """The names the rules bind and read, but for names and words the game declares (those keep
     their meaning): of their type in `typed`, else standing for anything. A definition's name,
     alone, is the rules' name: a definition is called with its parts."""
-    names, stack = set(), list(rules)
+    names: set[str] = set()
+    stack = list(rules)
     while stack:
         value = stack.pop()
         if isinstance(value, Node):

@@ -13,6 +13,7 @@ import yaml
 
 from .diagnostics import Diagnostic
 
+_Loader: type[yaml.CSafeLoader] | type[yaml.SafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml
