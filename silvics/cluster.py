@@ -13,6 +13,8 @@ local run's for the same seed. Ray is an optional extra (`ray`: extras.py says h
 
 from __future__ import annotations
 
+import logging
+
 from silvics.extras import require
 
 _LOADED: dict = {}  # in a Ray worker: the IR of the last batch, by its text's hash
@@ -29,9 +31,9 @@ def runner(address: str | None = None):
     if not ray.is_initialized():
         try:
             if address:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
             else:  # this machine alone: a new cluster of one node, no dashboard
-                ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+                ray.init(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as error:
             raise ClusterError(
                 f"cannot reach the Ray cluster at {address or 'this machine'}: {error}"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from silvics import games
 from silvics.compiler.boards import SpaceAttribute, laid_out
-from silvics.compiler.diagnostics import CompileError, did_you_mean
+from silvics.compiler.diagnostics import CompileError, Diagnostic, did_you_mean
 from silvics.compiler.document import Document
 from silvics.interpreter.agents import ScriptedAgent, ScriptExhausted, decide, make_agent
 from silvics.interpreter.game import Game, GameError
@@ -78,7 +78,8 @@ def inline_maps(document: Document, ir) -> dict:
     map files: checked against the game's declared space attributes, at their line and column."""
     grids = {zone.name for zone in ir.zones if zone.rows and zone.per != "card"}
     attributes = {a.name: SpaceAttribute(a, optional=True) for a in ir.spaces}
-    diagnostics, maps = [], {}
+    diagnostics: list[Diagnostic] = []
+    maps = {}
     for zone in document.data["position"]["maps"]:
         if zone not in grids:
             hint = did_you_mean(zone, grids) or f"its grids: {', '.join(sorted(grids)) or 'none'}"
@@ -116,13 +117,13 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
     game.on_choice = lambda _, seat, prompt, answer, asked: outcome.choices.append(
         f"P{seat + 1} {prompt}: {answer}" + ("" if asked else "  (automatic: the only option)")
     )
-    error = _play(game, data)
+    stopped = _play(game, data)  # the error the run stopped with, if any
     outcome.log = game.log
     if "error" in expect:
-        if error is None or expect["error"] not in error:
-            outcome.failures.append(f"expected an error containing {expect['error']!r}, got {error!r}")
-    elif error:
-        outcome.failures.append(error)
+        if stopped is None or expect["error"] not in stopped:
+            outcome.failures.append(f"expected an error containing {expect['error']!r}, got {stopped!r}")
+    elif stopped:
+        outcome.failures.append(stopped)
     outcome.failures.extend(check(game, expect))
     return outcome
 
@@ -152,6 +153,7 @@ def _play(game: Game, data: dict) -> str | None:
                 if "choice" in data.get("expect", {}):
                     return None  # stopping at that question is the point
                 pending = game.pending
+                assert pending is not None  # _answer gives up only at a question
                 return (
                     f"the run stopped at a question no scripted choice answers: P{pending.seat + 1} "
                     f"{pending.prompt} ({', '.join(pending.labels)}); script it, or pin it with expect.choice"

@@ -7,6 +7,8 @@ action. `silvics play --log full` prints the engine's complete log instead."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from silvics.compiler.english import HEADING_HOLE, Wording
 from silvics.compiler.walk import every_rule, nodes
 from silvics.interpreter.game import Game
@@ -37,7 +39,9 @@ class Asker:
     are indexed at once; a list of steps is worded when a question in it is first asked."""
 
     def __init__(self, ir: GameIR, wording: Wording):
-        self.wording, self.where, self.worded = wording, {}, {}
+        self.where: dict[str, tuple[tuple, int]] = {}  # prompt -> (the steps asking it, its index)
+        self.worded: dict[int, tuple[tuple, list[tuple[int, int, str]]]] = {}  # id(steps) -> their segments
+        self.wording = wording
         for rule in every_rule(ir):
             for node in nodes(rule):
                 if has_role(node, "sequence"):
@@ -77,7 +81,8 @@ class _Teller:
         self.ir, self.game = ir, game
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
-        self.events: list[tuple[int, str, object]] = []  # (log length then, kind, what)
+        # (log length then, a heading's words or the score items of an action)
+        self.events: list[tuple[int, str | list[tuple]]] = []
         self.setup: list[str] = []
         self.scored = 0  # score items told so far
 
@@ -88,13 +93,13 @@ class _Teller:
         text = self.ir.vocabulary.headings.get(name)
         if text is not None:
             filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
-            self.events.append((len(game.state.log), "heading", filled))
+            self.events.append((len(game.state.log), filled))
 
     def on_step(self, game):
         items = game.state.score_items[self.scored :]
         self.scored += len(items)
         if items:
-            self.events.append((len(game.state.log), "points", items))
+            self.events.append((len(game.state.log), items))
 
     # ---- the lines ----
     def lines(self) -> list[str]:
@@ -104,8 +109,8 @@ class _Teller:
         e = 0
         for i in range(len(log) + 1):
             while e < len(events) and events[e][0] <= i:
-                _, kind, what = events[e]
-                if kind == "heading":
+                _, what = events[e]
+                if isinstance(what, str):  # a heading
                     lines += self._decided(said)
                     lines += (
                         ["", what] if what[:1].isupper() else [f"{INDENT}— {what} —"]
@@ -220,8 +225,8 @@ class _Teller:
             counts = {len(cards) for cards in held.values()}
             if zone.visibility != "public" and len(counts) == 1:
                 return f"{counts.pop()} cards each"
-            return "".join(
-                f"\n{INDENT * 2}P{parse_key(key).owner + 1}: {self._cards(zone, cards)}"
+            return "".join(  # a player's zone: its key names its owner
+                f"\n{INDENT * 2}P{cast(int, parse_key(key).owner) + 1}: {self._cards(zone, cards)}"
                 for key, cards in held.items()
             )
         return self._cards(zone, next(iter(held.values())))
