@@ -400,3 +400,16 @@ def test_split_cards_pair_two_species_and_are_named_after_them():
             assert first != second, card["id"]
             assert re.fullmatch(rf"{first}--{second}(-[0-9]+)?", card["id"]), card["id"]
     assert [i for i, n in ids.items() if n > 1] == []
+
+
+def test_each_challenge_sets_a_goal_and_a_minimum_score_per_tier():
+    """"This sets your goal and minimum score": each challenge gives both for bronze, silver and
+    gold, rising (a tier met means the ones below it are met too: the stars count the tiers met).
+    Bat Forest's bronze is the rulebook's example: 4 or more bats and at least 200 points."""
+    challenges = {card["id"]: card for card in load(CARDS / "solo" / "challenges.yaml")["cards"]}
+    assert len(challenges) == 12
+    for card in challenges.values():
+        for tiers in (card["needs"], card["minimum"]):
+            assert len(tiers) == 3 and tiers == sorted(tiers), card["id"]
+    bat_forest = challenges["bat-forest"]
+    assert (bat_forest["goal"], bat_forest["needs"][0], bat_forest["minimum"][0]) == ("count(with_type(bat))", 4, 200)
