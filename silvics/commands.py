@@ -17,7 +17,7 @@ from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
 from silvics.interpreter.game import GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.interpreter.state import parse_key
-from silvics.position import PositionError, card_name, lying, where
+from silvics.position import PositionError, card_name, lying, sharing_a_side, where
 from silvics.progress import ProgressBar
 
 # ---- check ----------------------------------------------------------------------------
@@ -583,11 +583,16 @@ def score(args) -> int:
     for number, path in enumerate(files):
         if len(files) > 1:
             print(("\n" if number else "") + f"{path}:")
+        which = f"{path}: " if len(files) > 1 else ""
         try:
-            print(itemised(_scored(path, game, args)))
+            scored = _scored(path, game, args)
         except (PositionError, GameError) as error:
-            print(f"error: {f'{path}: ' if len(files) > 1 else ''}{error}", file=sys.stderr)
+            print(f"error: {which}{error}", file=sys.stderr)
             status = DATA_ERROR
+            continue
+        for line in sharing_a_side(scored):
+            print(f"note: {which}{line}", file=sys.stderr)
+        print(itemised(scored))
     return status
 
 

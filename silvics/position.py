@@ -142,6 +142,10 @@ def take_from_box(game, card_id: str) -> int:
     known = {card.id for card in game.rules.ir.cards}
     if card_id in known:
         raise PositionError(f"every copy of '{card_id}' is already placed")
+    modules = _modules_with(game, lambda card: card.id == card_id)
+    if modules:
+        found = f"it is a card of {_of(modules)}"
+        raise PositionError(f"no card '{card_id}' in the game as set up: {found}; {_switch_on(modules)}")
     raise PositionError(
         f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else "")
     )
@@ -153,14 +157,59 @@ def take_showing(game, printed: dict, side: str | None) -> tuple[int, str]:
     (`{species: chaffinch, symbol: beech}`) instead of by the card that carries it."""
 
     def shows(face: dict) -> bool:
-        return all(_same(face.get(name), value) for name, value in printed.items())
+        return (side is None or face["side"] == side) and all(
+            _same(face.get(name), value) for name, value in printed.items()
+        )
 
     for uid in game.state.zones[BOX]:
         for face in game.rules.faces[uid]:
-            if (side is None or face["side"] == side) and shows(face):
+            if shows(face):
                 return uid, face["side"]
+    raise PositionError(_none_shows(game, printed, side, shows))
+
+
+def _none_shows(game, printed: dict, side: str | None, shows) -> str:
+    """Why no card in the box shows what a position names: every card that does lies already (one
+    as its other half, maybe), or only cards of a module not switched on do."""
     wanted = ", ".join(f"{name}: {value}" for name, value in printed.items())
-    raise PositionError(f"no card left in the box shows {wanted}" + (f" on its side {side}" if side else ""))
+    wanted += f" on its side {side}" if side else ""
+    faces, sides = game.rules.faces, game.state.side
+    placed = [uid for uid in lying(game) if game.state.location[uid] != BOX and any(map(shows, faces[uid]))]
+    other = next((uid for uid in placed if not shows(faces[uid][sides[uid]])), None)
+    if other is not None:
+        return (
+            f"no card left in the box shows {wanted}: the card that shows it ({game.card_id(other)}) lies "
+            f"already as its other half, {card_name(game, other)} ({where(game, other)}); "
+            "a card lies as one half only"
+        )
+    if placed:
+        return f"no card left in the box shows {wanted}: every card that shows it lies already"
+    modules = _modules_with(
+        game, lambda card: any(shows({**a.attributes, "side": a.side}) for a in card.sides)
+    )
+    if modules:
+        found = f"cards of {_of(modules)} do"
+        return f"no card in the game as set up shows {wanted}: {found}; {_switch_on(modules)}"
+    return f"no card in the game shows {wanted}"
+
+
+def _modules_with(game, wanted) -> list[str]:
+    """The modules not switched on that have a card for which `wanted(card)` holds."""
+    return [
+        name
+        for name, module in game.rules.ir.modules.items()
+        if name not in game.rules.modules and any(wanted(card) for card in module.cards)
+    ]
+
+
+def _of(modules: list[str]) -> str:
+    return f"the module{'s' * (len(modules) > 1)} {', '.join(modules)}"
+
+
+def _switch_on(modules: list[str]) -> str:
+    """What a position file says to switch on a module of these."""
+    one = "it" if len(modules) == 1 else "one"
+    return f"switch {one} on with modules: [{modules[0]}] in the file"
 
 
 def _same(shown, wanted) -> bool:
@@ -180,6 +229,44 @@ def find_card(game, card_id: str) -> int:
     raise PositionError(
         f"no card '{card_id}'" + (f"; {did_you_mean(card_id, known)}" if did_you_mean(card_id, known) else "")
     )
+
+
+def card_name(game, uid: int) -> str:
+    """A card as people call it: the name of its side face up (a half of a split card in play)."""
+    face = game.rules.faces[uid][game.state.side[uid]]
+    return str(face.get("name") or face["id"])
+
+
+def where(game, uid: int) -> str:
+    """Where a card lies, as a position lays it out: `forest 2` (the second card of its zone,
+    bottom first), `region:low.1 1`; a card in a zone of another card says that card's place
+    first (`forest 1, slots 2`)."""
+    key = game.state.location[uid]
+    place = f"{parse_key(key).place.replace('_', ' ')} {game.state.zones[key].index(uid) + 1}"
+    holder = game.holder_of(key)
+    return place if holder is None else f"{where(game, holder)}, {place}"
+
+
+def sharing_a_side(game) -> list[str]:
+    """Cards of several sides that lie on the same side in a zone of one card (two halves in one
+    slot of a tree), each said in a line: a position lays cards out as written, whether or not the
+    rules would let them share it, so a score points them out."""
+    lines = []
+    for key, pile in game.state.zones.items():
+        holder = game.holder_of(key)
+        by_side: dict[str, list[int]] = {}
+        for uid in pile if holder is not None else ():
+            if len(game.sides(uid)) > 1:
+                by_side.setdefault(game.sides(uid)[game.state.side[uid]].side, []).append(uid)
+        for side, cards in by_side.items():
+            if len(cards) > 1:
+                names = [card_name(game, uid) for uid in cards]
+                place = f"the {parse_key(key).name.replace('_', ' ')} of {card_name(game, holder)}"
+                lines.append(
+                    f"{', '.join(names[:-1])} and {names[-1]} lie in {place} ({where(game, holder)}) on one "
+                    f"side, {side.replace('_', ' ')}: the rules may not let them share it"
+                )
+    return lines
 
 
 def lying(game):

@@ -186,8 +186,9 @@ def test_run_binds_the_subject_and_lists_points_under_a_heading_awarded_by_the_c
     """)
     game = played(ir)
     assert game.state.scores == [4] and game.state.counters["total"] == 4
-    [(seat, earner, points, source, heading)] = game.state.score_items
-    assert (points, game.card_id(source), heading) == (4, "echo", "bonuses")
+    listed, scored = game.state.score_items         # the card listed under its heading, then its points
+    assert [(points, game.card_id(source), heading) for _, _, points, source, heading in (listed, scored)] == \
+        [(0, "echo", "bonuses"), (4, "echo", "bonuses")]
 
 
 def test_effects_lists_what_is_printed_on_a_card(tmp_path):

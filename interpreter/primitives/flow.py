@@ -337,7 +337,13 @@ def any_order(node, build):
             required=False,
             doc="for a reacting effect: the card it reacts to (its subject)",
         ),
-        Param("as", "word", prep="as", required=False, doc="the heading its points are listed under"),
+        Param(
+            "as",
+            "word",
+            prep="as",
+            required=False,
+            doc="the heading its points are listed under (and the card, even when it scores nothing)",
+        ),
     ],
 )
 def run_effect(node, build):
@@ -352,6 +358,9 @@ def run_effect(node, build):
     def enter(game, frame):
         uid = of(game, frame.env)
         effect = game.printed(uid, name) if uid is not None else None
+        if heading and uid is not None and frame.env.get("you") is not None:
+            # an itemised score lists every card it runs: one that scores nothing with 0
+            game.state.add_points([(frame.env["you"], -1, 0, uid, heading)])
         if effect is not None:
             names = {"it": uid, "subject": subject(game, frame.env)} if subject else {"it": uid}
             effect(game, frame.child(names, source=uid, heading=heading))
