@@ -63,7 +63,8 @@ def test_no_card_prints_text_only_numbers_and_animals(ir):
                       "each space now shows the animal on it (the joker animal matches any)",
                       "if its first animal is on the first space: the domino lies there; otherwise: the domino lies "
                       "on the second space",
-                      "collect what the covered spaces hold", "you may place a plant", "score every area closed off"]),
+                      "collect what the covered spaces hold", "carry out any cloud actions", "you may place a plant",
+                      "score every area closed off"]),
     # facts, C.1: "1 point for itself plus 1 per other plant (any colour) in that area with equal or lower value"
     ("score_plant", ["score 1 point for the plant and 1 for each other plant in its area of equal or lower value"]),
     # facts, D: "Refill hand with 1 domino from reserve if any."
@@ -109,7 +110,8 @@ def test_the_setup_reads_as_the_rulebook(rules):
 
 def test_bookkeeping_is_hidden(rules):
     assert "set seats to 0" not in "\n".join(rules)
-    assert steps(rules, "score_closed_area") == ["its area token shows the main and minor points",
+    assert steps(rules, "score_closed_area") == ["carry out any cloud actions",
+                                                 "its area token shows the main and minor points",
                                                  "score the area", "take its area token"]
 
 
