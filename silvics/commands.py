@@ -9,12 +9,12 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from silvics import extras, games, saves
+from silvics import extras, games, pace, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
-from silvics.interpreter.game import GameError, SetupError
+from silvics.interpreter.game import Game, GameError, SetupError
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.interpreter.state import parse_key
 from silvics.position import PositionError, card_name, lying, sharing_a_side, where
@@ -411,6 +411,8 @@ def simulate(args) -> int:
     for option, value in (("--games", args.games), ("--workers", args.workers)):
         if value < 1:
             raise UsageError(f"{option} must be at least 1")
+    first = Game(ir, players, args.seed, args.module, options=_options(args))
+    pace.announce_games(first, names, args.games, args.workers)  # a long run is said before it starts
     started, bar = time.perf_counter(), ProgressBar(args.games)
     try:
         summary = run_simulation(
@@ -482,7 +484,11 @@ def balance(args) -> int:
     rows = report.study_rows(ir, players, args.module, options, args.by) if args.by else []
     runner = cached_runner(ir, args.workers, _runner(args), use_cache=not args.no_cache)
     report.make_folder(Path(args.output))
-    bar = ProgressBar(report.planned(args.games, agents, players, len(rows)))
+    planned = report.planned(args.games, agents, players, len(rows))
+    first = Game(ir, players, args.seed, args.module, options=options)
+    alone = args.games * (1 + len(rows))  # the first agent's games: the seat study and --by's
+    pace.announce_balance(first, agents, planned, alone, args.workers, cached=not args.no_cache)
+    bar = ProgressBar(planned)
     try:
         made = report.balance(
             ir,

@@ -25,7 +25,7 @@ import struct
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from silvics import bundled, games
+from silvics import bundled, games, pace
 from silvics.compiler.english import Wording
 from silvics.errors import UsageError
 from silvics.human import HumanAgent
@@ -372,6 +372,7 @@ class Session:
         if self.path is not None:
             check_replaceable(self.path)
         self.write()
+        pace.announce_game(self.game, [seat.agent for seat in self.save.seats])  # a long game is said
         while not self.game.over:
             seat = self.game.pending.seat
             try:

@@ -268,3 +268,15 @@ def test_the_install_line_fits_how_silvics_was_installed(monkeypatch, origin, li
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(extras, "_origin", lambda: origin)
     assert extras.install_line("docs") == line
+
+
+def test_a_long_simulation_or_balance_is_announced_before_it_starts(tmp_path):
+    from test_saves import announced
+    line = announced("simulate", "four-forests", "--players", "2", "--games", "10", "--workers", "1",
+                     "--agents", "montecarlo:100000,random")
+    assert re.fullmatch(r"silvics: these 10 games should take about \d+ (h|days).* \(P1 montecarlo:100000 \d+ "
+                        r"(min|h).* a decision, measured on this game\); Ctrl-C stops\n", line), line
+    line = announced("balance", "four-forests", "--games", "4", "--agents", "random,ismcts:100000", "--no-cache",
+                     "-o", tmp_path / "report")
+    assert re.fullmatch(r"silvics: these 8 games should take about \d+ (min|h|days).* \(ismcts:100000 \d+ (min|h|days).* "
+                        r"a game, measured on this game\); Ctrl-C stops\n", line), line

@@ -3,7 +3,12 @@ terminal. A resumed game must end byte for byte as the game played without a bre
 save file is refused with one line and status 2, and is left as it was."""
 import json
 import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -147,6 +152,49 @@ def test_a_save_or_an_empty_file_is_replaced(capsys, tmp_path):
     for target in (save, empty):
         assert run(capsys, "play", "four-forests", "--players", "3", "--save", target)[0] == 0
         assert json.loads(target.read_text())["players"] == 3
+
+
+# ---- a long game is announced ------------------------------------------------------------------
+
+def announced(*argv, timeout: float = 60) -> str:
+    """What a run says on standard error of its expected time before it starts ("" when it says
+    nothing, within `timeout` s); the run is stopped then, by Ctrl-C."""
+    started = subprocess.Popen([sys.executable, "-m", "silvics", *map(str, argv)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    timer = threading.Timer(timeout, started.kill)
+    timer.start()
+    try:
+        return next((line for line in started.stderr if "should take about" in line), "")
+    finally:
+        timer.cancel()
+        started.send_signal(signal.SIGINT)
+        started.wait(timeout=20)
+
+
+def test_a_budget_at_the_cap_is_announced_with_the_time_it_will_take(tmp_path):
+    line = announced("play", "four-forests", "--players", "2", "--agents", "montecarlo:100000,random",
+                     "--save", tmp_path / "game.json")
+    assert re.fullmatch(r"silvics: this game should take about \d+ (h|days) .*\(P1 montecarlo:100000 \d+ (min|h).* a "
+                        r"decision, measured on this game\); Ctrl-C stops\n", line), line
+    assert json.loads((tmp_path / "game.json").read_text())["choices"] == []       # said before any decision
+
+
+def test_a_budget_edited_into_a_save_is_announced_when_it_resumes(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "game.json"
+    with monkeypatch.context() as patch:
+        stopped_after(patch, 2)
+        run(capsys, "play", "four-forests", "--players", "2", "--agents", "random", "--save", save)
+    data = json.loads(save.read_text())
+    data["seats"][1]["agent"] = "montecarlo:100000"
+    save.write_text(json.dumps(data))
+    assert "P2 montecarlo:100000" in announced("play", "--resume", save)
+
+
+def test_a_game_of_a_few_seconds_is_not_announced(capsys):
+    status, _, err = run(capsys, "play", "four-forests", "--players", "2", "--agents", "greedy,montecarlo:2",
+                         "--quiet")
+    assert status == 0 and err == ""
 
 
 # ---- replay ----------------------------------------------------------------------------------
