@@ -276,9 +276,8 @@ class _Panel:
                 break
         out, y = [], top
         for line in self.text.lines:
-            rows = _wrapped(line, width, size)
             spans = []
-            for row in rows:
+            for row in _wrapped(line, width, size):
                 y += size * 1.2
                 spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{xml_text(row)}</tspan>')
             out.append(

@@ -76,7 +76,7 @@ def _per_seat(game, names) -> list[tuple[float, int]]:
             trial.apply(rng.randrange(len(trial.pending.options)))
     except GameError:  # a rule that fails in this random game: the real one says so if it does too
         pass
-    return [(budgets[s] * spent[s] / sampled[s] if sampled[s] else 0.0, decisions[s]) for s in seats]
+    return [((budgets[s] or 0) * spent[s] / sampled[s] if sampled[s] else 0.0, decisions[s]) for s in seats]
 
 
 def _thinking(game, names) -> tuple[float, str]:
