@@ -167,7 +167,7 @@ class _Cards:
                 doc,
                 path,
                 f"{attribute.name} must be a whole number, got {got}",
-                f"remove the quotes: {attribute.name}: {value.strip()}" if quoted else "",
+                f"remove the quotes: {attribute.name}: {str(value).strip()}" if quoted else "",
             )
         return value
 

@@ -232,7 +232,8 @@ class _Panel:
 
     def badges(self, top: float) -> tuple[list[str], float]:
         """The badge attributes, each a label and its words as pills, flowing onto new rows."""
-        out, x, left, right = [], self.x + MARGIN, self.x + MARGIN, self.x + self.w - MARGIN
+        out: list[str] = []
+        x, left, right = self.x + MARGIN, self.x + MARGIN, self.x + self.w - MARGIN
         pill = BADGE_SIZE * 1.6
         if not any(name in self.text.printed for name in self.face.badges):
             return out, top

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import NoReturn, cast
 
 from lark import Token, Tree
 
@@ -158,7 +158,7 @@ class Lowerer:
             raise LowerError(error.diagnostic) from None
 
     # ---- helpers ----
-    def fail(self, where, source: Source, code: str, message: str, hint: str = ""):
+    def fail(self, where, source: Source, code: str, message: str, hint: str = "") -> NoReturn:
         span = self.span(where, source)
         raise LowerError(Diagnostic(span.file, span.line, span.col, code, message, hint))
 
@@ -674,7 +674,8 @@ class Lowerer:
         return self.expr(args[index], source, scope)
 
     def call(self, primitive, word, tree, source, matched):
-        args, kinds = {}, {}
+        args: dict = {}
+        kinds: dict = {}
         for param, (node, kind) in matched:
             self.at_least(param, node, tree, source)
             args[param.name] = (*args.get(param.name, ()), node) if param.arg == "rest" else node
@@ -716,7 +717,9 @@ class Lowerer:
         primitive = found[0]
         coll_node, kind = self.collection(coll, source, scope)
         inner = self.inner(primitive, "expr", scope, {"coll": kind}, {"var": str(var)})
-        body_node = self.typed(body, source, inner, primitive.param("expr").type)[0]
+        worked_out = primitive.param("expr")
+        assert worked_out is not None, "a comprehension declares the value it works out for each item"
+        body_node = self.typed(body, source, inner, worked_out.type)[0]
         return self.node(
             primitive.name, tree, source, fn=str(fn), expr=body_node, var=str(var), coll=coll_node
         ), primitive.result({})

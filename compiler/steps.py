@@ -135,7 +135,8 @@ class Steps:
     def read_header(self, at, params, text, path, scope):
         """`NAME in CARDS`: the name, and what it takes in turn."""
         try:
-            var, coll, kind = self.lowerer.for_header(*at.doc.effect(path, text), scope)
+            written, source = at.doc.effect(path, text)
+            var, coll, kind = self.lowerer.for_header(written, source, scope)
         except LowerError as error:
             at.diagnostics.append(error.diagnostic)
             return None

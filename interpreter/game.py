@@ -542,10 +542,10 @@ class Game:
             outer |= read
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
-        read = frozenset(read)
-        reading = self.memo.get(read)  # the memo holds each set of keys read too, under itself
+        keys = frozenset(read)
+        reading = self.memo.get(keys)  # the memo holds each set of keys read too, under itself
         if reading is None:
-            reading = self.memo[read] = Reading(read)
+            reading = self.memo[keys] = Reading(keys)
         self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         return value
 

@@ -197,7 +197,7 @@ class Observation:
         if pending is not None:
             state.pending = Choice(
                 pending.seat,
-                self.prompt,
+                unnamed(pending.prompt) if self.prompt is None else self.prompt,
                 pending.options,
                 self.labels,
                 pending.bind,

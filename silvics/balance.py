@@ -69,7 +69,7 @@ def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
         # slow games is as much work as many of quick ones), each kept once all its pieces are in
         size = max(1, min(CHUNK, sum(count for _, count in missing) // (4 * max(workers, 2))))
         pieces = {piece: chunk for chunk in missing for piece in range(chunk[0], chunk[0] + chunk[1], size)}
-        played = {chunk: {} for chunk in missing}
+        played: dict[tuple, dict] = {chunk: {} for chunk in missing}
         jobs = [(piece, min(size, chunk[0] + chunk[1] - piece)) for piece, chunk in pieces.items()]
         for start, results in inner(ir_text, players, names, setup, jobs) if jobs else ():
             chunk = pieces[start]

@@ -290,6 +290,8 @@ def _sources(path: Path) -> cache.Sources | None:
                     sources.folders += cards.folders
         if pack:
             base = _sources(_absolute(base_game(data["extends"])))
+            if base is None:
+                return None
             sources.files += base.files
             sources.folders += base.folders
         return sources

@@ -253,7 +253,7 @@ def _matrix(report: Report, play, players: int, games: int, seed: int, agents: l
     """Each agent against each other: the row agent in one seat (seat k for the games of seed
     ≡ k), the column agent in the others. At two players a pair's games answer both ways round
     (the column agent's share of each game is the rest of it)."""
-    rates = {}
+    rates: dict[tuple[str, str], Rate] = {}
     for mine in agents:
         for theirs in agents:
             if mine == theirs:

@@ -32,6 +32,7 @@ from silvics.human import HumanAgent
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, agent_known, agent_seed, build_agent
 from silvics.interpreter.game import Game, SetupError
+from silvics.interpreter.runtime import Choice
 from silvics.interpreter.views import visible
 from silvics.story import Asker
 
@@ -303,7 +304,7 @@ def replay(rules: ir_module.GameIR, save: Save, path: Path | str = "the save") -
                 f"{path} is not usable: the game is over after {number - 1} decisions, "
                 f"but the save has {len(save.choices)}"
             )
-        options = len(game.pending.options)
+        options = len(_asked(game).options)
         if not 0 <= index < options:
             raise SaveError(
                 f"{path} is not usable: decision {number} has {options} options, "
@@ -332,7 +333,7 @@ class Session:
         read, write = terminal or (None, None)
         wording = Wording(rules.vocabulary)
         people = sum(seat.agent == PERSON for seat in save.seats)
-        table = {} if people > 1 else None  # people sharing one screen: hot seat
+        table: dict | None = {} if people > 1 else None  # people sharing one screen: hot seat
         asker = Asker(rules, wording) if people else None
         self.agents = [
             HumanAgent(number, read, write, undo=self.undo, wording=wording, table=table, asker=asker)
@@ -374,7 +375,7 @@ class Session:
         self.write()
         pace.announce_game(self.game, [seat.agent for seat in self.save.seats])  # a long game is said
         while not self.game.over:
-            seat = self.game.pending.seat
+            seat = _asked(self.game).seat
             try:
                 index = self.agents[seat].choose(self.game.observe(seat))
             except WentBack:
@@ -387,7 +388,7 @@ class Session:
         if self.path is None:
             return
         for seat, agent in zip(self.save.seats, self.agents):
-            if seat.agent != PERSON:
+            if not isinstance(agent, HumanAgent):
                 seat.generator = _generator_text(agent.rng)
         self.save.choices = self.game.state.choices
         write_file(self.path, dumps(self.save))
@@ -400,9 +401,10 @@ class Session:
         choices = self.game.state.choices
         game, earlier, deciders = _started(self.rules, self.save), None, []
         for number, index in enumerate(choices):
-            if game.pending.seat == seat:
+            asked = _asked(game)
+            if asked.seat == seat:
                 earlier = (number, game.copy())
-            deciders.append(game.pending.seat)
+            deciders.append(asked.seat)
             game.apply(index)
         if earlier is None:
             return "nothing to undo: this is your first decision"
@@ -437,7 +439,14 @@ def resume(
     return Session(rules, save, Path(save_to or path), game, terminal)
 
 
+def _asked(game: Game) -> Choice:
+    """The choice a game that is not over waits on (one is always pending between decisions)."""
+    assert game.pending is not None, "a game not over waits on a choice"
+    return game.pending
+
+
 def _bot(seat: Seat, number: int):
+    assert seat.seed is not None, "a bot's seat records the seed its agent was made with"
     agent = build_agent(seat.agent, seat.seed, number)
     if seat.generator is not None:
         agent.rng.setstate((3, _words(seat.generator, "generator"), None))  # 3: random.Random's VERSION

@@ -10,6 +10,7 @@ choose/for/repeat. An expression reads the state through the game (`game.pile`,
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from functools import partial
 
 from ..registry import IT, REGISTRY, Binds, Param, face_form, free_names, has_role, primitive, role
@@ -561,7 +562,7 @@ def count(node, build):
     return lambda game, env: len(pile_of(game, coll(game, env)))
 
 
-_AGGREGATES = {"sum": sum, "min": min, "max": max}
+_AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": max}
 
 
 @primitive(
@@ -1246,7 +1247,7 @@ _NO_FACE: dict = {}  # the face of no card: every attribute nothing
 
 def on_face(node):
     """The expression as a function of the face of `it`, or None when it reads anything else."""
-    primitive = REGISTRY.get(getattr(node, "op", None))
+    primitive = REGISTRY.get(getattr(node, "op", ""))
     return primitive.face(node) if primitive is not None and primitive.face is not None else None
 
 
