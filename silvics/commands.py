@@ -38,6 +38,8 @@ def _path_or_game(spec: str) -> str:
     try:
         return games.shown(games.game_path(spec).parent)
     except games.GameNotFound:
+        if Path(spec).name != spec or Path(spec).suffix:  # written as a path, not as a game's id
+            raise UsageError(f"no such file or folder: {spec}") from None
         raise UsageError(f"no such file or folder, nor a game: {spec}") from None
 
 
@@ -151,10 +153,10 @@ def _checked_each(specs: list[str], use_cache: bool) -> list[tuple]:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(
-            min(len(compiled), os.cpu_count()), mp_context=multiprocessing.get_context("fork")
+            min(len(compiled), os.cpu_count() or 1), mp_context=multiprocessing.get_context("fork")
         ) as pool:
-            found = dict(zip(compiled, pool.map(_check_outcome, compiled, [use_cache] * len(compiled))))
-    return [found.get(spec) or _check_outcome(spec, use_cache, quiet=False) for spec in specs]
+            found = dict(zip(compiled, pool.map(_quiet_outcome, compiled, [use_cache] * len(compiled))))
+    return [found.get(spec) or _check_outcome(spec, use_cache) for spec in specs]
 
 
 def _compiles(path: Path, use_cache: bool) -> bool:
@@ -167,19 +169,23 @@ def _compiles(path: Path, use_cache: bool) -> bool:
         return False
 
 
-def _check_outcome(spec: str, use_cache: bool, quiet: bool = True) -> tuple | None:
-    """A path's check as _checked_each gives it; when `quiet`, None for a check that stopped on
-    anything but the data's errors (misuse, an unreadable file), to be raised by the caller."""
+def _check_outcome(spec: str, use_cache: bool) -> tuple:
+    """A path's check as _checked_each gives it."""
     warnings: list = []
     try:
         summary, *details = _check_one(Path(spec), warnings, use_cache)
         return "ok", summary, details, warnings
     except CompileError as error:
         return "errors", error.diagnostics
+
+
+def _quiet_outcome(spec: str, use_cache: bool) -> tuple | None:
+    """The same in a worker process: None for a check that stopped on anything but the data's
+    errors (misuse, an unreadable file), which the caller checks again to raise it."""
+    try:
+        return _check_outcome(spec, use_cache)
     except Exception:
-        if quiet:
-            return None
-        raise
+        return None
 
 
 def _expanded(specs) -> list[str]:
