@@ -411,5 +411,5 @@ def test_each_challenge_sets_a_goal_and_a_minimum_score_per_tier():
     for card in challenges.values():
         for tiers in (card["needs"], card["minimum"]):
             assert len(tiers) == 3 and tiers == sorted(tiers), card["id"]
-    bat_forest = challenges["bat-forest"]
-    assert (bat_forest["goal"], bat_forest["needs"][0], bat_forest["minimum"][0]) == ("count(with_type(bat))", 4, 200)
+    bats = challenges["bat-forest"]
+    assert (bats["goal"], bats["needs"][0], bats["minimum"][0]) == ("count(with_type(bat))", 4, 200)
