@@ -261,11 +261,11 @@ def test_a_missing_extra_is_said_in_one_line_before_any_work(capsys, monkeypatch
     ({"url": f"file://{ROOT}", "dir_info": {"editable": True}}, "pip install -e '.[docs]'"),     # a clone, -e
     ({"url": "file:///home/me/silvics", "dir_info": {}}, "pip install '/home/me/silvics[docs]'"),  # pip install .
     ({}, "pip install 'silvics[docs]'"),                                                          # from an index
-    (None, "pip install '.[docs]'"),                                           # run from a clone never installed
+    (None, "pip install '.[docs]'"),                         # run from a clone never installed (from its folder)
 ])
 def test_the_install_line_fits_how_silvics_was_installed(monkeypatch, origin, line):
     from silvics import extras
-    monkeypatch.chdir(ROOT)
+    monkeypatch.chdir(ROOT if origin else Path(extras.__file__).resolve().parent.parent)
     monkeypatch.setattr(extras, "_origin", lambda: origin)
     assert extras.install_line("docs") == line
 
