@@ -16,9 +16,9 @@ import struct
 from collections import deque
 from collections.abc import Callable, Sequence
 
+from .codegen import Module
 from .ir import GameIR, Node, SetupError, Span
 from .observation import Observation
-from .primitives.expressions import on_face
 from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
 from .state import (
@@ -55,6 +55,7 @@ class Rules:
         self.options = ir.settings(self.modules, options or {})
         self.ir = ir = ir.with_modules(self.modules)
         self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
+        self.code = Module()  # the expressions' generated code
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's
@@ -83,14 +84,6 @@ class Rules:
             for card in ir.cards
         }
         self.leading = [leading[card.id] for card in self.defs]  # effects that are one `if`: its condition
-        on_faces = {
-            card.id: [
-                {name: on_face(value) for name, value in side.attributes.items() if isinstance(value, Node)}
-                for side in card.sides
-            ]
-            for card in ir.cards
-        }
-        self.on_face = [on_faces[card.id] for card in self.defs]  # conditions as tests of a face, or None
         faces = {
             card.id: [
                 {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
@@ -171,8 +164,8 @@ class Rules:
         shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
         Everything else is shared."""
         rules = self._shared()
-        tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading, self.on_face)
-        rules.defs, rules.faces, rules.printed, rules.leading, rules.on_face = (
+        tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading)
+        rules.defs, rules.faces, rules.printed, rules.leading = (
             [table[uid] for uid in order] for table in tables
         )
         return rules
@@ -191,8 +184,9 @@ class Rules:
         return rules
 
     def build(self, node: Node):
-        """The closure for a node. A node used in many places (a definition's body, shared by
-        every use of one variant) is built once: closures keep no state of their own."""
+        """The closure for a node, or for an expression its generated function. A node used in
+        many places (a definition's body, shared by every use of one variant) is built once:
+        neither keeps state of its own."""
         built = self._built.get(id(node))
         if built is not None and built[0] is node:
             return built[1]
@@ -205,9 +199,10 @@ class Rules:
                 node.span and callable(compiled) and not has_role(node, "sequence")
             ):  # not an interrupt's parts
                 compiled = _noted(compiled, node.span)
+        elif primitive.kind == "expression":
+            compiled = self.code.function(node)
         else:
-            compiled = primitive.handler(node, self.build)
-            compiled = _as_step(compiled, node) if primitive.kind == "action" else compiled
+            compiled = _as_step(primitive.handler(node, self.build), node)
         self._built[id(node)] = (node, compiled)
         return compiled
 
@@ -629,11 +624,6 @@ class Game:
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none)."""
         return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
-
-    def condition_on_face(self, uid: int, name: str):
-        """The same condition as a test of the face of the card tested, or None when it reads
-        more than that face (see primitives.expressions.on_face)."""
-        return self.rules.on_face[uid][self.state.side[uid]].get(name, _never)
 
     def reactors(self, event: str, actor: int | None = None) -> list[tuple]:
         """(card, effect attribute, owner seat or None) for every card able to react now to the event

@@ -4,14 +4,15 @@ Each primitive is declared once, on its handler: its parameters (name, type, how
 written), how the primitive is spelled in the rules, its result type, the names it binds,
 its English, documentation and an example. The compiler's grammar keywords, lowerer, type
 checker and binder analysis, the English renderer and the reference docs all read these
-declarations; the interpreter builds closures through the same handlers.
+declarations; the interpreter builds each rule through the same handlers (an expression's
+handler generates its code, codegen.py; an action's or flow step's returns a closure).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 # Parameter types the compiler checks. "cards" accepts a zone or any collection of cards;
 # "collection" cards, a list, spaces or players; "pile" a pile, a space or cards; "places" spaces
@@ -119,7 +120,6 @@ class Primitive:
     english: tuple = ()  # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
     roles: dict = field(default_factory=dict)  # role -> part, for readers that look at IR shape
     prompt: str = ""  # a choice's question, filled with what is written (flow steps and choose)
-    face: Callable | None = None  # an expression as a test of a card's printed face (see face_form)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -197,19 +197,6 @@ def primitive(
             prompt,
         )
         return handler
-
-    return register
-
-
-def face_form(name: str):
-    """Declare the decorated function as primitive `name`'s face form: `form(node)` gives the
-    expression as a function of a card's printed face (the dict of its face-up side), or None
-    when its parts read anything else. Conditions asked of every card (`where`) run as such
-    tests when they can; a primitive without a face form is simply worked out in full."""
-
-    def register(form: Callable) -> Callable:
-        REGISTRY[name] = replace(REGISTRY[name], face=form)
-        return form
 
     return register
 

@@ -327,7 +327,7 @@ def test_a_number_too_long_to_read(data):
 
 
 def test_the_operators_are_the_handlers():
-    from silvics.interpreter.primitives.expressions import _ARITH, _COMPARE
+    from silvics.interpreter.primitives.expressions import _ARITH, _COMPARE  # the operators each builds
     assert irchecks._AS_WRITTEN["compare", "op"].schema["enum"] == list(_COMPARE)
     assert irchecks._AS_WRITTEN["arith", "op"].schema["enum"] == list(_ARITH)
 

@@ -159,10 +159,9 @@ def _declare_new_primitives():
 
     @primitive("doubled", "expression", template="twice {n}", example="twice(count(hand))", returns="int",
                spelled="twice", form="call", params=[Param("n", "int", arg=True)])
-    def doubled(node, build):
+    def doubled(node, gen):
         """Two times a number."""
-        n = build(node.args["n"])
-        return lambda game, env: 2 * n(game, env)
+        return gen.fill("2 * {n}", n=gen.code(node.args["n"]))   # its code: parts put in, never text
 
     @primitive("again", "flow", template="twice[ (unless {unless})]: ({body})", example="twice: [reverse pile]",
                spelled="twice", form="step",

@@ -10,11 +10,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
+from ..ir import Node
 from ..registry import Binds, Param, free_names, has_role, primitive
 from ..runtime import RuleError, UnhashableKey
 from ..state import Scored, parse_key
 from ..views import SEEN
-from .expressions import cards, owned_key
+from .expressions import cards
 
 
 def _span(node) -> str:
@@ -201,7 +202,7 @@ def set_(node, build):
     target, value = node.args["target"], build(node.args["value"])
     space = has_role(target, "space attribute")
     if not space and not has_role(target, "attribute"):
-        key = owned_key(target, build)  # a counter
+        key = _counter_key(target, build)  # a counter
 
         def act_counter(game, frame):
             env = frame.env
@@ -233,7 +234,7 @@ def set_(node, build):
 )
 def add(node, build):
     """Add to a counter (subtract with a negative amount; nothing adds nothing)."""
-    amount, key = build(node.args["amount"]), owned_key(node.args["to"], build)
+    amount, key = build(node.args["amount"]), _counter_key(node.args["to"], build)
 
     def act(game, frame):
         env = frame.env
@@ -242,6 +243,13 @@ def add(node, build):
         game.note("add", [], f"{game.zone_label(where)} = {counters[where]}")
 
     return act
+
+
+def _counter_key(counter: Node, build):
+    """(game, env) -> the key of the counter a node reads: the zone key of the same name and owner."""
+    return build(
+        Node("zone", {part: counter.args[part] for part in ("name", "per", "of") if part in counter.args})
+    )
 
 
 @primitive(

@@ -1,19 +1,22 @@
 """Expressions: values, card attributes, zones as collections, filters, counts and arithmetic.
 
-Each handler receives its IR node and `build` (which compiles a child node) and returns an
-Expr, `fn(game, env) -> value` (see runtime.py). `env` holds the bindings in scope: `you`
-(the seat acting), `it` (the card a condition is testing) and every name bound by
-choose/for/repeat. An expression reads the state through the game (`game.pile`,
-`game.depends_on` …), so that a remembered value knows what it depends on.
+Each handler is the primitive's code builder (codegen.py): it receives its IR node and `gen`
+and returns the Python code, an `ast` expression, that works the node out inside a generated
+function `fn(game, env) -> value` (an Expr, see runtime.py). `env` holds the bindings made
+around the expression: `you` (the seat acting), `it` (the card a printed condition is about)
+and every name bound by choose/for/repeat; names an expression binds itself (`it` in a filter)
+are locals of the generated code (`gen.bound`). An expression reads the state through the game
+(`game.pile`, `game.depends_on` …), so that a remembered value knows what it depends on. The
+plain functions here are the runtime the generated code calls.
 """
 
 from __future__ import annotations
 
+import ast
 import operator
 from collections.abc import Callable
-from functools import partial
 
-from ..registry import IT, REGISTRY, Binds, Param, face_form, free_names, has_role, primitive, role
+from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import UnhashableKey, bounded
 from ..state import SCORES, Zone, parse_key, zone_key
 
@@ -79,10 +82,10 @@ def pile_of(game, value):
     params=[Param("value", "value")],
     roles={"literal": "value"},
 )
-def const(node, build):
+def const(node, gen):
     """A literal: a number, a word, or a list of them."""
     value = node.args["value"]
-    return lambda game, env: value
+    return gen.known(gen.const(value), listing=isinstance(value, tuple))
 
 
 @primitive(
@@ -95,7 +98,7 @@ def const(node, build):
     params=[Param("name", "word", derived="compiler", doc="the capital letters written")],
     roles={"hole": "name"},
 )
-def hole(node, build):
+def hole(node, gen):
     """A capitalised name in a phrase of a game's vocabulary (`score N per CARDS`): it stands for
     whatever part the rules have there when the phrase is matched. Phrases are read, never run."""
     raise ValueError("a phrase's hole is never worked out")
@@ -113,10 +116,9 @@ def hole(node, build):
     english=(({"name": "it"}, "this card"),),
     roles={"bound name": "name"},
 )
-def var(node, build):
+def var(node, gen):
     """A name bound by `choose`, `for`, `repeat` or `each player` (`you`), or `it` in a condition."""
-    name = node.args["name"]
-    return lambda game, env: env[name]
+    return gen.bound(node.args["name"])
 
 
 @primitive(
@@ -135,22 +137,20 @@ def var(node, build):
     roles={"pile": "name"},
     reads=_owner_read,
 )
-def zone(node, build):
+def zone(node, gen):
     """A zone: shared, one per player (the acting player's unless `of` says whose) or attached to a card."""
-    return owned_key(node, build)
+    return owned_key(node, gen)
 
 
-def owned_key(node, build):
-    """The key of a zone or counter: its name, or name/owner for one per player or per card."""
+def owned_key(node, gen):
+    """The code of a zone's or counter's key: its name, or name/owner for one per player or per card."""
     name, per = node.args["name"], node.args["per"]
     if per == "shared":
-        key = Zone(name)
-        return lambda game, env: key
-    owner = build(node.args["of"]) if node.args.get("of") else None
-    default = "you" if per == "player" else "it"
-    if owner is None:
-        return lambda game, env: zone_key(name, env[default])
-    return lambda game, env: zone_key(name, owner(game, env))
+        return gen.ref(Zone(name), "zone")
+    owner = (
+        gen.code(node.args["of"]) if node.args.get("of") else gen.bound("you" if per == "player" else "it")
+    )
+    return gen.fill("zone_key({name}, {owner})", zone_key=gen.ref(zone_key), name=name, owner=owner)
 
 
 @primitive(
@@ -165,16 +165,17 @@ def owned_key(node, build):
     roles={"settable": "name"},
     reads=_owner_read,
 )
-def counter(node, build):
+def counter(node, gen):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
-    key = owned_key(node, build)
+    code = gen.fill(
+        "counter_value(game, {key})", counter_value=gen.ref(counter_value), key=owned_key(node, gen)
+    )
+    return gen.known(code, number=True)
 
-    def value(game, env):
-        where = key(game, env)
-        game.depends_on("#" + where)
-        return game.state.counters.get(where, 0)
 
-    return value
+def counter_value(game, key: str) -> int:
+    game.depends_on("#" + key)
+    return game.state.counters.get(key, 0)
 
 
 _OF_IT = (({"of": IT}, "{name}"),)  # an attribute of the card in view reads as its name alone
@@ -191,22 +192,17 @@ _OF_IT = (({"of": IT}, "{name}"),)  # an attribute of the card in view reads as 
     english=_OF_IT,
     roles={"attribute": "name"},
 )
-def attr(node, build):
+def attr(node, gen):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
-    of, name = build(node.args["of"]), node.args["name"]
-    bound = role(node.args["of"], "bound name")
-    if bound is not None and name not in (
-        "face",
-        "effects",
-    ):  # most reads: a printed attribute of a bound card
-
-        def printed(game, env):
-            uid = env[bound]
-            return None if uid is None else game.rules.faces[uid][game.state.side[uid]].get(name)
-
-        return printed
-    return lambda game, env: game.attribute(of(game, env), name)
+    of, name = gen.code(node.args["of"]), node.args["name"]
+    if name in ("face", "effects") or not gen.simple(of):  # the state, not the print; or worked out once
+        return gen.fill("game.attribute({of}, {name})", of=of, name=name)
+    return gen.fill(  # most reads: a bound card's, read in place
+        "None if {uid} is None else game.rules.faces[{uid}][game.state.side[{uid}]].get({name})",
+        uid=of,
+        name=name,
+    )
 
 
 @primitive(
@@ -224,20 +220,24 @@ def attr(node, build):
     ],
     reads=("you",),
 )  # the card's own expression may read its reader
-def computed(node, build):
+def computed(node, gen):
     """A number printed on a card, as a whole number or an expression worked out when read, with
     `it` the card and the names its attribute sees (0 for no card, or a card without it)."""
-    of, name = build(node.args["of"]), node.args["name"]
-    given = list(zip(node.args.get("sees") or (), [build(g) for g in node.args.get("given") or ()]))
+    given = [gen.code(g) for g in node.args.get("given") or ()]
+    seen = ast.Dict([ast.Constant(name) for name in node.args.get("sees") or ()], given)
+    return gen.fill(
+        "computed_value(game, {env}, {of}, {name}, {seen})",
+        computed_value=gen.ref(computed_value),
+        env=gen.env(),
+        of=gen.code(node.args["of"]),
+        name=node.args["name"],
+        seen=seen,
+    )
 
-    def value(game, env):
-        uid = of(game, env)
-        number = game.printed(uid, name) if uid is not None else None
-        if number is None:
-            return 0
-        return number(game, {**env, **{seen: g(game, env) for seen, g in given}, "it": uid})
 
-    return value
+def computed_value(game, env, uid, name, seen) -> int:
+    number = game.printed(uid, name) if uid is not None else None
+    return 0 if number is None else number(game, {**env, **seen, "it": uid})
 
 
 @primitive(
@@ -257,71 +257,78 @@ def computed(node, build):
         Param("body", "value"),
     ],
 )
-def let_in(node, build):
+def let_in(node, gen):
     """A definition with parameters, used: the values passed are worked out first, then the
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
-    names, body = node.args["names"], build(node.args["body"])
+    names, values = node.args["names"], node.args["values"]
     reads = tuple(sorted(free_names(node.args["body"]) - set(names)))
+    around = gen.env() if any(gen.is_local(name) for name in reads) else ast.Name("env", ast.Load())
+    if not _loops(node.args["body"]):  # a few reads and sums: quicker worked out than looked up
+        parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
+        body = gen.module.function(
+            node.args["body"], tuple(f"p{at}" for at in range(1, len(names) + 1)), parameters
+        )
+        code = ast.Call(
+            gen.ref(body), [ast.Name("game", ast.Load()), around, *(gen.code(value) for value in values)], []
+        )
+        return _as_body(code, node, gen)
     # every use of one variant shares its values: the key is the variant, the values passed and
-    # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is not)
-    keyed = _key_of(f"{node.args['define']}#{node.args.get('variant')}", node.args["values"], reads, build)
-    arity, given = len(names), slice(1, 1 + len(names))
-    first, second = (*names, None, None)[:2]
-
-    def evaluate(game, env, key):
-        # bound in place, then unbound: no copy (names no text can spell, and a definition never
-        # uses itself); one or two parameters, the common case, without a slice
-        if arity == 2:
-            env[first], env[second] = key[1], key[2]
-        elif arity == 1:
-            env[first] = key[1]
-        elif arity:
-            env.update(zip(names, key[given]))
-        try:
-            value = body(game, env)
-        finally:
-            for n in names:
-                del env[n]
-        return (
-            tuple(value) if isinstance(value, list) else value
-        )  # shared by every use: never changed in place
-
-    def value(game, env):
-        key = keyed(game, env)
-        try:
-            return game.remembered(key, evaluate, game, env, key)
-        except UnhashableKey:  # a collection was passed: work it out afresh
-            return evaluate(game, env, key)
-
-    return value
+    # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is
+    # not); its text is one function, which reads its parameters from the key
+    parameters = {name: gen.fill("key[{at}]", at=at) for at, name in enumerate(names, 1)}
+    body = gen.module.function(node.args["body"], ("key",), parameters, shared=True)
+    key = ast.Tuple(
+        [
+            ast.Constant(f"{node.args['define']}#{node.args.get('variant')}"),
+            *(gen.code(value) for value in values),
+            *(
+                gen.bound(name) if gen.is_local(name) else gen.fill("env.get({name})", name=name)
+                for name in reads
+            ),
+        ],
+        ast.Load(),
+    )
+    code = gen.fill(
+        "definition(game, {key}, {body}, {env})",
+        definition=gen.ref(definition),
+        key=key,
+        body=gen.ref(body),
+        env=around,
+    )
+    return _as_body(code, node, gen)
 
 
-def _key_of(token: str, values, reads: tuple, build):
-    """(game, env) -> (token, the values passed…, the surroundings read…): one or two names
-    passed as they are, with at most one name read around them (the common case,
-    `can_grow(card, it)`, `plants(it)`), are read straight from env."""
-    passed = [role(v, "bound name") for v in values]
-    if None not in passed and 1 <= len(passed) <= 2 and len(reads) <= 1:
-        first, second = (*passed, None)[:2]
-        if reads:
-            (read,) = reads
-            if second is None:
-                return lambda game, env: (token, env[first], env.get(read))
-            return lambda game, env: (token, env[first], env[second], env.get(read))
-        if second is None:
-            return lambda game, env: (token, env[first])
-        return lambda game, env: (token, env[first], env[second])
-    if not values and len(reads) <= 2:
-        if not reads:
-            key = (token,)
-            return lambda game, env: key
-        first, second = (*reads, None)[:2]
-        if second is None:
-            return lambda game, env: (token, env.get(first))
-        return lambda game, env: (token, env.get(first), env.get(second))
-    compiled = [build(v) for v in values]
-    return lambda game, env: (token, *[v(game, env) for v in compiled], *[env.get(n) for n in reads])
+def _as_body(code, node, gen):
+    """A definition's call, known to give what its text gives (always a list, or a number)."""
+    listing, number = gen.module.facts[id(node.args["body"])]
+    return gen.known(code, listing=listing, number=number)
+
+
+def _loops(node, known: dict = {}) -> bool:  # noqa: B006 - a cache for the process, by node
+    """Whether an expression goes through a collection card by card (a filter, a sum: a part
+    that binds a name) outside the definitions it uses, which are remembered or cheap: a
+    definition worth remembering."""
+    if not hasattr(node, "op"):
+        return isinstance(node, tuple) and any(_loops(item, known) for item in node)
+    found = known.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    if node.op == "let_in":
+        loops = _loops(node.args["values"], known)
+    else:
+        loops = bool(REGISTRY[node.op].binds) or any(_loops(part, known) for part in node.args.values())
+    known[id(node)] = (node, loops)
+    return loops
+
+
+def definition(game, key: tuple, body, env):
+    """A definition's value, remembered under its key (worked out afresh when a collection was
+    passed: a list is no key)."""
+    try:
+        return game.remembered(key, body, game, env, key)
+    except UnhashableKey:
+        return body(game, env, key)
 
 
 @primitive(
@@ -333,10 +340,13 @@ def _key_of(token: str, values, reads: tuple, build):
     form="if_else",
     params=[Param("cond", "bool"), Param("then", "value"), Param("other", "value")],
 )
-def if_else(node, build):
+def if_else(node, gen):
     """One value or another, by a condition."""
-    cond, then, other = build(node.args["cond"]), build(node.args["then"]), build(node.args["other"])
-    return lambda game, env: then(game, env) if cond(game, env) else other(game, env)
+    then, other = gen.code(node.args["then"]), gen.code(node.args["other"])
+    code = ast.IfExp(gen.test(node.args["cond"]), then, other)
+    return gen.known(
+        code, listing=gen.listing(then) and gen.listing(other), number=gen.number(then) and gen.number(other)
+    )
 
 
 @primitive(
@@ -354,15 +364,19 @@ def if_else(node, build):
         Param("default", "value", derived="compiler", doc="0 for a number mark"),
     ],
 )
-def mark(node, build):
+def mark(node, gen):
     """A mark set on a card by `set` or `rank` (cleared when the card moves)."""
-    of, name, default = build(node.args["of"]), node.args["name"], node.args["default"]
+    return gen.fill(
+        "mark_value(game, {of}, {name}, {default})",
+        mark_value=gen.ref(mark_value),
+        of=gen.code(node.args["of"]),
+        name=node.args["name"],
+        default=node.args["default"],
+    )
 
-    def value(game, env):
-        uid = of(game, env)
-        return game.marks_of(uid).get(name, default) if uid is not None else default
 
-    return value
+def mark_value(game, uid, name: str, default):
+    return default if uid is None else game.marks_of(uid).get(name, default)
 
 
 @primitive(
@@ -376,10 +390,14 @@ def mark(node, build):
     params=[Param("of", "card"), Param("name", "word")],
     roles={"printed condition": "name", "of card": "of"},
 )
-def meets(node, build):
+def meets(node, gen):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
-    of, name = build(node.args["of"]), node.args["name"]
-    return lambda game, env: game.condition(of(game, env), name)(game, env)
+    return gen.fill(
+        "game.condition({of}, {name})(game, {env})",
+        of=gen.code(node.args["of"]),
+        name=node.args["name"],
+        env=gen.env(),
+    )
 
 
 @primitive(
@@ -392,18 +410,20 @@ def meets(node, build):
     params=[Param("rel", "word", doc="you, left, right or a player marker such as first")],
     reads=lambda args: ("you",) if args["rel"] in ("you", "left", "right") else (),
 )
-def player(node, build):
+def player(node, gen):
     """A seat relative to the acting player (left is the next seat clockwise) or a marker's holder."""
     rel = node.args["rel"]
     step = {"you": 0, "left": 1, "right": -1}.get(rel)
     if step is None:
+        return gen.fill("marker_holder(game, {rel})", marker_holder=gen.ref(marker_holder), rel=rel)
+    if step == 0:
+        return gen.bound("you")
+    return gen.fill("({you} + {step}) % game.state.players", you=gen.bound("you"), step=step)
 
-        def holder(game, env):
-            game.depends_on("@" + rel)
-            return game.state.markers[rel]
 
-        return holder
-    return lambda game, env: (env["you"] + step) % game.state.players
+def marker_holder(game, marker: str) -> int:
+    game.depends_on("@" + marker)
+    return game.state.markers[marker]
 
 
 @primitive(
@@ -414,15 +434,15 @@ def player(node, build):
     returns="players",
     form="name",
 )
-def players(node, build):
+def players(node, gen):
     """Every seat, in turn order from the first player: to compare players (most, none has more)."""
+    return gen.fill("seats(game)", seats=gen.ref(seats))
 
-    def seats(game, env):
-        game.depends_on("@first")
-        n, first = game.state.players, game.state.markers["first"]
-        return [(first + i) % n for i in range(n)]
 
-    return seats
+def seats(game) -> list[int]:
+    game.depends_on("@first")
+    n, first = game.state.players, game.state.markers["first"]
+    return [(first + i) % n for i in range(n)]
 
 
 @primitive(
@@ -434,15 +454,14 @@ def players(node, build):
     form="path",
     params=[Param("of", "player")],
 )
-def points(node, build):
+def points(node, gen):
     """The points a player has scored so far (e.g. to compare with a solitaire target)."""
-    of = build(node.args["of"])
+    return gen.fill("scored(game, {of})", scored=gen.ref(scored), of=gen.code(node.args["of"]))
 
-    def value(game, env):
-        game.depends_on(SCORES)
-        return game.state.scores[of(game, env)]
 
-    return value
+def scored(game, seat: int) -> int:
+    game.depends_on(SCORES)
+    return game.state.scores[seat]
 
 
 @primitive(
@@ -456,29 +475,28 @@ def points(node, build):
     binds=[Binds("cond", name="it", element_of="coll")],
     roles={"items": "coll", "test": "cond"},
 )
-def where(node, build):
+def where(node, gen):
     """The cards of a collection that meet a condition (`it` is each card in turn)."""
-    coll, cond, tests = (
-        build(node.args["coll"]),
-        build(node.args["cond"]),
-        _face_test(node.args["cond"], build),
+    item = gen.fresh("it")
+    code = gen.fill(
+        "[{item} for {item} in {items} if {test}]",
+        item=ast.Name(item, ast.Load()),
+        items=_items(node.args["coll"], gen),
+        test=gen.binding({"it": item}).test(node.args["cond"]),
     )
+    return gen.known(code, listing=True)
 
-    def select(game, env):
-        items = pile_of(game, coll(game, env))
-        test = tests(game, env) if tests else None
-        if test is not None:
-            faces, side = game.rules.faces, game.state.side
-            return [uid for uid in items if test(faces[uid][side[uid]] if uid is not None else _NO_FACE)]
-        saved, kept = env.get("it"), []
-        for uid in items:
-            env["it"] = uid
-            if cond(game, env):
-                kept.append(uid)
-        env["it"] = saved
-        return kept
 
-    return select
+def _items(coll, gen) -> ast.expr:
+    """The code of what a collection holds, to read through (a zone's live pile, not a copy)."""
+    if has_role(coll, "pile"):
+        return gen.fill("game.pile({key})", key=gen.code(coll))
+    value = gen.code(coll)
+    return (
+        value
+        if gen.listing(value)
+        else gen.fill("pile_of(game, {value})", pile_of=gen.ref(pile_of), value=value)
+    )
 
 
 @primitive(
@@ -490,10 +508,13 @@ def where(node, build):
     form="arith",
     params=[Param("items", "list", joiner=" and ")],
 )
-def union(node, build):
+def union(node, gen):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
-    items = [build(item) for item in node.args["items"]]
-    return lambda game, env: [uid for item in items for uid in pile_of(game, item(game, env))]
+    item = ast.Name(gen.fresh("uid"), ast.Load())
+    joined = ast.List([_items(part, gen) for part in node.args["items"]], ast.Load())
+    part = ast.Name(gen.fresh("part"), ast.Load())
+    code = gen.fill("[{uid} for {part} in {joined} for {uid} in {part}]", uid=item, part=part, joined=joined)
+    return gen.known(code, listing=True)
 
 
 @primitive(
@@ -505,22 +526,18 @@ def union(node, build):
     form="arith",
     params=[Param("items", "list", joiner=" and ")],
 )
-def joined_spaces(node, build):
+def joined_spaces(node, gen):
     """Spaces of several lists together, each once, in the order first met (`adjacent(a) + adjacent(b)`)."""
-    items = [build(item) for item in node.args["items"]]
+    found = ast.List([gen.code(item) for item in node.args["items"]], ast.Load())
+    return gen.fill("spaces_joined({found})", spaces_joined=gen.ref(spaces_joined), found=found)
 
-    def every(game, env):
-        found = (item(game, env) for item in items)
-        return tuple(
-            dict.fromkeys(
-                key
-                for keys in found
-                if keys is not None
-                for key in ((keys,) if isinstance(keys, Zone) else keys)
-            )
+
+def spaces_joined(found: list) -> tuple:
+    return tuple(
+        dict.fromkeys(
+            key for keys in found if keys is not None for key in ((keys,) if isinstance(keys, Zone) else keys)
         )
-
-    return every
+    )
 
 
 @primitive(
@@ -533,16 +550,17 @@ def joined_spaces(node, build):
     form="call",
     params=[Param("spaces", "places", arg=True)],
 )
-def contents(node, build):
+def contents(node, gen):
     """Every card in some spaces (or piles), each pile from the bottom up."""
-    places = build(node.args["spaces"])
+    code = gen.fill(
+        "cards_in(game, {places})", cards_in=gen.ref(cards_in), places=gen.code(node.args["spaces"])
+    )
+    return gen.known(code, listing=True)
 
-    def every(game, env):
-        found = places(game, env)
-        keys = [found] if isinstance(found, Zone) else found or ()  # the cards in no space: none
-        return [uid for key in keys for uid in game.pile(key)]
 
-    return every
+def cards_in(game, found) -> list[int]:
+    keys = [found] if isinstance(found, Zone) else found or ()  # the cards in no space: none
+    return [uid for key in keys for uid in game.pile(key)]
 
 
 @primitive(
@@ -556,10 +574,9 @@ def contents(node, build):
     params=[Param("coll", "collection", arg=True)],
     roles={"size of": "coll"},
 )
-def count(node, build):
+def count(node, gen):
     """How many cards a collection holds, or how many items a list attribute has."""
-    coll = build(node.args["coll"])
-    return lambda game, env: len(pile_of(game, coll(game, env)))
+    return gen.known(gen.fill("len({items})", items=_items(node.args["coll"], gen)), number=True)
 
 
 _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": max}
@@ -581,26 +598,23 @@ _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": 
     ],
     binds=[Binds("expr", var="var", element_of="coll")],
 )
-def aggregate(node, build):
+def aggregate(node, gen):
     """Sum, minimum or maximum of a value computed for each card or space of a collection
     (values that are nothing are left out; 0 when none is left)."""
-    fn, expr, name, coll = (
-        _AGGREGATES[node.args["fn"]],
-        build(node.args["expr"]),
-        node.args["var"],
-        build(node.args["coll"]),
+    item = gen.fresh("item")
+    return gen.fill(
+        "aggregated({fn}, [{value} for {item} in {items}])",
+        aggregated=gen.ref(aggregated),
+        fn=gen.ref(_AGGREGATES[node.args["fn"]]),
+        value=gen.binding({node.args["var"]: item}).code(node.args["expr"]),
+        item=ast.Name(item, ast.Load()),
+        items=_items(node.args["coll"], gen),
     )
 
-    def total(game, env):
-        inner = dict(env)
-        values = []
-        for uid in pile_of(game, coll(game, env)):
-            inner[name] = uid
-            values.append(expr(game, inner))
-        values = [value for value in values if value is not None]  # e.g. the top of an empty space
-        return fn(values) if values else 0
 
-    return total
+def aggregated(fn, values: list) -> int:
+    found = [value for value in values if value is not None]  # e.g. the top of an empty space
+    return fn(found) if found else 0
 
 
 @primitive(
@@ -616,15 +630,19 @@ def aggregate(node, build):
         Param("items", "int", arg="rest", doc="two numbers or more"),
     ],
 )
-def extreme(node, build):
+def extreme(node, gen):
     """The smaller or larger of several numbers (those that are nothing left out; nothing if all are)."""
-    fn, items = _AGGREGATES[node.args["fn"]], [build(item) for item in node.args["items"]]
+    return gen.fill(
+        "extreme_of({fn}, {items})",
+        extreme_of=gen.ref(extreme_of),
+        fn=gen.ref(_AGGREGATES[node.args["fn"]]),
+        items=ast.List([gen.code(item) for item in node.args["items"]], ast.Load()),
+    )
 
-    def value(game, env):
-        found = [v for v in (item(game, env) for item in items) if v is not None]
-        return fn(found) if found else None
 
-    return value
+def extreme_of(fn, values: list):
+    found = [value for value in values if value is not None]
+    return fn(found) if found else None
 
 
 @primitive(
@@ -636,23 +654,16 @@ def extreme(node, build):
     form="list",
     params=[Param("items", "list")],
 )
-def list_(node, build):
+def list_(node, gen):
     """A list of values, e.g. the options of a choice or the awards of a ranking."""
-    items = [build(item) for item in node.args["items"]]
-    return lambda game, env: [item(game, env) for item in items]
+    return gen.known(ast.List([gen.code(item) for item in node.args["items"]], ast.Load()), listing=True)
 
 
-_COMPARE = {
-    "=": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+_COMPARE = {"=": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-def _existence(node):
+def _existence(node, gen):
     """`count(C where P) > 0` (or `= 0`, `>= 1`, `!= 0`): stop at the first card that meets P
     instead of counting them all. Placement rules ask this of every space for every card in
     hand, so it is most of a turn's work."""
@@ -665,30 +676,14 @@ def _existence(node):
     )
     if wanted is None:
         return None
-
-    def compiled(build):
-        coll, cond = build(role(counted, "items")), build(role(counted, "test"))
-        tests = _face_test(role(counted, "test"), build)
-
-        def found(game, env):
-            items = pile_of(game, coll(game, env))
-            test = tests(game, env) if tests else None
-            if test is not None:
-                faces, side = game.rules.faces, game.state.side
-                hit = any(test(faces[uid][side[uid]] if uid is not None else _NO_FACE) for uid in items)
-                return hit == wanted
-            saved, hit = env.get("it"), False
-            for uid in items:
-                env["it"] = uid
-                if cond(game, env):
-                    hit = True
-                    break
-            env["it"] = saved
-            return hit == wanted
-
-        return found
-
-    return compiled
+    item = gen.fresh("it")
+    found = gen.fill(
+        "any({test} for {item} in {items})",
+        test=gen.binding({"it": item}).test(role(counted, "test")),
+        item=ast.Name(item, ast.Load()),
+        items=_items(role(counted, "items"), gen),
+    )
+    return found if wanted else ast.UnaryOp(ast.Not(), found)
 
 
 @primitive(
@@ -700,24 +695,29 @@ def _existence(node):
     form="compare",
     params=[Param("op", "symbol"), Param("left", "value"), Param("right", "value")],
 )
-def compare(node, build):
+def compare(node, gen):
     """Compare two values with =, !=, <, <=, > or >= (a card without the attribute is never < or >)."""
-    exists = _existence(node)
+    exists = _existence(node, gen)
     if exists is not None:
-        return exists(build)
-    op, left, right = node.args["op"], build(node.args["left"]), build(node.args["right"])
-    fn = _COMPARE[op]
-    if op in ("=", "!=") and has_role(node.args["right"], "literal"):  # `kind = plant`: asked of every card
-        value, equal = role(node.args["right"], "literal"), op == "="
-        return lambda game, env: (left(game, env) == value) is equal
+        return exists
+    op, left, right = node.args["op"], gen.code(node.args["left"]), gen.code(node.args["right"])
     if op in ("=", "!="):
-        return lambda game, env: fn(left(game, env), right(game, env))
+        return ast.Compare(left, [_COMPARE[op]()], [right])
+    if not all(gen.number(side) or gen.simple(side) for side in (left, right)):  # each worked out once
+        return gen.fill(
+            "ordered({fn}, {left}, {right})",
+            ordered=gen.ref(ordered),
+            fn=gen.ref(_ORDER[op]),
+            left=left,
+            right=right,
+        )
+    test = ast.Compare(left, [_COMPARE[op]()], [right])
+    checks = [gen.fill("{side} is not None", side=side) for side in (left, right) if not gen.number(side)]
+    return ast.BoolOp(ast.And(), [*checks, test]) if checks else test
 
-    def ordered(game, env):
-        a, b = left(game, env), right(game, env)
-        return a is not None and b is not None and fn(a, b)
 
-    return ordered
+def ordered(fn, a, b) -> bool:
+    return a is not None and b is not None and fn(a, b)
 
 
 @primitive(
@@ -729,10 +729,9 @@ def compare(node, build):
     form="member",
     params=[Param("item", "value", arg=True), Param("items", "list", arg=True)],
 )
-def member(node, build):
+def member(node, gen):
     """Whether a value is one of a list."""
-    item, items = build(node.args["item"]), build(node.args["items"])
-    return lambda game, env: item(game, env) in items(game, env)
+    return ast.Compare(gen.code(node.args["item"]), [ast.In()], [gen.code(node.args["items"])])
 
 
 @primitive(
@@ -744,17 +743,18 @@ def member(node, build):
     form="has",
     params=[Param("items", "value", arg=True), Param("item", "value", arg=True)],
 )
-def has(node, build):
+def has(node, gen):
     """Whether a list attribute (such as icons) or a collection includes a value."""
-    items, item = build(node.args["items"]), build(node.args["item"])
+    return gen.fill(
+        "includes(game, {items}, {item})",
+        includes=gen.ref(includes),
+        items=gen.code(node.args["items"]),
+        item=gen.code(node.args["item"]),
+    )
 
-    def test(game, env):
-        held = items(game, env)
-        return item(game, env) in (
-            game.pile(held) if isinstance(held, Zone) else held or ()
-        )  # nothing has nothing
 
-    return test
+def includes(game, held, item) -> bool:
+    return item in (game.pile(held) if isinstance(held, Zone) else held or ())  # nothing has nothing
 
 
 @primitive(
@@ -767,13 +767,15 @@ def has(node, build):
     roles={"loose": "items"},
     params=[Param("items", "bool", arg="rest", joiner=" and ")],
 )
-def all_of(node, build):
+def all_of(node, gen):
     """True when every part is true (`and`)."""
-    items = [build(item) for item in node.args["items"]]
-    if len(items) == 2:  # the common case, without a generator per test
-        first, second = items
-        return lambda game, env: True if first(game, env) and second(game, env) else False
-    return lambda game, env: all(item(game, env) for item in items)
+    return _joined(ast.And(), node, gen)
+
+
+def _joined(op, node, gen):
+    """`and` or `or` of the parts, each asked whether it holds; True or False as a value."""
+    joined = ast.BoolOp(op, [gen.test(item) for item in node.args["items"]])
+    return joined if gen.testing else ast.IfExp(joined, ast.Constant(True), ast.Constant(False))
 
 
 @primitive(
@@ -786,13 +788,9 @@ def all_of(node, build):
     roles={"loose": "items"},
     params=[Param("items", "bool", arg="rest", joiner=" or ")],
 )
-def any_of(node, build):
+def any_of(node, gen):
     """True when at least one part is true (`or`)."""
-    items = [build(item) for item in node.args["items"]]
-    if len(items) == 2:
-        first, second = items
-        return lambda game, env: True if first(game, env) or second(game, env) else False
-    return lambda game, env: any(item(game, env) for item in items)
+    return _joined(ast.Or(), node, gen)
 
 
 @primitive(
@@ -805,13 +803,13 @@ def any_of(node, build):
     params=[Param("item", "bool", arg=True)],
     roles={"groups": "item"},
 )
-def negate(node, build):
+def negate(node, gen):
     """True when the part is false (`not`)."""
-    item = build(node.args["item"])
-    return lambda game, env: not item(game, env)
+    return ast.UnaryOp(ast.Not(), gen.test(node.args["item"]))
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+_ARITH_OPS = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.FloorDiv}
 
 
 @primitive(
@@ -823,20 +821,32 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
     form="arith",
     params=[Param("op", "symbol"), Param("left", "int"), Param("right", "int")],
 )
-def arith(node, build):
+def arith(node, gen):
     """Whole-number arithmetic: +, -, * and / (division rounds down, as rulebooks do); with
     nothing on either side (the attribute of no card) the result is nothing. A result beyond
     ±10^18 stops the game with an error naming the rule."""
-    fn, left, right = _ARITH[node.args["op"]], build(node.args["left"]), build(node.args["right"])
+    op, left, right = node.args["op"], gen.code(node.args["left"]), gen.code(node.args["right"])
+    if not all(gen.number(side) or gen.simple(side) for side in (left, right)):  # each worked out once
+        return gen.fill(
+            "arithmetic({fn}, {left}, {right})",
+            arithmetic=gen.ref(arithmetic),
+            fn=gen.ref(_ARITH[op]),
+            left=left,
+            right=right,
+        )
+    result = gen.fill(
+        "bounded({value})", bounded=gen.ref(bounded), value=ast.BinOp(left, _ARITH_OPS[op](), right)
+    )
+    checks = [gen.fill("{side} is None", side=side) for side in (left, right) if not gen.number(side)]
+    if not checks:
+        return gen.known(result, number=True)
+    return ast.IfExp(
+        ast.BoolOp(ast.Or(), checks) if len(checks) > 1 else checks[0], ast.Constant(None), result
+    )
 
-    def compute(game, env):
-        a, b = left(game, env), right(game, env)
-        return None if a is None or b is None else bounded(fn(a, b))
 
-    return compute
-
-
-# ---- grids: zones of named rows × columns of spaces, each space a pile (a stack) ----
+def arithmetic(fn, a, b) -> int | None:
+    return None if a is None or b is None else bounded(fn(a, b))
 
 
 @primitive(
@@ -849,14 +859,14 @@ def arith(node, build):
     params=[Param("name", "word"), _PER, Param("of", "player", required=False, doc="defaults to you")],
     reads=_owner_read,
 )
-def spaces(node, build):
+def spaces(node, gen):
     """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
-    owner, name = owned_key(node, build), node.args["name"]
-
-    def every(game, env):
-        return game.rules.grid_spaces(name, parse_key(owner(game, env)).owner)
-
-    return every
+    return gen.fill(
+        "game.rules.grid_spaces({name}, parse_key({key}).owner)",
+        name=node.args["name"],
+        parse_key=gen.ref(parse_key),
+        key=owned_key(node, gen),
+    )
 
 
 @primitive(
@@ -869,15 +879,15 @@ def spaces(node, build):
     form="call",
     params=[Param("space", "space", arg=True)],
 )
-def adjacent(node, build):
+def adjacent(node, gen):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
-    space = build(node.args["space"])
+    return gen.fill(
+        "bordering(game, {space})", bordering=gen.ref(bordering), space=gen.code(node.args["space"])
+    )
 
-    def bordering(game, env):
-        key = space(game, env)
-        return game.rules.bordering(key) if key is not None else ()
 
-    return bordering
+def bordering(game, key) -> tuple:
+    return game.rules.bordering(key) if key is not None else ()
 
 
 @primitive(
@@ -890,23 +900,23 @@ def adjacent(node, build):
     form="call",
     params=[Param("card", "card", arg=True)],
 )
-def neighbours(node, build):
+def neighbours(node, gen):
     """The cards adjacent to a card in a grid: the others in its stack, and every card in the
     spaces sharing a border with its space (a card is not adjacent to itself)."""
-    card = build(node.args["card"])
+    return gen.known(
+        gen.fill("near(game, {card})", near=gen.ref(near), card=gen.code(node.args["card"])), listing=True
+    )
 
-    def near(game, env):
-        uid = card(game, env)
-        key = game.state.location[uid] if uid is not None else None
-        if key is None:
-            return []
-        game.depends_on(key)
-        if not parse_key(key).space:
-            return []
-        same = [other for other in game.pile(key) if other != uid]
-        return same + [other for space in game.rules.bordering(key) for other in game.pile(space)]
 
-    return near
+def near(game, uid) -> list[int]:
+    key = game.state.location[uid] if uid is not None else None
+    if key is None:
+        return []
+    game.depends_on(key)
+    if not parse_key(key).space:
+        return []
+    same = [other for other in game.pile(key) if other != uid]
+    return same + [other for space in game.rules.bordering(key) for other in game.pile(space)]
 
 
 @primitive(
@@ -918,18 +928,21 @@ def neighbours(node, build):
     returns=_row_or_column,
     params=[Param("space", "space"), Param("part", "word", words=("row", "column"))],
 )
-def space_part(node, build):
+def space_part(node, gen):
     """A space's row name or column number."""
-    space, part = build(node.args["space"]), node.args["part"]
+    return gen.fill(
+        "space_part_of({space}, {row})",
+        space_part_of=gen.ref(space_part_of),
+        space=gen.code(node.args["space"]),
+        row=node.args["part"] == "row",
+    )
 
-    def value(game, env):
-        key = space(game, env)
-        if key is None:  # the space of a card in no grid: nothing
-            return None
-        parts = parse_key(key)
-        return parts.row if part == "row" else parts.column
 
-    return value
+def space_part_of(key, row: bool):
+    if key is None:  # the space of a card in no grid: nothing
+        return None
+    parts = parse_key(key)
+    return parts.row if row else parts.column
 
 
 @primitive(
@@ -941,23 +954,18 @@ def space_part(node, build):
     params=[Param("space", "space"), Param("name", "word", words="space attributes")],
     roles={"settable": "name", "space attribute": "name"},
 )
-def space_attr(node, build):
+def space_attr(node, gen):
     """An attribute of a space: as the rules last set it, else as its map prints it (nothing when neither)."""
-    space, name = build(node.args["space"]), node.args["name"]
-    bound = role(node.args["space"], "bound name")
-    if bound is not None:  # most reads: a bound space (`it.animal` asked of every space of a board)
+    space, name = gen.code(node.args["space"]), node.args["name"]
+    if gen.simple(space):  # most reads: a bound space (`it.animal` asked of every space of a board)
+        return gen.fill("None if {key} is None else game.space_value({key}, {name})", key=space, name=name)
+    return gen.fill(
+        "space_value_of(game, {key}, {name})", space_value_of=gen.ref(space_value_of), key=space, name=name
+    )
 
-        def of_bound(game, env):
-            key = env[bound]
-            return None if key is None else game.space_value(key, name)
 
-        return of_bound
-
-    def value(game, env):
-        key = space(game, env)
-        return None if key is None else game.space_value(key, name)
-
-    return value
+def space_value_of(game, key, name: str):
+    return None if key is None else game.space_value(key, name)
 
 
 @primitive(
@@ -980,19 +988,22 @@ def space_attr(node, build):
         ),
     ],
 )
-def top(node, build):
+def top(node, gen):
     """The top card of a pile or space, or the last card of a collection (nothing when it is empty);
     with a count, the top cards (fewer if there are not so many)."""
+    zone = gen.code(node.args["zone"])
     if node.args.get("count") is None:
-        return _end(build(node.args["zone"]), -1)
-    zone, count = build(node.args["zone"]), build(node.args["count"])
+        return gen.fill("end_card(game, {zone}, -1)", end_card=gen.ref(end_card), zone=zone)
+    count = gen.code(node.args["count"])
+    return gen.known(
+        gen.fill("top_cards(game, {zone}, {count})", top_cards=gen.ref(top_cards), zone=zone, count=count),
+        listing=True,
+    )
 
-    def some(game, env):
-        found = zone(game, env)
-        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
-        return list(pile[len(pile) - max(0, min(count(game, env), len(pile))) :][::-1])
 
-    return some
+def top_cards(game, found, count: int) -> list[int]:
+    pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
+    return list(pile[len(pile) - max(0, min(count, len(pile))) :][::-1])
 
 
 @primitive(
@@ -1005,18 +1016,14 @@ def top(node, build):
     form="call",
     params=[Param("zone", "pile", arg=True, doc="a pile, a space, or a collection (its first card)")],
 )
-def bottom(node, build):
+def bottom(node, gen):
     """The bottom card of a pile or space, or the first card of a collection (nothing when it is empty)."""
-    return _end(build(node.args["zone"]), 0)
+    return gen.fill("end_card(game, {zone}, 0)", end_card=gen.ref(end_card), zone=gen.code(node.args["zone"]))
 
 
-def _end(zone, index: int):
-    def card(game, env):
-        found = zone(game, env)
-        pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
-        return pile[index] if pile else None
-
-    return card
+def end_card(game, found, index: int):
+    pile = game.pile(found) if isinstance(found, str) else pile_of(game, found)
+    return pile[index] if pile else None
 
 
 @primitive(
@@ -1028,23 +1035,24 @@ def _end(zone, index: int):
     form="path",
     params=[Param("card", "card")],
 )
-def space_of(node, build):
+def space_of(node, gen):
     """The space of a grid a card lies in (nothing when it is not in a grid)."""
-    return _by_location(build(node.args["card"]), lambda game, key: key if parse_key(key).space else None)
+    return gen.fill(
+        "space_holding(game, {card})", space_holding=gen.ref(space_holding), card=gen.code(node.args["card"])
+    )
 
 
-def _by_location(card, read):
-    """An expression of where a card lies: `read(game, key)` of its zone's key (nothing for no card)."""
+def space_holding(game, uid):
+    key = _location(game, uid)
+    return key if key is not None and parse_key(key).space else None
 
-    def value(game, env):
-        uid = card(game, env)
-        key = game.state.location[uid] if uid is not None else None
-        if key is None:
-            return None
+
+def _location(game, uid):
+    """Where a card lies, noted as read (nothing for no card)."""
+    key = game.state.location[uid] if uid is not None else None
+    if key is not None:
         game.depends_on(key)
-        return read(game, key)
-
-    return value
+    return key
 
 
 # ---- cards with several sides, and cards that hold other cards ----
@@ -1060,16 +1068,17 @@ def _by_location(card, read):
     form="call",
     params=[Param("card", "card", arg=True)],
 )
-def sides(node, build):
+def sides(node, gen):
     """The names of a card's sides, in the order its kind declares them (`front` for a one-sided
     card; an empty list for no card): what a card split in halves may be played as."""
-    card = build(node.args["card"])
+    code = gen.fill(
+        "side_names(game, {card})", side_names=gen.ref(side_names), card=gen.code(node.args["card"])
+    )
+    return gen.known(code, listing=True)
 
-    def names(game, env):
-        uid = card(game, env)
-        return [] if uid is None else [face["side"] for face in game.rules.faces[uid]]
 
-    return names
+def side_names(game, uid) -> list[str]:
+    return [] if uid is None else [face["side"] for face in game.rules.faces[uid]]
 
 
 @primitive(
@@ -1086,20 +1095,27 @@ def sides(node, build):
         Param("name", "word", arg=True, words="attributes", doc="an int, enum or set attribute"),
     ],
 )
-def printed(node, build):
+def printed(node, gen):
     """An attribute as printed on one side of a card, whichever side is face up (nothing for no
     card, a side it does not have, or an attribute that side lacks): a half of a split card
     read in hand, before it is played."""
-    card, side, name = build(node.args["card"]), build(node.args["side"]), node.args["name"]
+    return gen.fill(
+        "printed_on(game, {card}, {side}, {name})",
+        printed_on=gen.ref(printed_on),
+        card=gen.code(node.args["card"]),
+        side=gen.code(node.args["side"]),
+        name=node.args["name"],
+    )
 
-    def value(game, env):
-        uid, wanted = card(game, env), side(game, env)
-        if uid is None:
-            return None
-        face = next((face for face in game.rules.faces[uid] if face["side"] == wanted), _NO_FACE)
-        return face.get(name)
 
-    return value
+def printed_on(game, uid, wanted, name: str):
+    if uid is None:
+        return None
+    face = next((face for face in game.rules.faces[uid] if face["side"] == wanted), _NO_FACE)
+    return face.get(name)
+
+
+_NO_FACE: dict = {}  # the face of no card: every attribute nothing
 
 
 @primitive(
@@ -1111,10 +1127,15 @@ def printed(node, build):
     form="path",
     params=[Param("card", "card")],
 )
-def holder(node, build):
+def holder(node, gen):
     """The card a card lies in an attached zone of (`per: card`: a slot, a tuck), nothing
     when it lies anywhere else."""
-    return _by_location(build(node.args["card"]), lambda game, key: game.holder_of(key))
+    return gen.fill("holding(game, {card})", holding=gen.ref(holding), card=gen.code(node.args["card"]))
+
+
+def holding(game, uid):
+    key = _location(game, uid)
+    return None if key is None else game.holder_of(key)
 
 
 @primitive(
@@ -1126,17 +1147,19 @@ def holder(node, build):
     form="path",
     params=[Param("cards", "cards"), Param("name", "word", doc="a per-card zone")],
 )
-def attached(node, build):
+def attached(node, gen):
     """Every card in one attached zone (`per: card`) of each of some cards, card by card, each
     zone bottom up: all the cards held by a tableau's cards."""
-    holders, name = build(node.args["cards"]), node.args["name"]
-
-    def every(game, env):
-        return [
-            uid for owner in pile_of(game, holders(game, env)) for uid in game.pile(zone_key(name, owner))
-        ]
-
-    return every
+    owner, uid = ast.Name(gen.fresh("owner"), ast.Load()), ast.Name(gen.fresh("uid"), ast.Load())
+    code = gen.fill(
+        "[{uid} for {owner} in {holders} for {uid} in game.pile(zone_key({name}, {owner}))]",
+        uid=uid,
+        owner=owner,
+        holders=_items(node.args["cards"], gen),
+        zone_key=gen.ref(zone_key),
+        name=node.args["name"],
+    )
+    return gen.known(code, listing=True)
 
 
 @primitive(
@@ -1155,21 +1178,26 @@ def attached(node, build):
     ],
     binds=[Binds("expr", var="var", element_of="coll")],
 )
-def distinct(node, build):
+def distinct(node, gen):
     """The different values of an expression over a collection, in the order first met (nothing
     left out): `count(distinct(…))` is how many different kinds of card there are."""
-    expr, name, coll = build(node.args["expr"]), node.args["var"], build(node.args["coll"])
+    item = gen.fresh("item")
+    code = gen.fill(
+        "different([{value} for {item} in {items}])",
+        different=gen.ref(different),
+        value=gen.binding({node.args["var"]: item}).code(node.args["expr"]),
+        item=ast.Name(item, ast.Load()),
+        items=_items(node.args["coll"], gen),
+    )
+    return gen.known(code, listing=True)
 
-    def values(game, env):
-        inner, found = dict(env), []
-        for item in pile_of(game, coll(game, env)):
-            inner[name] = item
-            value = expr(game, inner)
-            if value is not None and value not in found:  # few values, maybe unhashable (sets)
-                found.append(value)
-        return found
 
-    return values
+def different(values: list) -> list:
+    found: list = []
+    for value in values:
+        if value is not None and value not in found:  # few values, maybe unhashable (sets)
+            found.append(value)
+    return found
 
 
 @primitive(
@@ -1182,16 +1210,19 @@ def distinct(node, build):
     form="call",
     params=[Param("items", "list", arg=True), Param("n", "int", arg=True, doc="counted from 1", least=1)],
 )
-def nth(node, build):
+def nth(node, gen):
     """The item at a place in a list, counted from 1 (nothing past either end): a value per
     player count, per round …"""
-    items, n = build(node.args["items"]), build(node.args["n"])
+    return gen.fill(
+        "item_at({items}, {n})",
+        item_at=gen.ref(item_at),
+        items=gen.code(node.args["items"]),
+        n=gen.code(node.args["n"]),
+    )
 
-    def pick(game, env):
-        found, at = items(game, env), n(game, env)
-        return found[at - 1] if found is not None and at is not None and 1 <= at <= len(found) else None
 
-    return pick
+def item_at(found, at):
+    return found[at - 1] if found is not None and at is not None and 1 <= at <= len(found) else None
 
 
 @primitive(
@@ -1204,15 +1235,10 @@ def nth(node, build):
     form="call",
     params=[Param("module", "word", arg=True, words="modules", doc="a module of the game")],
 )
-def module_on(node, build):
+def module_on(node, gen):
     """Whether a module is switched on in this game (fixed when the game starts): setup that
     depends on the expansions in play."""
-    name = node.args["module"]
-
-    def on(game, env):
-        return name in game.rules.modules
-
-    return on
+    return gen.fill("{name} in game.rules.modules", name=node.args["module"])
 
 
 @primitive(
@@ -1225,177 +1251,7 @@ def module_on(node, build):
     form="call",
     params=[Param("option", "word", arg=True, words="options", doc="a setup option of the game or a module")],
 )
-def option(node, build):
+def option(node, gen):
     """The value chosen for a setup option when the game started (`--set NAME=VALUE`), or its
     default: compare it with one of its values, `option(tier) = gold`."""
-    name = node.args["option"]
-
-    def chosen(game, env):
-        return game.rules.options[name]
-
-    return chosen
-
-
-# ---- conditions on the printed face of the card in view ----
-# A condition that reads nothing but the printed attributes of `it` and literals (`kind = plant`,
-# a printed condition such as `value >= 6 or icons has leaf`) is compiled a second time, as a function of the
-# card's face (the dict of its face-up side's attributes): `where` and `count(… where …) > 0`
-# run it on each card without binding `it`. tests/test_face.py holds each form to its primitive.
-
-_NO_FACE: dict = {}  # the face of no card: every attribute nothing
-
-
-def on_face(node):
-    """The expression as a function of the face of `it`, or None when it reads anything else."""
-    primitive = REGISTRY.get(getattr(node, "op", ""))
-    return primitive.face(node) if primitive is not None and primitive.face is not None else None
-
-
-def _face_test(cond, build):
-    """For a condition asked of each card: `(game, env) -> face test or None`, or None when it is
-    never one. A printed condition of another card (`c.prefers`) is one when that card's is."""
-    test = on_face(cond)
-    if test is not None:
-        return lambda game, env: test
-    if has_role(cond, "printed condition") and "it" not in free_names(role(cond, "of card")):
-        of, name = build(role(cond, "of card")), role(cond, "printed condition")
-        return lambda game, env: game.condition_on_face(of(game, env), name)
-    return None
-
-
-def _parts_on_face(node, *names):
-    parts = [on_face(node.args[name]) for name in names]
-    return None if None in parts else parts
-
-
-@face_form("const")
-def _const_on_face(node):
-    value = node.args["value"]
-    return lambda face: value
-
-
-@face_form("attr")
-def _attr_on_face(node):
-    name = node.args["name"]
-    if role(node.args["of"], "bound name") != "it" or name in ("face", "effects"):  # state, not print
-        return None
-    return lambda face: face.get(name)
-
-
-def _printed_and_literal(node, printed: str, literal: str):
-    """(attribute name, value) when the part `printed` is a printed attribute of `it` and the part
-    `literal` a literal (`kind = plant`, `icons has leaf`): tested with one closure, not three."""
-    attribute, constant = node.args[printed], node.args[literal]
-    if (
-        on_face(attribute) is None
-        or not has_role(attribute, "attribute")
-        or not has_role(constant, "literal")
-    ):
-        return None
-    return role(attribute, "attribute"), role(constant, "literal")
-
-
-@face_form("compare")
-def _compare_on_face(node):
-    parts = _parts_on_face(node, "left", "right")
-    if parts is None:
-        return None
-    (left, right), op = parts, node.args["op"]
-    fn = _COMPARE[op]
-    simple = _printed_and_literal(node, "left", "right")
-    if simple is not None and op in ("=", "!="):
-        (name, value), equal = simple, op == "="
-        return lambda face: (face.get(name) == value) is equal
-    if simple is not None and simple[1] is not None:
-        name, value = simple
-
-        def printed(face):
-            a = face.get(name)
-            return a is not None and fn(a, value)
-
-        return printed
-    if op in ("=", "!="):
-        return lambda face: fn(left(face), right(face))
-
-    def ordered(face):
-        a, b = left(face), right(face)
-        return a is not None and b is not None and fn(a, b)
-
-    return ordered
-
-
-@face_form("member")
-def _member_on_face(node):
-    parts = _parts_on_face(node, "item", "items")
-    if parts is None:
-        return None
-    item, items = parts
-    return lambda face: item(face) in items(face)
-
-
-@face_form("has")
-def _has_on_face(node):
-    parts = _parts_on_face(node, "items", "item")
-    if parts is None:
-        return None
-    items, item = parts
-    simple = _printed_and_literal(node, "items", "item")
-    if simple is not None:
-        name, value = simple
-        return lambda face: value in (face.get(name) or ())
-    return lambda face: item(face) in (items(face) or ())
-
-
-def _joined_on_face(every: bool, node):
-    """`and` (every part true) or `or` (any part true), stopping at the first part that decides."""
-    items = [on_face(item) for item in node.args["items"]]
-    if None in items:
-        return None
-    if len(items) == 2:
-        first, second = items
-        if every:
-            return lambda face: True if first(face) and second(face) else False
-        return lambda face: True if first(face) or second(face) else False
-    fn = all if every else any
-    return lambda face: fn(item(face) for item in items)
-
-
-@face_form("list")
-def _list_on_face(node):
-    items = [on_face(item) for item in node.args["items"]]
-    if None in items:
-        return None
-    if all(has_role(item, "literal") for item in node.args["items"]):  # `suit in [boreal, temperate]`
-        values = [role(item, "literal") for item in node.args["items"]]
-        return lambda face: values
-    return lambda face: [item(face) for item in items]
-
-
-@face_form("negate")
-def _negate_on_face(node):
-    item = on_face(node.args["item"])
-    return None if item is None else lambda face: not item(face)
-
-
-@face_form("count")
-def _count_on_face(node):
-    coll = on_face(node.args["coll"])
-    return None if coll is None else lambda face: len(pile_of(None, coll(face)))
-
-
-@face_form("arith")
-def _arith_on_face(node):
-    parts = _parts_on_face(node, "left", "right")
-    if parts is None:
-        return None
-    (left, right), fn = parts, _ARITH[node.args["op"]]
-
-    def compute(face):
-        a, b = left(face), right(face)
-        return None if a is None or b is None else fn(a, b)
-
-    return compute
-
-
-face_form("all_of")(partial(_joined_on_face, True))
-face_form("any_of")(partial(_joined_on_face, False))
+    return gen.fill("game.rules.options[{name}]", name=node.args["option"])

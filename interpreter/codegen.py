@@ -1,0 +1,221 @@
+"""Expressions compiled to Python, as Jinja2 compiles a template: each expression of the rules
+becomes a function generated as an `ast` tree and compiled once per set of rules.
+
+A primitive's handler is its code builder: `handler(node, gen)` returns the `ast` expression
+that works the node out, in a function whose locals `game` and `env` are what an `Expr` gets
+(runtime.py). Handlers write their code as templates, Python text of their own in which names
+stand for parts (`gen.fill("len(pile_of(game, {coll}))", coll=...)`): a template is parsed once
+and its names are replaced by `ast` nodes, so a value from the data only ever enters the code as
+an `ast.Constant`, or as a name bound to the value in the generated module's namespace (`gen.ref`),
+and every identifier is one the generator made. Nothing the data says is parsed or run as text.
+
+Names a rule binds inside an expression (`it` in `hand where value > 3`, `c` in
+`sum(c.value for c in hand)`) are Python locals of the generated code; the names bound around it
+(`you`, a choice, a loop of the flow) are read from `env`. A function generated elsewhere that
+reads `env` (a definition's body, a condition printed on a card) is handed `env` with the locals
+in scope folded in.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import re
+from collections.abc import Callable
+from functools import cache
+
+from .ir import Node
+from .registry import REGISTRY
+
+_PART = re.compile(r"\{(\w+)\}")
+_PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
+
+
+class Module:
+    """The generated code of one set of rules: its functions, and the namespace they share (the
+    runtime helpers and non-literal values the code refers to, each under a generated name)."""
+
+    def __init__(self, label: str = "rules"):
+        self.label = label
+        self.namespace: dict = {}
+        self.functions: list[ast.FunctionDef] = []  # as generated, for reading (`source`)
+        self._names: dict = {}  # id(value) -> its name in the namespace
+        self._kept: list = []  # the values named, kept alive while their ids are keys
+        self._built: dict[int, tuple[Node, Callable]] = {}  # id(node) -> (node, its function)
+        self._counter = itertools.count(1)
+        self.facts: dict[int, tuple[bool, bool]] = {}  # id(node) -> what its function's value always is
+
+    def ref(self, value, hint: str = "k") -> ast.Name:
+        """A name of the namespace bound to `value` (a helper function, a zone key …)."""
+        name = self._names.get(id(value))
+        if name is None:
+            name = f"{_word(getattr(value, '__name__', hint))}_{next(self._counter)}"
+            self._names[id(value)] = name
+            self._kept.append(value)
+            self.namespace[name] = value
+        return ast.Name(name, ast.Load())
+
+    def function(
+        self, node: Node, params: tuple[str, ...] = (), bound: dict | None = None, shared: bool = False
+    ) -> Callable:
+        """The function `f(game, env, *params)` that works out `node`, generated once per node
+        (a definition's body, shared by its uses, is one function). `bound` gives the code that
+        reads names of the rules bound by the caller (a definition's parameters, from its key);
+        a `shared` value is remembered and read by many, so a list is given as a tuple."""
+        built = self._built.get(id(node))
+        if built is not None and built[0] is node:
+            return built[1]
+        name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        gen = Gen(self, dict(bound or {}))
+        body = gen.code(node)
+        self.facts[id(node)] = Gen.listing(body), Gen.number(body)
+        if shared:
+            body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
+        arguments = [ast.arg(a) for a in ("game", "env", *params)]
+        tree = ast.FunctionDef(
+            name=name,
+            args=ast.arguments(posonlyargs=[], args=arguments, kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=[ast.Return(body)],
+            decorator_list=[],
+        )
+        module = ast.Module([tree], [])
+        ast.fix_missing_locations(module)
+        exec(compile(module, f"<{self.label}>", "exec"), self.namespace)  # noqa: S102 - generated ast
+        self.functions.append(tree)
+        made = self.namespace[name]
+        self._built[id(node)] = (node, made)
+        return made
+
+    def source(self) -> str:
+        """The generated functions as Python text, for reading (`silvics compile --python`)."""
+        return "\n\n".join(ast.unparse(tree) for tree in self.functions) + "\n"
+
+
+class Gen:
+    """What a handler builds its code with: the module, and the code that reads each rule name
+    bound here (a local, a parameter) rather than in `env`."""
+
+    def __init__(self, module: Module, bound: dict[str, ast.expr], testing: bool = False):
+        self.module, self.locals = module, bound
+        self.testing = testing  # the code is only asked whether it holds (see `test`)
+
+    # ---- parts ----
+    def code(self, node: Node) -> ast.expr:
+        """The code that works out a part: its value."""
+        gen = self if not self.testing else Gen(self.module, self.locals)
+        return REGISTRY[node.op].handler(node, gen)
+
+    def test(self, node: Node) -> ast.expr:
+        """The code of a part only asked whether it holds (a filter, `and`): any value that is
+        true when it holds, not necessarily True (an `and` need not be made a bool)."""
+        gen = self if self.testing else Gen(self.module, self.locals, testing=True)
+        return REGISTRY[node.op].handler(node, gen)
+
+    def const(self, value) -> ast.expr:
+        if isinstance(value, tuple) and all(type(v) in _PLAIN for v in value):
+            return ast.Constant(value)
+        if type(value) in _PLAIN:
+            return ast.Constant(value)
+        return self.module.ref(value)
+
+    def ref(self, value, hint: str = "k") -> ast.Name:
+        return self.module.ref(value, hint)
+
+    def bound(self, name: str) -> ast.expr:
+        """A name of the rules bound around this code: a local, or read from env."""
+        local = self.locals.get(name)
+        if local is not None:
+            return copy.deepcopy(local)
+        return self.fill("env[{name}]", name=name)
+
+    def is_local(self, name: str) -> bool:
+        return name in self.locals
+
+    def env(self) -> ast.expr:
+        """`env` with the names bound to locals here folded in: what a function generated apart
+        (a definition's body, a printed condition) reads the surroundings from."""
+        if not self.locals:
+            return ast.Name("env", ast.Load())
+        names = [ast.Constant(name) for name in self.locals]
+        reads = [copy.deepcopy(local) for local in self.locals.values()]
+        return ast.Dict([None, *names], [ast.Name("env", ast.Load()), *reads])
+
+    def binding(self, names: dict[str, str]) -> Gen:
+        """The same, with more rule names bound to locals of these names (a comprehension's variable)."""
+        bound = {**self.locals, **{name: ast.Name(local, ast.Load()) for name, local in names.items()}}
+        return Gen(self.module, bound, self.testing)
+
+    def fresh(self, hint: str = "v") -> str:
+        return f"{_word(hint)}_{next(self.module._counter)}"
+
+    # ---- what is known of a part's value, marked on its code ----
+    @staticmethod
+    def known(code: ast.expr, *, listing: bool = False, number: bool = False) -> ast.expr:
+        """Code whose value is always a list or tuple (`listing`: no zone key, card or nothing),
+        or always a whole number (`number`: never nothing)."""
+        code.listing, code.number = listing, number  # type: ignore[attr-defined]
+        return code
+
+    @staticmethod
+    def listing(code: ast.expr) -> bool:
+        return getattr(code, "listing", False)
+
+    @staticmethod
+    def number(code: ast.expr) -> bool:
+        return getattr(code, "number", False) or (isinstance(code, ast.Constant) and type(code.value) is int)
+
+    def simple(self, code: ast.expr) -> bool:
+        """Whether code may be written twice, as cheap and as pure as a name (`env['you']`)."""
+        if isinstance(code, ast.Subscript):
+            return isinstance(code.value, ast.Name) and isinstance(code.slice, ast.Constant)
+        return isinstance(code, ast.Name | ast.Constant)
+
+    # ---- templates ----
+    def fill(self, template: str, **parts) -> ast.expr:
+        """The template's code with each part put in: `{name}` holes, and the names of the
+        runtime helpers it calls (`counter_value(game, {key})`, counter_value=gen.ref(...)). A
+        part is an `ast` expression or a plain value (made a constant). Names in the template
+        starting with `_` are the template's own temporaries: each use gets fresh ones. (No
+        template uses `:=`: Python refuses it inside a comprehension's iterable, where any part
+        may end up.)"""
+        fresh: dict[str, str] = {}
+
+        def replaced(value):
+            if isinstance(value, ast.Name):
+                named = value.id[7:] if value.id.startswith("__part_") else value.id
+                if named in parts:  # a part is put in as it is, never walked
+                    return self._part(parts[named], value.ctx)
+                if value.id.startswith("_"):
+                    value.id = fresh.setdefault(value.id, self.fresh(value.id))
+            elif isinstance(value, ast.AST):
+                for field, inner in ast.iter_fields(value):
+                    if isinstance(inner, list):
+                        inner[:] = [replaced(item) for item in inner]
+                    elif isinstance(inner, ast.AST):
+                        setattr(value, field, replaced(inner))
+            return value
+
+        return replaced(ast.parse(_holes(template), mode="eval").body)  # parsed afresh: quicker than a copy
+
+    def _part(self, part, ctx) -> ast.expr:
+        """A part put in a hole: a name takes the hole's context (a comprehension's target stores)."""
+        if isinstance(part, ast.Name):
+            return ast.Name(part.id, ctx)
+        return part if isinstance(part, ast.expr) else self.const(part)
+
+
+@cache
+def _holes(template: str) -> str:
+    """The template as Python text, each `{name}` a name that marks a hole."""
+    return _PART.sub(lambda m: f"__part_{m.group(1)}", template)
+
+
+def kept(value):
+    """A definition's value as its uses share it: a list as a tuple (never changed in place)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _word(text: str) -> str:
+    """An identifier made of a name's letters (the generator's own names only read like it)."""
+    return re.sub(r"\W", "_", text).strip("_") or "f"
