@@ -22,7 +22,8 @@ import ast
 import copy
 import itertools
 import re
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Hashable
 from functools import cache
 
 from .ir import Node
@@ -40,18 +41,25 @@ class Module:
         self.label = label
         self.namespace: dict = {}
         self.functions: list[ast.FunctionDef] = []  # as generated, for reading (`source`)
-        self._names: dict = {}  # id(value) -> its name in the namespace
+        self._names: dict = {}  # id(function), or (type, value) -> its name in the namespace
         self._kept: list = []  # the values named, kept alive while their ids are keys
+        self._kept_names: set[str] = set()
         self._built: dict[int, tuple[Node, Callable]] = {}  # id(node) -> (node, its function)
         self._counter = itertools.count(1)
         self.facts: dict[int, tuple[bool, bool]] = {}  # id(node) -> what its function's value always is
+        self._waiting: dict[str, Callable] = {}  # name -> the function handed out, until `finish`
+        self.finished = False  # until the rules are built, functions are compiled together at the end
 
     def ref(self, value, hint: str = "k") -> ast.Name:
-        """A name of the namespace bound to `value` (a helper function, a zone key …)."""
-        name = self._names.get(id(value))
+        """A name of the namespace bound to `value` (a helper function, a zone key …): one name
+        per function, and per value (equal zone keys share one)."""
+        if getattr(value, "__globals__", None) is self.namespace:  # a function of this module: its own name
+            return ast.Name(value.__name__, ast.Load())
+        known = id(value) if callable(value) or not isinstance(value, Hashable) else (type(value), value)
+        name = self._names.get(known)
         if name is None:
-            name = f"{_word(getattr(value, '__name__', hint))}_{next(self._counter)}"
-            self._names[id(value)] = name
+            name = self._names[known] = f"{_word(getattr(value, '__name__', hint))}_{next(self._counter)}"
+            self._kept_names.add(name)
             self._kept.append(value)
             self.namespace[name] = value
         return ast.Name(name, ast.Load())
@@ -73,23 +81,47 @@ class Module:
         if shared:
             body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
         arguments = [ast.arg(a) for a in ("game", "env", *params)]
-        tree = ast.FunctionDef(
-            name=name,
-            args=ast.arguments(posonlyargs=[], args=arguments, kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[ast.Return(body)],
-            decorator_list=[],
+        tree = _located(
+            ast.FunctionDef(
+                name=name,
+                args=ast.arguments(
+                    posonlyargs=[], args=arguments, kwonlyargs=[], kw_defaults=[], defaults=[]
+                ),
+                body=[ast.Return(_located(body))],
+                decorator_list=[],
+            )
         )
-        module = ast.Module([tree], [])
-        ast.fix_missing_locations(module)
-        exec(compile(module, f"<{self.label}>", "exec"), self.namespace)  # noqa: S102 - generated ast
         self.functions.append(tree)
-        made = self.namespace[name]
+        made = self._waiting[name] = self.namespace[name] = _stub(name, self.namespace)
         self._built[id(node)] = (node, made)
+        if self.finished:  # a function asked for afterwards is compiled at once
+            self.finish()
         return made
 
+    def finish(self) -> None:
+        """Compile the functions generated since the last time, all in one module, and put their
+        code in the functions handed out (which until then are stubs that refuse to run)."""
+        self.finished = True
+        if not self._waiting:
+            return
+        module = ast.Module(self.functions[-len(self._waiting) :], [])
+        compiled: dict = {}
+        exec(compile(module, f"<{self.label}>", "exec"), self.namespace, compiled)  # noqa: S102 - our ast
+        for name, stub in self._waiting.items():
+            stub.__code__ = compiled[name].__code__
+        self._waiting.clear()
+
     def source(self) -> str:
-        """The generated functions as Python text, for reading (`silvics compile --python`)."""
-        return "\n\n".join(ast.unparse(tree) for tree in self.functions) + "\n"
+        """The generated functions as Python text, for reading (`silvics compile --python`): first
+        what each name of the namespace is (a runtime helper, a zone's key …), then the functions."""
+        prelude = [
+            ast.unparse(_defined(name, value))
+            for name, value in self.namespace.items()
+            if name in self._kept_names
+        ]
+        return (
+            "\n".join(prelude) + "\n\n\n" + "\n\n".join(ast.unparse(tree) for tree in self.functions) + "\n"
+        )
 
 
 class Gen:
@@ -104,13 +136,13 @@ class Gen:
     def code(self, node: Node) -> ast.expr:
         """The code that works out a part: its value."""
         gen = self if not self.testing else Gen(self.module, self.locals)
-        return REGISTRY[node.op].handler(node, gen)
+        return _located(REGISTRY[node.op].handler(node, gen))
 
     def test(self, node: Node) -> ast.expr:
         """The code of a part only asked whether it holds (a filter, `and`): any value that is
         true when it holds, not necessarily True (an `and` need not be made a bool)."""
         gen = self if self.testing else Gen(self.module, self.locals, testing=True)
-        return REGISTRY[node.op].handler(node, gen)
+        return _located(REGISTRY[node.op].handler(node, gen))
 
     def const(self, value) -> ast.expr:
         if isinstance(value, tuple) and all(type(v) in _PLAIN for v in value):
@@ -127,7 +159,12 @@ class Gen:
         local = self.locals.get(name)
         if local is not None:
             return copy.deepcopy(local)
-        return self.fill("env[{name}]", name=name)
+        return self.read("env", name)
+
+    @staticmethod
+    def read(table: str, key) -> ast.expr:
+        """`table[key]`, for a local table of the generated code (`env`, `key`)."""
+        return ast.Subscript(ast.Name(table, ast.Load()), ast.Constant(key), ast.Load())
 
     def is_local(self, name: str) -> bool:
         return name in self.locals
@@ -141,21 +178,41 @@ class Gen:
         reads = [copy.deepcopy(local) for local in self.locals.values()]
         return ast.Dict([None, *names], [ast.Name("env", ast.Load()), *reads])
 
-    def binding(self, names: dict[str, str]) -> Gen:
-        """The same, with more rule names bound to locals of these names (a comprehension's variable)."""
-        bound = {**self.locals, **{name: ast.Name(local, ast.Load()) for name, local in names.items()}}
-        return Gen(self.module, bound, self.testing)
+    def binding(self, names: dict[str, str], items: ast.expr | None = None) -> Gen:
+        """The same, with more rule names bound to locals of these names (a comprehension's
+        variable, going through `items`: when those are cards, never nothing)."""
+        present = items is not None and Gen.cards(items)
+        bound = {
+            name: Gen.known(ast.Name(local, ast.Load()), present=present) for name, local in names.items()
+        }
+        return Gen(self.module, {**self.locals, **bound}, self.testing)
 
     def fresh(self, hint: str = "v") -> str:
         return f"{_word(hint)}_{next(self.module._counter)}"
 
     # ---- what is known of a part's value, marked on its code ----
     @staticmethod
-    def known(code: ast.expr, *, listing: bool = False, number: bool = False) -> ast.expr:
+    def known(
+        code: ast.expr,
+        *,
+        listing: bool = False,
+        number: bool = False,
+        cards: bool = False,
+        present: bool = False,
+    ) -> ast.expr:
         """Code whose value is always a list or tuple (`listing`: no zone key, card or nothing),
-        or always a whole number (`number`: never nothing)."""
-        code.listing, code.number = listing, number  # type: ignore[attr-defined]
+        always a whole number (`number`: never nothing), always cards of piles (`cards`: a list of
+        them, or a zone's pile), or never nothing (`present`)."""
+        code.listing, code.number, code.cards, code.present = listing, number, cards, present  # type: ignore[attr-defined]
         return code
+
+    @staticmethod
+    def cards(code: ast.expr) -> bool:
+        return getattr(code, "cards", False)
+
+    @staticmethod
+    def present(code: ast.expr) -> bool:
+        return getattr(code, "present", False)
 
     @staticmethod
     def listing(code: ast.expr) -> bool:
@@ -201,14 +258,60 @@ class Gen:
     def _part(self, part, ctx) -> ast.expr:
         """A part put in a hole: a name takes the hole's context (a comprehension's target stores)."""
         if isinstance(part, ast.Name):
-            return ast.Name(part.id, ctx)
-        return part if isinstance(part, ast.expr) else self.const(part)
+            return _located(ast.Name(part.id, ctx))
+        return _located(part if isinstance(part, ast.expr) else self.const(part))
 
 
 @cache
 def _holes(template: str) -> str:
     """The template as Python text, each `{name}` a name that marks a hole."""
     return _PART.sub(lambda m: f"__part_{m.group(1)}", template)
+
+
+def _defined(name: str, value) -> ast.stmt:
+    """A statement that says what a name of the namespace holds: an import of a function, or an
+    assignment of a value as its type would make it (a zone key is Zone('deck'))."""
+    module, qualified = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if callable(value) and module and qualified and "." not in qualified:
+        return (
+            ast.ImportFrom(module, [ast.alias(qualified, name)], 0)
+            if module != "builtins"
+            else ast.Assign([ast.Name(name, ast.Store())], ast.Name(qualified, ast.Load()), lineno=1)
+        )
+    made = ast.Call(ast.Name(type(value).__name__, ast.Load()), [ast.Constant(str.__str__(value))], [])
+    return ast.Assign([ast.Name(name, ast.Store())], made, lineno=1)
+
+
+_PLACE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+
+
+def _located(code):
+    """Code given the place compile() asks of each node, those made here rather than parsed; a
+    node with a place holds parts that have theirs (each part is placed as it is made)."""
+    if isinstance(code, ast.AST) and getattr(code, "lineno", None) is None and "lineno" in code._attributes:
+        for attribute, value in _PLACE.items():
+            setattr(code, attribute, value)
+        for _, inner in ast.iter_fields(code):
+            for item in inner if isinstance(inner, list) else (inner,):
+                _located(item)
+    elif isinstance(code, ast.AST) and "lineno" not in code._attributes:  # arguments, operators, keywords
+        for _, inner in ast.iter_fields(code):
+            for item in inner if isinstance(inner, list) else (inner,):
+                _located(item)
+    return code
+
+
+def _stub(name: str, namespace: dict) -> Callable:
+    """A function of the generated module whose code is put in later (Module.finish): whoever
+    built it holds it already."""
+    return types.FunctionType(_WAITING, namespace, name)
+
+
+def _waiting(*args):
+    raise RuntimeError("a generated function was called before its module was compiled (Module.finish)")
+
+
+_WAITING = _waiting.__code__
 
 
 def kept(value):

@@ -113,6 +113,7 @@ class Rules:
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
+        self.code.finish()
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
     def grid_spaces(self, name: str, seat) -> tuple:

@@ -159,9 +159,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="check again whenever a YAML file of the project changes (Ctrl-C stops)",
     )
-    sub = command("compile", run.compile_, "write a game's IR as JSON")
+    sub = command("compile", run.compile_, "write a game's IR as JSON, or the Python generated from it")
     sub.add_argument("game", help=GAME_HELP)
     sub.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    sub.add_argument(
+        "--python",
+        action="store_true",
+        help="write the Python the interpreter generates for the rules' expressions (to read: it is run "
+        "as it is built, never from this file)",
+    )
+    sub.add_argument(
+        "--module", action="append", default=[], help="with --python: switch a module on; repeatable"
+    )
     for name, fn, help in (
         ("play", run.play, "play a whole game with bots (and people) and print it"),
         ("simulate", run.simulate, "play many games and summarise scores and wins"),

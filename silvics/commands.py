@@ -259,13 +259,34 @@ def _home_of_card_file(path: Path) -> Path | None:
 
 
 def compile_(args) -> int:
-    text = ir_module.dumps(games.load(args.game, use_cache=not args.no_cache))
+    ir = games.load(args.game, use_cache=not args.no_cache)
+    if args.module and not args.python:
+        raise UsageError("--module goes with --python: the IR holds every module")
+    text = _generated(ir, args.module) if args.python else ir_module.dumps(ir)
     if args.output:
         _write(Path(args.output), text)
-        print(f"wrote {args.output} (IR version {ir_module.IR_VERSION}, {len(text)} bytes)")
+        what = "Python generated from the rules" if args.python else f"IR version {ir_module.IR_VERSION}"
+        print(f"wrote {args.output} ({what}, {len(text)} bytes)")
     else:
         print(text)
     return OK
+
+
+def _generated(ir, modules) -> str:
+    """The Python generated for a game's expressions with these modules on, headed by what it is."""
+    from silvics.interpreter.game import compiled_rules
+
+    try:
+        rules = compiled_rules(ir, modules)
+    except SetupError as error:
+        raise UsageError(str(error)) from None
+    on = f", modules {', '.join(rules.modules)}" if rules.modules else ""
+    return (
+        f"# The Python silvics generates for the expressions of {ir.name}{on}: each a function of\n"
+        "# (game, env), built as ast nodes and compiled in memory. Written for reading only: the\n"
+        "# interpreter never runs this file. Names ending in a number are the generator's own.\n\n"
+        + rules.code.source()
+    )
 
 
 def _write(path: Path, text: str):

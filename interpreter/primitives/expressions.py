@@ -198,6 +198,8 @@ def attr(node, gen):
     of, name = gen.code(node.args["of"]), node.args["name"]
     if name in ("face", "effects") or not gen.simple(of):  # the state, not the print; or worked out once
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
+    if gen.present(of):  # a card of a pile, in a filter: the commonest read of all
+        return gen.fill("game.rules.faces[{uid}][game.state.side[{uid}]].get({name})", uid=of, name=name)
     return gen.fill(  # most reads: a bound card's, read in place
         "None if {uid} is None else game.rules.faces[{uid}][game.state.side[{uid}]].get({name})",
         uid=of,
@@ -276,7 +278,7 @@ def let_in(node, gen):
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is
     # not); its text is one function, which reads its parameters from the key
-    parameters = {name: gen.fill("key[{at}]", at=at) for at, name in enumerate(names, 1)}
+    parameters = {name: gen.read("key", at) for at, name in enumerate(names, 1)}
     body = gen.module.function(node.args["body"], ("key",), parameters, shared=True)
     key = ast.Tuple(
         [
@@ -477,20 +479,20 @@ def scored(game, seat: int) -> int:
 )
 def where(node, gen):
     """The cards of a collection that meet a condition (`it` is each card in turn)."""
-    item = gen.fresh("it")
+    item, items = gen.fresh("it"), _items(node.args["coll"], gen)
     code = gen.fill(
         "[{item} for {item} in {items} if {test}]",
         item=ast.Name(item, ast.Load()),
-        items=_items(node.args["coll"], gen),
-        test=gen.binding({"it": item}).test(node.args["cond"]),
+        items=items,
+        test=gen.binding({"it": item}, items).test(node.args["cond"]),
     )
-    return gen.known(code, listing=True)
+    return gen.known(code, listing=True, cards=gen.cards(items))
 
 
 def _items(coll, gen) -> ast.expr:
     """The code of what a collection holds, to read through (a zone's live pile, not a copy)."""
     if has_role(coll, "pile"):
-        return gen.fill("game.pile({key})", key=gen.code(coll))
+        return gen.known(gen.fill("game.pile({key})", key=gen.code(coll)), listing=True, cards=True)
     value = gen.code(coll)
     return (
         value
@@ -511,10 +513,11 @@ def _items(coll, gen) -> ast.expr:
 def union(node, gen):
     """Cards of several collections together (`a + b`), e.g. everything a cost may be paid from."""
     item = ast.Name(gen.fresh("uid"), ast.Load())
-    joined = ast.List([_items(part, gen) for part in node.args["items"]], ast.Load())
+    parts = [_items(part, gen) for part in node.args["items"]]
+    joined = ast.List(parts, ast.Load())
     part = ast.Name(gen.fresh("part"), ast.Load())
     code = gen.fill("[{uid} for {part} in {joined} for {uid} in {part}]", uid=item, part=part, joined=joined)
-    return gen.known(code, listing=True)
+    return gen.known(code, listing=True, cards=all(gen.cards(part) for part in parts))
 
 
 @primitive(
@@ -555,7 +558,7 @@ def contents(node, gen):
     code = gen.fill(
         "cards_in(game, {places})", cards_in=gen.ref(cards_in), places=gen.code(node.args["spaces"])
     )
-    return gen.known(code, listing=True)
+    return gen.known(code, listing=True, cards=True)
 
 
 def cards_in(game, found) -> list[int]:
@@ -601,15 +604,16 @@ _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": 
 def aggregate(node, gen):
     """Sum, minimum or maximum of a value computed for each card or space of a collection
     (values that are nothing are left out; 0 when none is left)."""
-    item = gen.fresh("item")
-    return gen.fill(
+    item, items = gen.fresh("item"), _items(node.args["coll"], gen)
+    code = gen.fill(
         "aggregated({fn}, [{value} for {item} in {items}])",
         aggregated=gen.ref(aggregated),
         fn=gen.ref(_AGGREGATES[node.args["fn"]]),
-        value=gen.binding({node.args["var"]: item}).code(node.args["expr"]),
+        value=gen.binding({node.args["var"]: item}, items).code(node.args["expr"]),
         item=ast.Name(item, ast.Load()),
-        items=_items(node.args["coll"], gen),
+        items=items,
     )
+    return gen.known(code, number=True)
 
 
 def aggregated(fn, values: list) -> int:
@@ -676,12 +680,12 @@ def _existence(node, gen):
     )
     if wanted is None:
         return None
-    item = gen.fresh("it")
+    item, items = gen.fresh("it"), _items(role(counted, "items"), gen)
     found = gen.fill(
         "any({test} for {item} in {items})",
-        test=gen.binding({"it": item}).test(role(counted, "test")),
+        test=gen.binding({"it": item}, items).test(role(counted, "test")),
         item=ast.Name(item, ast.Load()),
-        items=_items(role(counted, "items"), gen),
+        items=items,
     )
     return found if wanted else ast.UnaryOp(ast.Not(), found)
 
@@ -904,7 +908,9 @@ def neighbours(node, gen):
     """The cards adjacent to a card in a grid: the others in its stack, and every card in the
     spaces sharing a border with its space (a card is not adjacent to itself)."""
     return gen.known(
-        gen.fill("near(game, {card})", near=gen.ref(near), card=gen.code(node.args["card"])), listing=True
+        gen.fill("near(game, {card})", near=gen.ref(near), card=gen.code(node.args["card"])),
+        listing=True,
+        cards=True,
     )
 
 
@@ -1159,7 +1165,7 @@ def attached(node, gen):
         zone_key=gen.ref(zone_key),
         name=node.args["name"],
     )
-    return gen.known(code, listing=True)
+    return gen.known(code, listing=True, cards=True)
 
 
 @primitive(
@@ -1181,13 +1187,13 @@ def attached(node, gen):
 def distinct(node, gen):
     """The different values of an expression over a collection, in the order first met (nothing
     left out): `count(distinct(…))` is how many different kinds of card there are."""
-    item = gen.fresh("item")
+    item, items = gen.fresh("item"), _items(node.args["coll"], gen)
     code = gen.fill(
         "different([{value} for {item} in {items}])",
         different=gen.ref(different),
-        value=gen.binding({node.args["var"]: item}).code(node.args["expr"]),
+        value=gen.binding({node.args["var"]: item}, items).code(node.args["expr"]),
         item=ast.Name(item, ast.Load()),
-        items=_items(node.args["coll"], gen),
+        items=items,
     )
     return gen.known(code, listing=True)
 
