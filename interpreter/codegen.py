@@ -40,7 +40,7 @@ class Module:
     def __init__(self, label: str = "rules"):
         self.label = label
         self.namespace: dict = {}
-        self.functions: list[ast.FunctionDef] = []  # as generated, for reading (`source`)
+        self.functions: list[ast.stmt] = []  # as generated, for reading (`source`)
         self._names: dict = {}  # id(function), or (type, value) -> its name in the namespace
         self._kept: list = []  # the values named, kept alive while their ids are keys
         self._kept_names: set[str] = set()
@@ -145,8 +145,10 @@ class Gen:
         return _located(REGISTRY[node.op].handler(node, gen))
 
     def const(self, value) -> ast.expr:
+        """A value of the data as code: a constant (a tuple of them, which Python folds into one),
+        or a name the value is bound to."""
         if isinstance(value, tuple) and all(type(v) in _PLAIN for v in value):
-            return ast.Constant(value)
+            return ast.Tuple([ast.Constant(v) for v in value], ast.Load())
         if type(value) in _PLAIN:
             return ast.Constant(value)
         return self.module.ref(value)
