@@ -22,6 +22,7 @@ import ast
 import copy
 import itertools
 import re
+import textwrap
 import types
 from collections.abc import Callable, Hashable
 from functools import cache
@@ -80,20 +81,40 @@ class Module:
         self.facts[id(node)] = Gen.listing(body), Gen.number(body)
         if shared:
             body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
-        arguments = [ast.arg(a) for a in ("game", "env", *params)]
+        made = self._built[id(node)] = (node, self.define(name, ("game", "env", *params), [ast.Return(body)]))
+        return made[1]
+
+    def action(self, node: Node) -> Callable:
+        """The function `act(game, frame)` that carries out an action node: its primitive's code
+        builder gives its statements, run with `env`, the frame's bindings."""
+        built = self._built.get(id(node))
+        if built is not None and built[0] is node:
+            return built[1]
+        steps = REGISTRY[node.op].handler(node, Gen(self, {}))
+        body = [*Gen(self, {}).steps("env = frame.env"), *steps]
+        name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
+        return made[1]
+
+    def define(self, name: str, arguments: tuple[str, ...], body: list) -> Callable:
+        """A function of the module (`name`: one the generator made): handed out at once,
+        compiled with the others (see `finish`)."""
         tree = _located(
             ast.FunctionDef(
                 name=name,
                 args=ast.arguments(
-                    posonlyargs=[], args=arguments, kwonlyargs=[], kw_defaults=[], defaults=[]
+                    posonlyargs=[],
+                    args=[ast.arg(a) for a in arguments],
+                    kwonlyargs=[],
+                    kw_defaults=[],
+                    defaults=[],
                 ),
-                body=[ast.Return(_located(body))],
+                body=[_located(statement) for statement in body],
                 decorator_list=[],
             )
         )
         self.functions.append(tree)
         made = self._waiting[name] = self.namespace[name] = _stub(name, self.namespace)
-        self._built[id(node)] = (node, made)
         if self.finished:  # a function asked for afterwards is compiled at once
             self.finish()
         return made
@@ -238,6 +259,15 @@ class Gen:
         starting with `_` are the template's own temporaries: each use gets fresh ones. (No
         template uses `:=`: Python refuses it inside a comprehension's iterable, where any part
         may end up.)"""
+        return self._filled(
+            ast.parse(_holes(template), mode="eval").body, parts
+        )  # parsed afresh: quicker than a copy
+
+    def steps(self, template: str, **parts) -> list[ast.stmt]:
+        """Statements from a template, as `fill` makes an expression (an action's code)."""
+        return self._filled(ast.parse(_holes(textwrap.dedent(template)), mode="exec"), parts).body
+
+    def _filled(self, tree, parts: dict):
         fresh: dict[str, str] = {}
 
         def replaced(value):
@@ -255,7 +285,7 @@ class Gen:
                         setattr(value, field, replaced(inner))
             return value
 
-        return replaced(ast.parse(_holes(template), mode="eval").body)  # parsed afresh: quicker than a copy
+        return replaced(tree)
 
     def _part(self, part, ctx) -> ast.expr:
         """A part put in a hole: a name takes the hole's context (a comprehension's target stores)."""

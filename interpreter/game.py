@@ -203,7 +203,7 @@ class Rules:
         elif primitive.kind == "expression":
             compiled = self.code.function(node)
         else:
-            compiled = _as_step(primitive.handler(node, self.build), node)
+            compiled = _as_step(self.code.action(node), node)
         self._built[id(node)] = (node, compiled)
         return compiled
 

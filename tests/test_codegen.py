@@ -44,7 +44,8 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {"game", "env", "key", "len", "any", "list", "tuple", "isinstance", "Zone", "sum", "min", "max"}
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "any", "list", "tuple", "isinstance", "str", "map", "Zone",
+           "sum", "min", "max"}
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
 
 

@@ -146,16 +146,15 @@ procedures:
 def _declare_new_primitives():
     @primitive("reverse", "action", template="turn {zone} upside down", example="reverse pile",
                params=[Param("zone", "zone")])
-    def reverse(node, build):
+    def reverse(node, gen):
         """Reverse the order of the cards in a pile."""
-        zone = build(node.args["zone"])
+        return gen.steps("reversed_pile(game, {zone})", reversed_pile=gen.ref(reversed_pile),
+                         zone=gen.code(node.args["zone"]))       # its code: a call of its runtime
 
-        def act(game, frame):
-            key = zone(game, frame.env)
-            game.state.zones[key].reverse()
-            game.state.stamp(key)                  # a change the State has no method for: say what changed
-            game.note("reverse", [], game.zone_label(key))
-        return act
+    def reversed_pile(game, key):
+        game.state.zones[key].reverse()
+        game.state.stamp(key)                      # a change the State has no method for: say what changed
+        game.note("reverse", [], game.zone_label(key))
 
     @primitive("doubled", "expression", template="twice {n}", example="twice(count(hand))", returns="int",
                spelled="twice", form="call", params=[Param("n", "int", arg=True)])

@@ -1,5 +1,7 @@
-"""Actions: what happens. Each handler returns a Step, `act(game, frame)` (see runtime.py);
-the engine runs it as a step (game.py, `_as_step`), which holds it back inside a simultaneous turn.
+"""Actions: what happens. Each handler is the primitive's code builder (codegen.py): it returns the
+statements that carry it out, inside a generated function `act(game, frame)` in which `env` is the
+frame's bindings (see runtime.py); the engine runs that as a step (game.py, `_as_step`), which
+holds it back inside a simultaneous turn. The plain functions here are their runtime.
 
 Actions are the only code that changes the state; `move` is the only way a card changes
 zone, so conservation holds by construction and is checked by the tests after every step.
@@ -7,6 +9,7 @@ zone, so conservation holds by construction and is checked by the tests after ev
 
 from __future__ import annotations
 
+import ast
 from functools import lru_cache
 from typing import cast
 
@@ -44,44 +47,49 @@ def _span(node) -> str:
         ),
     ],
 )
-def move(node, build):
+def move(node, gen):
     """Move cards to a zone; with a number, take that many from the top of `from` (fewer if it runs out)."""
-    to, count = build(node.args["to"]), node.args.get("count")
-    take = _top_cards(build(node.args["from"]), build(count)) if count else build(node.args["what"])
-    face = node.args.get("face")
-    facedown = None if face is None else face == "down"
-    bottom = node.args.get("at") == "bottom"
-    below = build(node.args["below"]) if node.args.get("below") else None
+    count, face = node.args.get("count"), node.args.get("face")
+    take = (
+        gen.fill(
+            "top_of(game, {source}, {count})",
+            top_of=gen.ref(top_of),
+            source=gen.code(node.args["from"]),
+            count=gen.code(count),
+        )
+        if count
+        else gen.fill("cards(game, {what})", cards=gen.ref(cards), what=gen.code(node.args["what"]))
+    )
+    return gen.steps(
+        """
+        _moving = {take}
+        _to = {to}
+        if _to is not None:  # a place chosen from none: nothing moves (as with no card)
+            placed(game, _moving, _to, env.get('you', -1), {facedown}, {bottom}, {below})
+        """,
+        take=take,
+        to=gen.code(node.args["to"]),
+        placed=gen.ref(placed),
+        facedown=None if face is None else face == "down",
+        bottom=node.args.get("at") == "bottom",
+        below=gen.code(node.args["below"]) if node.args.get("below") else None,
+    )
 
-    def act(game, frame):
-        env = frame.env
-        moving, destination, seat = cards(game, take(game, env)), to(game, env), env.get("you", -1)
-        if destination is None:  # a place chosen from none: nothing moves (as with no card)
-            return
-        under = below(game, env) if below else None
-        if len(moving) == 1:
-            game.state.move(
-                moving[0], destination, facedown=facedown, placer=seat, bottom=bottom, below=under
-            )
-        else:
-            game.state.move_cards(
-                moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under
-            )
-        if moving:
-            game.note("move", moving, destination)  # a zone key: the log writes it as a label
 
-    return act
+def placed(game, moving: list, destination: str, seat: int, facedown, bottom: bool, under) -> None:
+    if len(moving) == 1:
+        game.state.move(moving[0], destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+    else:
+        game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
+    if moving:
+        game.note("move", moving, destination)  # a zone key: the log writes it as a label
 
 
-def _top_cards(source, count):
+def top_of(game, source: str, count) -> list[int]:
     """The top `count` cards of a zone (all of them for "all"), topmost first."""
-
-    def take(game, env):
-        pile, n = game.state.zones.get(source(game, env), []), count(game, env)
-        n = len(pile) if n == "all" else max(0, min(n, len(pile)))
-        return pile[len(pile) - n :][::-1]
-
-    return take
+    pile = game.state.zones.get(source, [])
+    n = len(pile) if count == "all" else max(0, min(count, len(pile)))
+    return pile[len(pile) - n :][::-1]
 
 
 @primitive(
@@ -92,36 +100,35 @@ def _top_cards(source, count):
     acting=True,
     params=[Param("what", "cards", doc="the cards looked at; they stay where they are")],
 )
-def inspect(node, build):
+def inspect(node, gen):
     """Let the acting player look at cards without taking them ("look at"): they see them (in
     choices and in their view) until the cards next move."""
-    what = build(node.args["what"])
+    return gen.steps(
+        "looked_at(game, env['you'], cards(game, {what}))",
+        looked_at=gen.ref(looked_at),
+        cards=gen.ref(cards),
+        what=gen.code(node.args["what"]),
+    )
 
-    def act(game, frame):
-        env = frame.env
-        seat, seen = env["you"], cards(game, what(game, env))
-        for uid in seen:
-            known = (game.state.marks[uid] or {}).get(SEEN, ())
-            game.state.mark(uid, SEEN, tuple(sorted({*known, seat})))
-        game.note("look", [], f"P{seat + 1} looks at {len(seen)} card(s)")
 
-    return act
+def looked_at(game, seat: int, seen: list[int]) -> None:
+    for uid in seen:
+        known = (game.state.marks[uid] or {}).get(SEEN, ())
+        game.state.mark(uid, SEEN, tuple(sorted({*known, seat})))
+    game.note("look", [], f"P{seat + 1} looks at {len(seen)} card(s)")
 
 
 @primitive(
     "shuffle", "action", template="shuffle {zone}", example="shuffle deck", params=[Param("zone", "zone")]
 )
-def shuffle(node, build):
+def shuffle(node, gen):
     """Shuffle a zone with the game's seeded random generator."""
-    zone = build(node.args["zone"])
+    return gen.steps("shuffled(game, {zone})", shuffled=gen.ref(shuffled), zone=gen.code(node.args["zone"]))
 
-    def act(game, frame):
-        env = frame.env
-        key = zone(game, env)
-        game.state.shuffle(key)
-        game.note("shuffle", (), key)
 
-    return act
+def shuffled(game, key: str) -> None:
+    game.state.shuffle(key)
+    game.note("shuffle", (), key)
 
 
 @primitive(
@@ -141,28 +148,31 @@ def shuffle(node, build):
         ),
     ],
 )
-def flip(node, build):
+def flip(node, gen):
     """Turn double-sided cards so the named side (or a random one) is face up."""
-    what = build(node.args["what"])
-    named = build(node.args["side"]) if node.args.get("side") is not None else None
-    written = node.args.get("to")
+    named = node.args.get("side")
+    return gen.steps(
+        "flipped(game, {side}, cards(game, {what}), {where})",
+        flipped=gen.ref(flipped),
+        side=gen.code(named) if named is not None else node.args.get("to"),
+        cards=gen.ref(cards),
+        what=gen.code(node.args["what"]),
+        where=_span(node),
+    )
 
-    def act(game, frame):
-        env = frame.env
-        side = named(game, env) if named else written
-        for uid in cards(game, what(game, env)):
-            sides = game.sides(uid)
-            index = (
-                game.state.random().randrange(len(sides))
-                if side == "random"
-                else next((i for i, s in enumerate(sides) if s.side == side), None)
-            )
-            if index is None:
-                raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{_span(node)}")
-            game.state.flip(uid, index)
-            game.note("flip", [uid], sides[index].side)
 
-    return act
+def flipped(game, side, uids: list[int], where: str) -> None:
+    for uid in uids:
+        sides = game.sides(uid)
+        index = (
+            game.state.random().randrange(len(sides))
+            if side == "random"
+            else next((i for i, s in enumerate(sides) if s.side == side), None)
+        )
+        if index is None:
+            raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{where}")
+        game.state.flip(uid, index)
+        game.note("flip", [uid], sides[index].side)
 
 
 @primitive(
@@ -172,19 +182,22 @@ def flip(node, build):
     example="turn top(space) face down",
     params=[Param("what", "cards"), Param("face", "word", prep="face", words=("up", "down"))],
 )
-def turn(node, build):
+def turn(node, gen):
     """Turn cards face up or face down without moving them (e.g. a covered card becoming stored energy)."""
-    what, down = build(node.args["what"]), node.args["face"] == "down"
+    return gen.steps(
+        "turned(game, cards(game, {what}), {face})",
+        turned=gen.ref(turned),
+        cards=gen.ref(cards),
+        what=gen.code(node.args["what"]),
+        face=node.args["face"],
+    )
 
-    def act(game, frame):
-        env = frame.env
-        chosen = cards(game, what(game, env))
-        for uid in chosen:
-            game.state.turn(uid, down)
-        if chosen:
-            game.note("turn", chosen, f"face {node.args['face']}")
 
-    return act
+def turned(game, chosen: list[int], face: str) -> None:
+    for uid in chosen:
+        game.state.turn(uid, face == "down")
+    if chosen:
+        game.note("turn", chosen, f"face {face}")
 
 
 @primitive(
@@ -197,32 +210,23 @@ def turn(node, build):
         Param("value", "value", prep="to"),
     ],
 )
-def set_(node, build):
+def set_(node, gen):
     """Set a mark on a card (cleared when the card moves), an attribute of a space, or a counter."""
-    target, value = node.args["target"], build(node.args["value"])
+    target, value = node.args["target"], gen.code(node.args["value"])
     space = has_role(target, "space attribute")
-    if not space and not has_role(target, "attribute"):
-        key = _counter_key(target, build)  # a counter
-
-        def act_counter(game, frame):
-            env = frame.env
-            game.state.set_counter(key(game, env), value(game, env))
-
-        return act_counter
-    where, name = build(target.args["space" if space else "of"]), target.args["name"]
-    change = (
-        (lambda game, key, v: game.state.set_space(key, name, v))
-        if space
-        else (lambda game, uid, v: game.state.mark(uid, name, v))
+    if not space and not has_role(target, "attribute"):  # a counter
+        return gen.steps("game.state.set_counter({key}, {value})", key=_counter_key(target, gen), value=value)
+    return gen.steps(
+        """
+        _place = {where}  # a space's key, or a card's uid
+        if _place is not None:
+            {change}(_place, {name}, {value})
+        """,
+        where=gen.code(target.args["space" if space else "of"]),
+        change=gen.fill("game.state.set_space" if space else "game.state.mark"),
+        name=target.args["name"],
+        value=value,
     )
-
-    def act(game, frame):
-        env = frame.env
-        place = where(game, env)  # a space's key, or a card's uid
-        if place is not None:
-            change(game, place, value(game, env))
-
-    return act
 
 
 @primitive(
@@ -232,22 +236,25 @@ def set_(node, build):
     example="add 2 to coins",
     params=[Param("amount", "int"), Param("to", "target", prep="to", doc="a counter")],
 )
-def add(node, build):
+def add(node, gen):
     """Add to a counter (subtract with a negative amount; nothing adds nothing)."""
-    amount, key = build(node.args["amount"]), _counter_key(node.args["to"], build)
-
-    def act(game, frame):
-        env = frame.env
-        counters, where = game.state.counters, key(game, env)
-        game.state.set_counter(where, counters.get(where, 0) + (amount(game, env) or 0))
-        game.note("add", [], f"{game.zone_label(where)} = {counters[where]}")
-
-    return act
+    return gen.steps(
+        "added(game, {key}, {amount})",
+        added=gen.ref(added),
+        key=_counter_key(node.args["to"], gen),
+        amount=gen.code(node.args["amount"]),
+    )
 
 
-def _counter_key(counter: Node, build):
-    """(game, env) -> the key of the counter a node reads: the zone key of the same name and owner."""
-    return build(
+def added(game, key: str, amount) -> None:
+    counters = game.state.counters
+    game.state.set_counter(key, counters.get(key, 0) + (amount or 0))
+    game.note("add", [], f"{game.zone_label(key)} = {counters[key]}")
+
+
+def _counter_key(counter: Node, gen):
+    """The code of the key of the counter a node reads: the zone key of the same name and owner."""
+    return gen.code(
         Node("zone", {part: counter.args[part] for part in ("name", "per", "of") if part in counter.args})
     )
 
@@ -259,19 +266,23 @@ def _counter_key(counter: Node, build):
     example="refill row from deck to 3",
     params=[Param("zone", "zone"), Param("from", "zone", prep="from"), Param("to", "int", prep="to")],
 )
-def refill(node, build):
+def refill(node, gen):
     """Move cards from the top of `from` until the zone holds `to` cards (or `from` runs out)."""
-    zone, source, size = build(node.args["zone"]), build(node.args["from"]), build(node.args["to"])
+    return gen.steps(
+        "refilled(game, {zone}, {source}, {size})",
+        refilled=gen.ref(refilled),
+        zone=gen.code(node.args["zone"]),
+        source=gen.code(node.args["from"]),
+        size=gen.code(node.args["to"]),
+    )
 
-    def act(game, frame):
-        env = frame.env
-        key, pile = zone(game, env), game.state.zones.get(source(game, env), [])
-        want = size(game, env) - len(game.state.zones.get(key, []))
-        moving = pile[len(pile) - max(0, min(want, len(pile))) :][::-1]
-        game.state.move_cards(moving, key, facedown=False, placer=-1)
-        game.note("refill", moving, key)
 
-    return act
+def refilled(game, key: str, source: str, size: int) -> None:
+    pile = game.state.zones.get(source, [])
+    want = size - len(game.state.zones.get(key, []))
+    moving = pile[len(pile) - max(0, min(want, len(pile))) :][::-1]
+    game.state.move_cards(moving, key, facedown=False, placer=-1)
+    game.note("refill", moving, key)
 
 
 @primitive(
@@ -297,36 +308,39 @@ def refill(node, build):
         ),
     ],
 )
-def rank(node, build):
+def rank(node, gen):
     """Order cards by their keys (highest first; later keys only break ties) and mark each with its award."""
-    what, keys, awards = (
-        build(node.args["what"]),
-        [build(k) for k in node.args["by"]],
-        build(node.args["with"]),
+    uid = gen.fresh("uid")
+    each = gen.binding({"it": uid})
+    return gen.steps(
+        """
+        _awards = {awards}
+        ranked(game, [({keys}, {uid}) for {uid} in cards(game, {what})], _awards, {name}, {lowest})
+        """,
+        awards=gen.code(node.args["with"]),
+        ranked=gen.ref(ranked),
+        keys=ast.Tuple([each.code(key) for key in node.args["by"]], ast.Load()),
+        uid=ast.Name(uid, ast.Load()),
+        cards=gen.ref(cards),
+        what=gen.code(node.args["what"]),
+        name=node.args["as"],
+        lowest=node.args.get("ties", "lowest") == "lowest",
     )
-    name, lowest = node.args["as"], node.args.get("ties", "lowest") == "lowest"
 
-    def act(game, frame):
-        env = frame.env
-        table = awards(game, env)
-        scored = []
-        for uid in cards(game, what(game, env)):
-            inner = {**env, "it": uid}
-            scored.append((tuple(key(game, inner) for key in keys), uid))
-        scored.sort(key=lambda pair: pair[0], reverse=True)
-        place = 0
-        while place < len(scored):
-            end = place
-            while end + 1 < len(scored) and scored[end + 1][0] == scored[place][0]:
-                end += 1
-            shared = end if lowest else place
-            award = table[shared] if shared < len(table) else 0
-            for _, uid in scored[place : end + 1]:
-                game.state.mark(uid, name, award)
-            game.note("rank", [uid for _, uid in scored[place : end + 1]], f"{name} {award}")
-            place = end + 1
 
-    return act
+def ranked(game, scored: list, table, name: str, lowest: bool) -> None:
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    place = 0
+    while place < len(scored):
+        end = place
+        while end + 1 < len(scored) and scored[end + 1][0] == scored[place][0]:
+            end += 1
+        shared = end if lowest else place
+        award = table[shared] if shared < len(table) else 0
+        for _, uid in scored[place : end + 1]:
+            game.state.mark(uid, name, award)
+        game.note("rank", [uid for _, uid in scored[place : end + 1]], f"{name} {award}")
+        place = end + 1
 
 
 @primitive(
@@ -359,32 +373,56 @@ def rank(node, build):
         ),
     ],
 )
-def score(node, build):
+def score(node, gen):
     """Add points to the acting player's score, itemised by card when `per` names the cards that earn
     them, and by heading when `as` names one."""
-    amount = build(node.args["amount"])
-    per = build(node.args["per"]) if node.args.get("per") else None
-    source = build(node.args["by"]) if node.args.get("by") else None
-    heading = node.args.get("as") or ""
-    labels = [build(label) for label in node.args.get("label", ())]
+    seat, by, listed = (ast.Name(gen.fresh(hint), ast.Load()) for hint in ("seat", "by", "listed"))
+    heading = gen.fill("{heading} or frame.heading", heading=node.args.get("as") or "")
+    labels = [gen.code(label) for label in node.args.get("label", ())]
+    if labels:  # `as area(a, c)`: listed under 'area 3 white'
+        heading = gen.fill(
+            "' '.join([{heading}, *map(str, {labels})])", heading=heading, labels=ast.List(labels, ast.Load())
+        )
+    per = node.args.get("per")
+    if per is None:  # once, with `it` as it is (a printed effect's own card); nothing scores nothing
+        items = gen.fill(
+            "[({seat}, -1, {amount} or 0, {by}, {listed})]",
+            seat=seat,
+            by=by,
+            listed=listed,
+            amount=gen.code(node.args["amount"]),
+        )
+    else:
+        uid = gen.fresh("uid")
+        items = gen.fill(
+            "[({seat}, {uid}, {amount} or 0, {by}, {listed}) for {uid} in cards(game, {per})]",
+            seat=seat,
+            by=by,
+            listed=listed,
+            uid=ast.Name(uid, ast.Load()),
+            cards=gen.ref(cards),
+            amount=gen.binding({"it": uid}).code(node.args["amount"]),
+            per=gen.code(per),
+        )
+    return gen.steps(
+        """
+        {seat}, {by}, {listed} = env['you'], {source}, {heading}
+        scored_points(game, {seat}, {items}, {per}, {by})
+        """,
+        seat=seat,
+        by=by,
+        listed=listed,
+        source=gen.code(node.args["by"]) if node.args.get("by") else gen.fill("frame.source"),
+        heading=heading,
+        scored_points=gen.ref(scored_points),
+        items=items,
+        per=per is not None,
+    )
 
-    def act(game, frame):
-        env = frame.env
-        seat, by = env["you"], source(game, env) if source else frame.source
-        listed = heading or frame.heading
-        if labels:
-            listed = " ".join([listed, *(str(label(game, env)) for label in labels)])
-        if per is None:  # once, with `it` as it is (a printed effect's own card)
-            items = [(seat, -1, amount(game, env) or 0, by, listed)]  # nothing scores nothing
-        else:
-            inner, items = dict(env), []
-            for uid in cards(game, per(game, env)):
-                inner["it"] = uid
-                items.append((seat, uid, amount(game, inner) or 0, by, listed))
-        gained = game.state.add_points(items)
-        game.note("score", [item[1] for item in items] if per else (), Scored(seat, gained, by))
 
-    return act
+def scored_points(game, seat: int, items: list, per: bool, by) -> None:
+    gained = game.state.add_points(items)
+    game.note("score", [item[1] for item in items] if per else (), Scored(seat, gained, by))
 
 
 @primitive(
@@ -398,37 +436,46 @@ def score(node, build):
     ],
     binds=[Binds("with", name="it", type="space")],
 )
-def draw(node, build):
+def draw(node, gen):
     """Log a text drawing of a grid: each space shows the value worked out for it (nothing shows
     blank), in cells as wide as the widest; places the grid lacks are left blank. Everyone reads
     the drawing: show only what is public."""
-    zone, shown = build(node.args["zone"]), build(node.args["with"])
     around = tuple(sorted(free_names(node.args["with"]) - {"it"}))  # what else the value reads
-    token = f"draw#{id(node)}"
+    key = gen.fresh("key")
+    cells = gen.module.define(  # a row's texts: remembered, as a definition's value is
+        gen.fresh("cells"),
+        ("game", "env", "keys"),
+        gen.steps(
+            "return tuple(shown_text({value}) for {key} in keys)",
+            shown_text=gen.ref(shown_text),
+            value=gen.binding({"it": key}).code(node.args["with"]),
+            key=ast.Name(key, ast.Load()),
+        ),
+    )
+    return gen.steps(
+        "drawn(game, env, {zone}, {cells}, {token}, {seen})",
+        drawn=gen.ref(drawn),
+        zone=gen.code(node.args["zone"]),
+        cells=gen.ref(cells),
+        token=f"draw#{id(node)}",
+        seen=ast.Tuple([gen.fill("env.get({name})", name=name) for name in around], ast.Load()),
+    )
 
-    def row_cells(game, env, keys) -> tuple:
-        inner = dict(env)
-        texts = []
-        for key in keys:
-            inner["it"] = key
-            value = shown(game, inner)
-            texts.append("" if value is None else str(value))
-        return tuple(texts)
 
-    def act(game, frame):
-        env = frame.env
-        seen = tuple(env.get(name) for name in around)
-        rows = []
-        for keys in _rows(zone(game, env)):
-            try:  # a row is worked out again only when something it showed changed: most rows never do
-                texts = game.remembered((token, keys, *seen), row_cells, game, env, keys)
-            except UnhashableKey:
-                texts = row_cells(game, env, keys)
-            rows.append((keys, texts))
-        if rows:
-            game.note("draw", [], Drawing(rows))
+def shown_text(value) -> str:
+    return "" if value is None else str(value)
 
-    return act
+
+def drawn(game, env, spaces, cells, token: str, seen: tuple) -> None:
+    rows = []
+    for keys in _rows(spaces):
+        try:  # a row is worked out again only when something it showed changed: most rows never do
+            texts = game.remembered((token, keys, *seen), cells, game, env, keys)
+        except UnhashableKey:
+            texts = cells(game, env, keys)
+        rows.append((keys, texts))
+    if rows:
+        game.note("draw", [], Drawing(rows))
 
 
 @lru_cache(maxsize=64)
@@ -474,16 +521,17 @@ class Drawing(tuple):
         Param("to", "word", prep="to", words=("left", "right", "random")),
     ],
 )
-def pass_(node, build):
+def pass_(node, gen):
     """Move a player marker (such as the first player) clockwise, anticlockwise or to a random seat."""
-    marker, to = node.args["marker"], node.args["to"]
+    return gen.steps(
+        "passed(game, {marker}, {to})", passed=gen.ref(passed), marker=node.args["marker"], to=node.args["to"]
+    )
 
-    def act(game, frame):
-        state = game.state
-        if to == "random":
-            state.set_marker(marker, state.random().randrange(state.players))
-        else:
-            state.set_marker(marker, (state.markers[marker] + (1 if to == "left" else -1)) % state.players)
-        game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")
 
-    return act
+def passed(game, marker: str, to: str) -> None:
+    state = game.state
+    if to == "random":
+        state.set_marker(marker, state.random().randrange(state.players))
+    else:
+        state.set_marker(marker, (state.markers[marker] + (1 if to == "left" else -1)) % state.players)
+    game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")
