@@ -7,10 +7,13 @@ shared and noisy: ratios travel, absolute figures do not), best of several runs:
 - compile: a cold compile in a fresh process against reading the same YAML with the C loader;
 - four-forests: engine random games against benchmarks/four_forests_direct.py, the same
   game written by hand, at 2, 3 and 4 players (the ratio is engine time / hand-written time);
-- reforest: random games against a fixed pure-Python workload (baseline units per game);
+- reforest, forest-shuffle, renature: random games at 2 players and up, against a fixed
+  pure-Python workload (baseline units per game);
 - copy: game.copy() of games paused at a choice mid-game, in µs, beside copying the same
   position held as a hand-written game would hold it;
-- commands: the designer's loop as whole commands (silvics check, silvics play --quiet).
+- commands: the designer's loop as whole commands (silvics check, silvics play --quiet);
+- ismcts (only with --only ismcts: it takes minutes): one Renature game, ISMCTS at its default
+  budget against random, in CPU seconds.
 See benchmarks/README.md for what each figure means.
 """
 from __future__ import annotations
@@ -31,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import four_forests_direct as direct  # noqa: E402  (a script beside this one, not a package)
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("compile", "four-forests", "reforest", "copy", "commands")
+SECTIONS = ("compile", "four-forests", "reforest", "forest-shuffle", "renature", "copy", "commands", "ismcts")
+DEFAULT = SECTIONS[:-1]  # ismcts only when asked for: it takes minutes
 
 
 # ---- measuring -------------------------------------------------------------------------------
@@ -178,25 +182,46 @@ def play_random(ir, players: int, seed: int) -> Game:
     return game
 
 
-def bench_reforest(args) -> dict:
-    count = max(3, args.games // 10)          # a Reforest game is some 50 Four Forests games
-    section(f"Reforest: random games ({count} seeds per player count)")
-    ir = games.load("reforest")
-    figures, rows, units = {}, [], []
-    baseline = (lambda runs: [baseline_unit() for _ in runs], range(10))
-    for players in range(ir.min_players, ir.max_players + 1):
-        seeds = range(count)
-        [play_random(ir, players, s) for s in seeds]                      # warms the caches
-        seconds, unit = side_by_side((lambda s: [play_random(ir, players, x) for x in s], seeds), baseline,
-                                     args.repeat)
-        units.append(unit)
-        figures[f"{players}p"] = {"games_per_s": 1 / seconds, "baseline_units": seconds / unit}
-        rows.append([f"{players} player{'s' * (players > 1)}", f"{1 / seconds:,.1f}", f"{seconds * 1000:,.1f}",
-                     f"{seconds / unit:.2f}"])
-    print(table(["", "games/s", "ms/game", "baseline units per game"], rows))
-    print(f"(baseline unit: shuffling and sorting a 64-card list 200 times, timed between the games: "
-          f"{min(units) * 1000:.2f} ms here)")
-    return {**figures, "baseline_ms": min(units) * 1000}
+def bench_random(game_id: str, shorter: int):
+    """The section of random games of one bundled game, at every player count it allows (a game
+    of it takes `shorter` times a Four Forests game's time, so it plays that many fewer)."""
+
+    def bench(args) -> dict:
+        count = max(3, args.games // shorter)
+        ir = games.load(game_id)
+        section(f"{ir.name}: random games ({count} seeds per player count)")
+        figures, rows, units = {}, [], []
+        baseline = (lambda runs: [baseline_unit() for _ in runs], range(10))
+        for players in range(max(2, ir.min_players), ir.max_players + 1):
+            seeds = range(count)
+            [play_random(ir, players, s) for s in seeds]  # warms the caches
+            seconds, unit = side_by_side(
+                (lambda s: [play_random(ir, players, x) for x in s], seeds), baseline, args.repeat
+            )
+            units.append(unit)
+            figures[f"{players}p"] = {"games_per_s": 1 / seconds, "baseline_units": seconds / unit}
+            rows.append([f"{players} players", f"{1 / seconds:,.1f}", f"{seconds * 1000:,.1f}", f"{seconds / unit:.2f}"])
+        print(table(["", "games/s", "ms/game", "baseline units per game"], rows))
+        print(
+            f"(baseline unit: shuffling and sorting a 64-card list 200 times, timed between the games: "
+            f"{min(units) * 1000:.2f} ms here)"
+        )
+        return {**figures, "baseline_ms": min(units) * 1000}
+
+    return bench
+
+
+def bench_ismcts(args) -> dict:
+    """One Renature game at 2 players, ISMCTS at its default budget against random (not run by
+    default: it takes minutes)."""
+    section("ISMCTS: a Renature game at 2 players, ismcts (default budget) against random")
+    ir = games.load("renature")
+    game = Game(ir, 2, 1)
+    started = time.process_time()
+    play_on(game, [make_agent("ismcts", 1, 0), make_agent("random", 1, 1)])
+    seconds = time.process_time() - started
+    print(f"{seconds:.1f} s of CPU time, {len(game.state.choices)} decisions")
+    return {"seconds": seconds, "decisions": len(game.state.choices)}
 
 
 # ---- copy: a game paused at a choice ---------------------------------------------------------
@@ -313,20 +338,28 @@ def bench_commands(args) -> dict:
     return figures
 
 
-BENCHES = {"compile": bench_compile, "four-forests": bench_four_forests, "reforest": bench_reforest,
-           "copy": bench_copy, "commands": bench_commands}
+BENCHES = {
+    "compile": bench_compile,
+    "four-forests": bench_four_forests,
+    "reforest": bench_random("reforest", 10),
+    "forest-shuffle": bench_random("forest-shuffle", 10),
+    "renature": bench_random("renature", 40),
+    "copy": bench_copy,
+    "commands": bench_commands,
+    "ismcts": bench_ismcts,
+}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300,
-                        help="Four Forests games per player count (Reforest plays a tenth as many)")
+                        help="Four Forests games per player count (Reforest and Forest Shuffle play a tenth as many, Renature a fortieth)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is kept")
     parser.add_argument("--only", choices=SECTIONS, action="append", help="run only this section; repeatable")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     args = parser.parse_args(argv)
     print(f"silvics benchmarks: Python {sys.version.split()[0]}, {args.games} games, best of {args.repeat}")
-    figures = {name: BENCHES[name](args) for name in (args.only or SECTIONS)}
+    figures = {name: BENCHES[name](args) for name in (args.only or DEFAULT)}
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         print(f"\nfigures written to {args.json}")

@@ -165,8 +165,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--python",
         action="store_true",
-        help="write the Python the interpreter generates for the rules' expressions (to read: it is run "
-        "as it is built, never from this file)",
+        help="write the Python the interpreter generates for the rules' expressions and actions "
+        "(to read: it is run as it is built, never from this file)",
     )
     sub.add_argument(
         "--module", action="append", default=[], help="with --python: switch a module on; repeatable"

@@ -282,10 +282,10 @@ def _generated(ir, modules) -> str:
         raise UsageError(str(error)) from None
     on = f", modules {', '.join(rules.modules)}" if rules.modules else ""
     return (
-        f"# The Python silvics generates for the expressions of {ir.name}{on}: each a function of\n"
-        "# (game, env), built as ast nodes and compiled in memory. Written for reading only: the\n"
-        "# interpreter never runs this file. Names ending in a number are the generator's own.\n\n"
-        + rules.code.source()
+        f"# The Python silvics generates for the expressions and actions of {ir.name}{on}: each a\n"
+        "# function of (game, env) or (game, frame), built as ast nodes and compiled in memory. Written\n"
+        "# for reading only: the interpreter never runs this file. Names ending in a number are the\n"
+        "# generator's own.\n\n" + rules.code.source()
     )
 
 

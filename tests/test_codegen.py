@@ -93,7 +93,7 @@ def test_a_rule_may_bind_any_name_the_code_uses_itself(tmp_path, name):
 def test_every_bundled_games_code_reads_back_as_python(tmp_path, capsys, game_id):
     assert main(["compile", game_id, "--python", "-o", str(tmp_path / "rules.py")]) == 0
     source = (tmp_path / "rules.py").read_text()
-    assert source.startswith("# The Python silvics generates for the expressions of ")
+    assert source.startswith("# The Python silvics generates for the expressions and actions of ")
     assert all(name in ALLOWED or GENERATED.fullmatch(name) for name in names_in(source))
 
 
