@@ -48,6 +48,7 @@ class Module:
         self._built: dict[int, tuple[Node, Callable]] = {}  # id(node) -> (node, its function)
         self._counter = itertools.count(1)
         self.facts: dict[int, tuple[bool, bool]] = {}  # id(node) -> what its function's value always is
+        self.free: dict = {}  # registry.free_names' table: each node's names read, worked out once
         self._waiting: dict[str, Callable] = {}  # name -> the function handed out, until `finish`
         self.finished = False  # until the rules are built, functions are compiled together at the end
 

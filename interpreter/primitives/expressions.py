@@ -264,7 +264,7 @@ def let_in(node, gen):
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
     names, values = node.args["names"], node.args["values"]
-    reads = tuple(sorted(free_names(node.args["body"]) - set(names)))
+    reads = tuple(sorted(free_names(node.args["body"], gen.module.free) - set(names)))
     around = gen.env() if any(gen.is_local(name) for name in reads) else ast.Name("env", ast.Load())
     if not _loops(node.args["body"]):  # a few reads and sums: quicker worked out than looked up
         parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
