@@ -19,16 +19,19 @@ in scope folded in.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import itertools
 import re
 import textwrap
 import types
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from .ir import Node
-from .registry import REGISTRY
+from .registry import REGISTRY, reasons, role
 
 _PART = re.compile(r"\{(\w+)\}")
 _PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
@@ -49,8 +52,45 @@ class Module:
         self._counter = itertools.count(1)
         self.facts: dict[int, tuple[bool, bool]] = {}  # id(node) -> what its function's value always is
         self.free: dict = {}  # registry.free_names' table: each node's names read, worked out once
+        self._parts: dict[int, tuple[Node, Part]] = {}  # id(node) -> (node, its Part), for `why`
         self._waiting: dict[str, Callable] = {}  # name -> the function handed out, until `finish`
         self.finished = False  # until the rules are built, functions are compiled together at the end
+        # the cache (codecache.py): the name handed out for each request from outside the
+        # generator, in order; a module loaded from the cache hands out its names again
+        self.handed: list[tuple[str, str]] = []  # (name, the node's primitive)
+        self._generating = 0  # > 0 while a function is generated: its requests are its own
+        self.cache_path: Path | None = None  # where codecache keeps this module, if it may
+        self.replayed = False
+        self._replay: Iterator | None = None
+
+    @classmethod
+    def replaying(cls, label: str, namespace: dict, path) -> Module:
+        """A module loaded from the cache (codecache.py): it hands out the functions of its
+        namespace in the order they were first handed out. KeyError, TypeError or ValueError when
+        the namespace is not one of ours."""
+        module = cls(label)
+        handed, after = namespace["HANDED"], int(namespace["NEXT"])
+        if not all(isinstance(n, str) and callable(namespace[n]) for n, _ in handed):
+            raise TypeError("not a module of generated rules")
+        module.namespace, module.cache_path, module.replayed = namespace, path, True
+        module._replay = iter(handed)
+        module._counter = itertools.count(after)
+        return module
+
+    def _replayed(self, node: Node) -> Callable | None:
+        """While the rules are built from the cache: the function next handed out, checked
+        against the request (StaleCode when they differ)."""
+        if self._replay is None or self._generating:
+            return None
+        name, op = next(self._replay, (None, None))
+        if op != node.op:
+            raise StaleCode(f"the cached code of {self.label} differs from its rules")
+        return self.namespace[name]
+
+    def _handing(self, made: Callable, node: Node) -> Callable:
+        if not self._generating:
+            self.handed.append((made.__name__, node.op))
+        return made
 
     def ref(self, value, hint: str = "k") -> ast.Name:
         """A name of the namespace bound to `value` (a helper function, a zone key …): one name
@@ -73,29 +113,63 @@ class Module:
         (a definition's body, shared by its uses, is one function). `bound` gives the code that
         reads names of the rules bound by the caller (a definition's parameters, from its key);
         a `shared` value is remembered and read by many, so a list is given as a tuple."""
+        cached = self._replayed(node)
+        if cached is not None:
+            return cached
         built = self._built.get(id(node))
         if built is not None and built[0] is node:
-            return built[1]
+            return self._handing(built[1], node)
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
-        gen = Gen(self, dict(bound or {}))
-        body = gen.code(node)
-        self.facts[id(node)] = Gen.listing(body), Gen.number(body)
-        if shared:
-            body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
+        with self._inside():
+            gen = Gen(self, dict(bound or {}))
+            body = gen.code(node)
+            self.facts[id(node)] = Gen.listing(body), Gen.number(body)
+            if shared:
+                body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
         made = self._built[id(node)] = (node, self.define(name, ("game", "env", *params), [ast.Return(body)]))
-        return made[1]
+        return self._handing(made[1], node)
 
     def action(self, node: Node) -> Callable:
         """The function `act(game, frame)` that carries out an action node: its primitive's code
         builder gives its statements, run with `env`, the frame's bindings."""
+        cached = self._replayed(node)
+        if cached is not None:
+            return cached
         built = self._built.get(id(node))
         if built is not None and built[0] is node:
-            return built[1]
-        steps = REGISTRY[node.op].handler(node, Gen(self, {}))
-        body = [*Gen(self, {}).steps("env = frame.env"), *steps]
+            return self._handing(built[1], node)
+        with self._inside():
+            steps = REGISTRY[node.op].handler(node, Gen(self, {}))
+            body = [*Gen(self, {}).steps("env = frame.env"), *steps]
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
-        return made[1]
+        return self._handing(made[1], node)
+
+    @contextlib.contextmanager
+    def _inside(self):
+        self._generating += 1
+        try:
+            yield
+        finally:
+            self._generating -= 1
+
+    def parts(self, node: Node) -> Part:
+        """A condition (or any value) with its reasons, each a function of its own generated by the
+        same code builders that play (`why` explains with them): an `and`'s parts, a comparison's
+        two sides, a definition's text under its parameters — what each primitive declares in its
+        role "reasons"."""
+        made = self._parts.get(id(node))
+        if made is not None and made[0] is node:
+            return made[1]
+        name = f"why_{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        with self._inside():
+            body = Gen(self, {}).code(node)
+        value = self.define(name, ("game", "env"), [ast.Return(body)])
+        arguments = tuple(self.parts(argument).value for argument in role(node, "arguments") or ())
+        inner = tuple(self.parts(part) for part in reasons(node))
+        part = Part(node, value, inner, role(node, "parameters") or (), arguments)
+        self._parts[id(node)] = (node, part)
+        return part
 
     def define(self, name: str, arguments: tuple[str, ...], body: list) -> Callable:
         """A function of the module (`name`: one the generator made): handed out at once,
@@ -124,6 +198,10 @@ class Module:
         """Compile the functions generated since the last time, all in one module, and put their
         code in the functions handed out (which until then are stubs that refuse to run)."""
         self.finished = True
+        if self._replay is not None:
+            if next(self._replay, None) is not None:
+                raise StaleCode(f"the cached code of {self.label} differs from its rules")
+            self._replay = None  # what is asked for from now on is generated
         if not self._waiting:
             return
         module = ast.Module(self.functions[-len(self._waiting) :], [])
@@ -134,16 +212,69 @@ class Module:
         self._waiting.clear()
 
     def source(self) -> str:
-        """The generated functions as Python text, for reading (`silvics compile --python`): first
-        what each name of the namespace is (a runtime helper, a zone's key …), then the functions."""
-        prelude = [
-            ast.unparse(_defined(name, value))
-            for name, value in self.namespace.items()
-            if name in self._kept_names
-        ]
-        return (
-            "\n".join(prelude) + "\n\n\n" + "\n\n".join(ast.unparse(tree) for tree in self.functions) + "\n"
+        """The module as Python text (`silvics compile --python`, and the cache, codecache.py):
+        first what each name of the namespace is (a runtime helper, a zone's key …), then the
+        functions, then the names handed out for the rules' requests, in order (`HANDED`), and
+        the first number the generator has not used (`NEXT`)."""
+        if self.replayed and self.cache_path is not None:
+            return self.cache_path.read_text(encoding="utf-8")
+        named = [(name, value) for name, value in self.namespace.items() if name in self._kept_names]
+        kinds = sorted(
+            {type(value) for _, value in named if not callable(value)}, key=lambda t: t.__qualname__
         )
+        prelude = [
+            *(_imported(kind.__module__, kind.__qualname__, kind.__qualname__) for kind in kinds),
+            *(_defined(name, value) for name, value in named),
+        ]
+        after = next(self._counter)
+        self._counter = itertools.count(after)  # (read, not used)
+        handed = [f"    ({name!r}, {op!r})," for name, op in self.handed]
+        return "\n".join(
+            [
+                *(ast.unparse(statement) for statement in prelude),
+                "\n",
+                *(ast.unparse(tree) + "\n\n" for tree in self.functions),
+                "HANDED = (",
+                *handed,
+                ")",
+                f"NEXT = {after}",
+                "",
+            ]
+        )
+
+
+class StaleCode(Exception):
+    """A module from the cache that does not hand out what the rules ask for: generate afresh."""
+
+
+class Part(NamedTuple):
+    """A value as `why` explains it (Module.parts): the node as written, its generated function
+    `value(game, env)`, and the parts that explain it; a definition's text is explained with its
+    `parameters` bound to the values of its `arguments` (functions like `value`)."""
+
+    node: Node
+    value: Callable
+    parts: tuple[Part, ...] = ()
+    parameters: tuple[str, ...] = ()
+    arguments: tuple[Callable, ...] = ()
+
+    def explain(self, game, env: dict) -> Explained:
+        """What the value and each of its parts are, in this state, with these bindings."""
+        inner = env
+        if self.parameters:
+            given = [argument(game, env) for argument in self.arguments]
+            inner = {**env, **dict(zip(self.parameters, given, strict=True))}
+        return Explained(
+            self.node, self.value(game, env), tuple(part.explain(game, inner) for part in self.parts)
+        )
+
+
+class Explained(NamedTuple):
+    """A value worked out, with its parts worked out (Part.explain)."""
+
+    node: Node
+    value: Any
+    parts: tuple[Explained, ...]
 
 
 class Gen:
@@ -306,13 +437,18 @@ def _defined(name: str, value) -> ast.stmt:
     assignment of a value as its type would make it (a zone key is Zone('deck'))."""
     module, qualified = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     if callable(value) and module and qualified and "." not in qualified:
-        return (
-            ast.ImportFrom(module, [ast.alias(qualified, name)], 0)
-            if module != "builtins"
-            else ast.Assign([ast.Name(name, ast.Store())], ast.Name(qualified, ast.Load()), lineno=1)
-        )
-    made = ast.Call(ast.Name(type(value).__name__, ast.Load()), [ast.Constant(str.__str__(value))], [])
+        return _imported(module, qualified, name)
+    if not isinstance(value, str):  # only helpers and words (zone keys) are ever named
+        raise TypeError(f"a value the generated module cannot say: {type(value).__name__}")
+    made = ast.Call(ast.Name(type(value).__qualname__, ast.Load()), [ast.Constant(str.__str__(value))], [])
     return ast.Assign([ast.Name(name, ast.Store())], made, lineno=1)
+
+
+def _imported(module: str, qualified: str, name: str) -> ast.stmt:
+    """`from module import qualified as name`; a builtin is assigned (`sum_3 = sum`)."""
+    if module == "builtins":
+        return ast.Assign([ast.Name(name, ast.Store())], ast.Name(qualified, ast.Load()), lineno=1)
+    return ast.ImportFrom(module, [ast.alias(qualified, name if name != qualified else None)], 0)
 
 
 _PLACE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}

@@ -16,7 +16,8 @@ import struct
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from .codegen import Module
+from . import codecache
+from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span
 from .observation import Observation
 from .registry import REGISTRY, has_role, load_all, role
@@ -53,9 +54,16 @@ class Rules:
         load_all()
         self.modules = ir.checked_modules(modules)
         self.options = ir.settings(self.modules, options or {})
-        self.ir = ir = ir.with_modules(self.modules)
+        try:  # the expressions' and actions' generated code, from the cache if it holds it
+            self._build(ir, codecache.module_for(ir, self.modules, ir.name))
+        except StaleCode:
+            self._build(ir, codecache.afresh(self.code))
+        codecache.keep(self.code)
+
+    def _build(self, base: GameIR, code: Module):
+        self.code = code
+        self.ir = ir = base.with_modules(self.modules)
         self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
-        self.code = Module()  # the expressions' generated code
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's

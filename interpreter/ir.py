@@ -9,6 +9,7 @@ the designer's file. The IR is versioned and round-trips through JSON.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field, fields, replace
@@ -473,7 +474,9 @@ def dumps(game: GameIR) -> str:
     bodies: dict = {}
     data = _encode(game, bodies)
     data["definition_bodies"] = {str(variant): body for variant, body in sorted(bodies.items())}
-    return json.dumps(data, separators=(",", ":"))
+    text = json.dumps(data, separators=(",", ":"))
+    _remember(game, text)
+    return text
 
 
 def loads(text: str) -> GameIR:
@@ -481,4 +484,22 @@ def loads(text: str) -> GameIR:
     IRError, naming the place, when it is not well-formed."""
     from .irchecks import decode  # irchecks reads this module's classes
 
-    return decode(text)
+    game = decode(text)
+    _remember(game, text)
+    return game
+
+
+_DIGESTS: dict[int, tuple[GameIR, str]] = {}  # id -> (IR, SHA-256 of its text), the last few
+
+
+def digest(game: GameIR) -> str | None:
+    """The SHA-256 of the JSON text an IR was read from or written as, or None for one made in
+    memory since (writing it out only to hash it would cost 40–130 ms)."""
+    found = _DIGESTS.get(id(game))
+    return found[1] if found is not None and found[0] is game else None
+
+
+def _remember(game: GameIR, text: str) -> None:
+    if len(_DIGESTS) >= 64:  # (a process reads few games; a test may read thousands)
+        _DIGESTS.clear()
+    _DIGESTS[id(game)] = (game, hashlib.sha256(text.encode()).hexdigest())

@@ -118,7 +118,7 @@ class Primitive:
     ) = ()  # names read from the surroundings besides its parts' ("@name": the name in that
     # part), or a function of the parts giving them (the acting player, when no owner is named)
     english: tuple = ()  # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
-    roles: dict = field(default_factory=dict)  # role -> part, for readers that look at IR shape
+    roles: dict = field(default_factory=dict)  # role -> part (or parts), for readers that look at IR shape
     prompt: str = ""  # a choice's question, filled with what is written (flow steps and choose)
 
     def param(self, name: str) -> Param | None:
@@ -234,6 +234,18 @@ def role(node, name: str):
     primitive = REGISTRY.get(getattr(node, "op", ""))
     part = primitive.roles.get(name) if primitive else None
     return node.args.get(part) if part else None
+
+
+def reasons(node) -> tuple:
+    """The parts a node's value is explained by (`why`): those its primitive declares in the
+    role "reasons" (a part's name, or several), lists of parts flattened."""
+    primitive = REGISTRY.get(getattr(node, "op", ""))
+    names = primitive.roles.get("reasons", ()) if primitive else ()
+    found: list = []
+    for name in (names,) if isinstance(names, str) else names:
+        part = node.args.get(name)
+        found.extend(part if isinstance(part, tuple | list) else () if part is None else (part,))
+    return tuple(found)
 
 
 def has_role(node, name: str) -> bool:

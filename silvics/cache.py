@@ -30,6 +30,7 @@ import silvics.compiler
 import silvics.interpreter
 from silvics import bundled
 from silvics.interpreter import ir
+from silvics.interpreter.codecache import engine, folder  # noqa: F401 - one cache folder; engine() for balance
 
 FORMAT = 1  # of the header; bump when it changes
 
@@ -40,12 +41,6 @@ class Sources:
 
     files: list[Path]
     folders: list[Path]
-
-
-def folder() -> Path:
-    """$XDG_CACHE_HOME/silvics, or ~/.cache/silvics when that is unset or not absolute (XDG)."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "silvics"
 
 
 def fetch(game_file: Path) -> ir.GameIR | None:
@@ -114,13 +109,6 @@ def toolchain() -> str:
             *sorted(bundled.folder("schemas").glob("*.json")),
         ]
     )
-
-
-@cache
-def engine() -> str:
-    """A hash of what decides how a compiled game plays (the interpreter and its agents): with the
-    IR itself, all a played game follows from."""
-    return _hashed(_interpreter_files())
 
 
 def _interpreter_files() -> list[Path]:

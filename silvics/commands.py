@@ -283,9 +283,10 @@ def _generated(ir, modules) -> str:
     on = f", modules {', '.join(rules.modules)}" if rules.modules else ""
     return (
         f"# The Python silvics generates for the expressions and actions of {ir.name}{on}: each a\n"
-        "# function of (game, env) or (game, frame), built as ast nodes and compiled in memory. Written\n"
-        "# for reading only: the interpreter never runs this file. Names ending in a number are the\n"
-        "# generator's own.\n\n" + rules.code.source()
+        "# function of (game, env) or (game, frame), built as ast nodes. Written for reading: the\n"
+        "# interpreter imports its own copy from its cache. Names ending in a number are the\n"
+        "# generator's own; HANDED lists the function handed out for each request of the rules.\n\n"
+        + rules.code.source()
     )
 
 

@@ -2,15 +2,18 @@
 generated code as a constant, every identifier in it is the generator's own, the names a rule
 binds cannot clash with the code's, and every bundled game's code can be read back."""
 import ast
+import operator
 import re
 import textwrap
 
 import pytest
 
-from silvics import bundled
+from silvics import bundled, games
 from silvics.cli import main
 from silvics.compiler.build import compile_game
+from silvics.interpreter.agents import make_agent
 from silvics.interpreter.game import Game, compiled_rules
+from silvics.interpreter.ir import Node
 
 HOSTILE = """x"); __import__("os").system("echo owned"); ("""  # a card's name, and a word of a rule
 
@@ -44,7 +47,7 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {"game", "env", "frame", "key", "keys", "len", "any", "list", "tuple", "isinstance", "str", "map", "Zone",
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "str", "map", "Zone",
            "sum", "min", "max"}
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
 
@@ -61,7 +64,7 @@ def names_in(source: str) -> set[str]:
     found = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     found |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
     found |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arg) for arg in [node]}
-    return found | {alias.asname for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    return found | {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                     for alias in node.names}
 
 
@@ -102,3 +105,81 @@ def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
     assert ", modules alpine:" in capsys.readouterr().out.splitlines()[0]
     assert main(["compile", "forest-shuffle", "--module", "alpine"]) == 2
     assert "--module goes with --python" in capsys.readouterr().err
+
+
+# ---- a guard's parts, for `why` ----
+
+def _nodes(value):
+    """Every node of the IR under a value (a procedure, a card's side)."""
+    if isinstance(value, Node):
+        yield value
+        for part in value.args.values():
+            yield from _nodes(part)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _nodes(item)
+
+
+def _guard(ir, game_id):
+    """A guard of each game: what decides whether a step is offered, or a card fits."""
+    procedures = [*ir.procedures.values(), *(n for m in ir.modules.values() for n in m.procedures.values())]
+    if game_id == "four-forests":  # a creature's preference, printed on its card
+        return next(side.attributes["prefers"] for card in ir.cards for side in card.sides
+                    if isinstance(side.attributes.get("prefers"), Node)
+                    and side.attributes["prefers"].op == "all_of")
+    if game_id == "reforest":  # the grow step's card filter: playable(it), a definition
+        return next(n for n in _nodes(procedures) if n.op == "let_in" and n.args["define"] == "playable")
+    step = {"forest-shuffle": "draw_two", "renature": "extra_turn"}[game_id]  # a `one of` step's condition
+    return next(guard for n in _nodes(procedures) if n.op == "one_of"
+                for name, guard in zip(n.args["steps"], n.args["guards"] or ()) if name == step)
+
+
+CARDS_ASKED = {"four-forests": "forest", "reforest": "hand"}  # a card guard is asked of these zones' cards
+
+
+def _asked(game, env, zone):
+    """The bindings a guard is asked with: the decision's own, with `it` each card of `zone` if
+    the guard is asked of cards."""
+    if zone is None:
+        return [env]
+    cards = [card for key, pile in game.state.zones.items() if key.split("/")[0] == zone for card in pile]
+    return [{**env, "it": card} for card in cards]
+
+
+def _agrees(explained):
+    """An explanation's value is what its parts make it."""
+    values = [part.value for part in explained.parts]
+    if explained.node.op == "all_of":
+        assert bool(explained.value) == all(values)
+    elif explained.node.op == "compare":
+        assert explained.value == OPS[explained.node.args["op"]](*values)
+    elif explained.node.op == "let_in":
+        assert explained.value == values[0]
+    for part in explained.parts:
+        _agrees(part)
+
+
+OPS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+@pytest.mark.parametrize("game_id", sorted(bundled.games()))
+def test_a_guard_is_explained_by_its_parts_with_the_code_that_plays(game_id):
+    """`why` explains a guard with functions generated for its parts by the same code builders:
+    at every decision of a game, the guard as played and as explained agree, and each part's value
+    is what its own parts make it (an `and` of its parts, a comparison of its sides, a definition's
+    text under its parameters)."""
+    ir = games.load(game_id)
+    rules = compiled_rules(ir)
+    guard = _guard(ir, game_id)
+    part, playing = rules.code.parts(guard), rules.build(guard)
+    assert len(part.parts) >= 1 and "def why_" in rules.code.source()
+    game, agents, seen = Game(ir, 2, 3), [make_agent("random", 3, seat) for seat in range(2)], set()
+    while not game.over:
+        env = game.state.stack[-1].env
+        for at in _asked(game, env, CARDS_ASKED.get(game_id)):
+            explained = part.explain(game, at)
+            assert bool(explained.value) == bool(playing(game, at))
+            _agrees(explained)
+            seen.add(bool(explained.value))
+        game.apply(agents[game.state.pending.seat].choose(game.observe(game.state.pending.seat)))
+    assert seen == {True, False}  # the guard held at some decisions and not at others

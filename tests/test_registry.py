@@ -39,6 +39,8 @@ def test_every_primitive_is_fully_declared(name):
     for binding in primitive.binds:                   # binds inside one of its parts, or after it
         assert not binding.within or primitive.param(binding.within), binding
         assert bool(binding.name) != bool(binding.var), binding
+    for role_name, parts in primitive.roles.items():  # a role is played by parts it declares
+        assert all(part in declared for part in ((parts,) if isinstance(parts, str) else parts)), role_name
 
 
 def test_the_published_step_schema_is_the_one_the_declarations_make():

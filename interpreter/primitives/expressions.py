@@ -250,7 +250,13 @@ def computed_value(game, env, uid, name, seen) -> int:
     returns="value",
     form="definition",
     binds=[Binds("body", var="names", type_of="values")],
-    roles={"shared body": "body", "body number": "variant"},
+    roles={
+        "shared body": "body",
+        "body number": "variant",
+        "reasons": "body",
+        "parameters": "names",
+        "arguments": "values",
+    },
     params=[
         Param("define", "word", doc="the definition's name"),
         Param("variant", "int", required=False, doc="which lowering of it (one per scope it is used in)"),
@@ -697,6 +703,7 @@ def _existence(node, gen):
     example="value >= 6",
     returns="bool",
     form="compare",
+    roles={"reasons": ("left", "right")},
     params=[Param("op", "symbol"), Param("left", "value"), Param("right", "value")],
 )
 def compare(node, gen):
@@ -768,7 +775,7 @@ def includes(game, held, item) -> bool:
     example="value > 3 and icons has leaf",
     returns="bool",
     form="and_",
-    roles={"loose": "items"},
+    roles={"loose": "items", "reasons": "items"},
     params=[Param("items", "bool", arg="rest", joiner=" and ")],
 )
 def all_of(node, gen):
@@ -789,7 +796,7 @@ def _joined(op, node, gen):
     example="suit = boreal or value = 1",
     returns="bool",
     form="or_",
-    roles={"loose": "items"},
+    roles={"loose": "items", "reasons": "items"},
     params=[Param("items", "bool", arg="rest", joiner=" or ")],
 )
 def any_of(node, gen):
@@ -805,7 +812,7 @@ def any_of(node, gen):
     returns="bool",
     form="not_",
     params=[Param("item", "bool", arg=True)],
-    roles={"groups": "item"},
+    roles={"groups": "item", "reasons": "item"},
 )
 def negate(node, gen):
     """True when the part is false (`not`)."""

@@ -1,0 +1,129 @@
+"""The cache of generated code (interpreter/codecache.py): a set of rules' code is generated once
+and imported by later processes, which play byte for byte as a fresh one; the key follows the
+IR, its modules and the interpreter's source; a bad entry is generated afresh and rewritten; a
+cache that cannot be written costs only time. Every test has its own cache folder."""
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from silvics import games
+from silvics.interpreter import codecache
+from silvics.interpreter import ir as ir_module
+from silvics.interpreter.agents import make_agent, play_on
+from silvics.interpreter.game import Game, Rules
+
+pytestmark = pytest.mark.usefixtures("cache_home")        # a cache folder of its own per test
+
+PLAY = """
+import hashlib, sys
+from silvics import games
+from silvics.interpreter.agents import make_agent, play_on
+from silvics.interpreter.game import Game, compiled_rules
+ir = games.load(sys.argv[1])
+rules = compiled_rules(ir, tuple(sys.argv[2:]))
+game = Game(rules, 2, 5)
+play_on(game, [make_agent("random", 5, seat) for seat in range(2)])
+print(rules.code.replayed, hashlib.sha256("\\n".join(game.log).encode()).hexdigest())
+"""
+
+
+def played(game_id: str, *modules: str) -> tuple[str, str]:
+    """In a process of its own: whether the code came from the cache, and the game's log hashed."""
+    run = subprocess.run([sys.executable, "-c", PLAY, game_id, *modules], capture_output=True, text=True,
+                         env=os.environ.copy(), check=True)
+    replayed, log = run.stdout.split()
+    return replayed, log
+
+
+def code_files(cache_home: Path) -> list[Path]:
+    return sorted((cache_home / "code").glob("rules_*.py"))
+
+
+def a_game(rules: Rules, seed: int = 2) -> list[str]:
+    game = Game(rules, 2, seed)
+    play_on(game, [make_agent("random", seed, seat) for seat in range(2)])
+    return game.log
+
+
+@pytest.mark.parametrize("game_id, modules", [("reforest", ()), ("forest-shuffle", ("alpine", "woodland-edge"))])
+def test_a_later_process_imports_the_code_and_plays_the_same_game(cache_home, game_id, modules):
+    assert played(game_id, *modules)[0] == "False"
+    assert len(code_files(cache_home)) == 1
+    pyc = list((cache_home / "code" / "__pycache__").glob("*.pyc"))
+    assert len(pyc) == 1                                     # compiled beside it, as Python caches a module
+    fresh = played(game_id, *modules)
+    assert fresh == ("True", played(game_id, *modules)[1])
+    with_other_modules = played(game_id)[0] if modules else played(game_id, "terrain")[0]
+    assert with_other_modules == "False" and len(code_files(cache_home)) == 2   # a key per set of modules
+
+
+def test_code_from_the_cache_plays_as_code_generated_afresh(cache_home):
+    ir = games.load("renature")
+    generated = Rules(ir)
+    loaded = Rules(ir)
+    assert (generated.code.replayed, loaded.code.replayed) == (False, True)
+    assert a_game(loaded) == a_game(generated)
+    assert loaded.code.source() == generated.code.source()   # compile --python reads the same text
+
+
+def test_the_key_follows_the_rules_and_the_generator(cache_home, monkeypatch):
+    ir = games.load("four-forests")
+    Rules(ir)
+    edited = ir_module.loads(ir_module.dumps(ir).replace('"value":8', '"value":7', 1))
+    assert not Rules(edited).code.replayed and len(code_files(cache_home)) == 2
+    monkeypatch.setattr(codecache, "engine", lambda: hashlib.sha256(b"another interpreter").hexdigest())
+    assert not Rules(ir).code.replayed and len(code_files(cache_home)) == 3
+
+
+def test_rules_made_in_memory_are_generated_and_not_kept(cache_home):
+    ir = games.load("four-forests")
+    from dataclasses import replace
+    in_memory = replace(ir, name="Four Forests, edited")     # no text it was read from
+    assert ir_module.digest(in_memory) is None
+    assert not Rules(in_memory).code.replayed and not Rules(in_memory).code.replayed
+    assert code_files(cache_home) == []
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not ours", "hands out otherwise", "empty", "a folder"])
+def test_a_bad_entry_is_generated_afresh_and_rewritten(cache_home, damage):
+    ir = games.load("reforest")
+    expected = a_game(Rules(ir))
+    [entry] = code_files(cache_home)
+    text = entry.read_text()
+    if damage == "truncated":
+        entry.write_text(text[: len(text) // 2])
+    elif damage == "not ours":
+        entry.write_text("HANDED = 3\nNEXT = 'x'\n")
+    elif damage == "hands out otherwise":                      # two requests of different primitives swapped
+        head, _, tail = text.partition("HANDED = (\n")
+        lines, _, end = tail.partition("\n)")
+        handed = lines.split("\n")
+        other = next(at for at, line in enumerate(handed) if line.split(", ")[1] != handed[0].split(", ")[1])
+        handed[0], handed[other] = handed[other], handed[0]
+        entry.write_text(head + "HANDED = (\n" + "\n".join(handed) + "\n)" + end)
+    elif damage == "empty":
+        entry.write_text("")
+    else:
+        entry.unlink()
+        entry.mkdir()
+    for cached in (cache_home / "code" / "__pycache__").glob("*.pyc"):
+        cached.unlink()                                       # (a pyc as new as its source is trusted)
+    rules = Rules(ir)
+    assert not rules.code.replayed and a_game(rules) == expected
+    if damage != "a folder":
+        assert entry.read_text() == text                      # rewritten
+        assert Rules(ir).code.replayed
+
+
+def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    ir = games.load("four-forests", use_cache=False)
+    ir = ir_module.loads(ir_module.dumps(ir))
+    assert a_game(Rules(ir)) == a_game(Rules(ir))
+    assert not Rules(ir).code.replayed
