@@ -127,3 +127,14 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
     ir = ir_module.loads(ir_module.dumps(ir))
     assert a_game(Rules(ir)) == a_game(Rules(ir))
     assert not Rules(ir).code.replayed
+
+
+def test_workers_import_the_code_the_first_of_them_kept(cache_home):
+    from silvics.interpreter.simulate import simulate
+
+    ir = games.load("reforest")
+    first = simulate(ir, 2, games=4, workers=2)
+    [entry] = code_files(cache_home)                          # the workers' rules (the IR's text as sent)
+    kept_at = entry.stat().st_mtime_ns
+    assert simulate(ir, 2, games=4, workers=2) == first
+    assert entry.stat().st_mtime_ns == kept_at                # imported, not generated and kept again
