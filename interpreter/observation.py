@@ -203,5 +203,6 @@ class Observation:
                 pending.bind,
                 cards=pending.cards,
                 about=pending.about,
+                asked_by=pending.asked_by,
             )
         return world

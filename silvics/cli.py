@@ -278,6 +278,10 @@ def _parser() -> argparse.ArgumentParser:
         help="a position file (YAML) of the game: the cards where they lie at the end; several, each scored",
     )
     _setting_option(sub, " (over the file's own options)")
+    sub = command("why", run.why_not, "why something is not offered at the question a scenario stops at")
+    sub.add_argument("game", help=GAME_HELP)
+    sub.add_argument("file", metavar="FILE", help="a scenario file whose run stops at a question")
+    sub.add_argument("name", metavar="NAME", help="a card, a step of the rules or an option, as written")
     sub = command("show", run.show, "print a card as it is printed: its numbers and words, and its text")
     sub.add_argument("game", help=GAME_HELP)
     sub.add_argument("card", help="a card's id (or a close spelling of it)")

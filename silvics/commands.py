@@ -630,6 +630,29 @@ def score(args) -> int:
     return status
 
 
+def why_not(args) -> int:
+    """Why NAME is not offered at the question the scenario file's run stops at."""
+    from silvics import scenarios
+    from silvics.compiler.english import Wording
+    from silvics.why import why
+
+    path, game_path = _position_file(args.file), games.game_path(args.game)
+    document = scenarios.read(path)
+    rules, line = games.load(str(game_path), use_cache=not args.no_cache), document.data.get("game", "")
+    if not games.names(line, path.parent, game_path, rules.id):
+        raise UsageError(f"{path} is a scenario of '{line}' (its game: line), not of {rules.name}")
+    try:
+        game = scenarios.paused(document, path.parent, not args.no_cache, {"game": str(game_path.absolute())})
+    except (PositionError, GameError) as error:
+        print(f"error: {path}: {error}", file=sys.stderr)
+        return DATA_ERROR
+    seat = game.pending.seat
+    print(f"P{seat + 1} is asked: {game.pending.prompt} ({', '.join(game.pending.labels)})")
+    for said in why(game, seat, args.name, Wording(game.rules.ir.vocabulary)):
+        print(said)
+    return OK
+
+
 def _position_file(spec: str) -> Path:
     path = _named(spec)
     if not path.is_file():

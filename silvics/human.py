@@ -13,7 +13,15 @@ class HumanAgent:
     name = "human"
 
     def __init__(
-        self, seat: int, read=None, write=None, undo=None, wording=None, table: dict | None = None, asker=None
+        self,
+        seat: int,
+        read=None,
+        write=None,
+        undo=None,
+        wording=None,
+        table: dict | None = None,
+        asker=None,
+        why=None,
     ):
         """`table`, shared by the people of one game played at one screen (hot seat), holds the
         seat that decided last: the screen is cleared and handed over between two people.
@@ -24,6 +32,7 @@ class HumanAgent:
         self.read = read or (lambda prompt: input(prompt))
         self.write = write or print
         self.undo = undo  # undo(seat) goes back to this seat's previous decision, or says why not
+        self.why = why  # why(seat, name): the lines saying why NAME is not offered (silvics/why.py)
         self.table = table
         self.last: dict[str, list[str]] = {}
 
@@ -52,10 +61,21 @@ class HumanAgent:
             if answer == "undo" and self.undo:
                 self.write(f"  {self.undo(self.seat)}")  # returns only when it cannot go back
                 continue
+            if answer.startswith("why") and self.why:
+                asked = answer[3:].strip()
+                for line in self.why(self.seat, asked) if asked else ["why what? type: why NAME"]:
+                    self.write(f"  {line}")
+                continue
             index = _index(answer, labels)
             if index is not None:
                 return index
-            self.write(f"  type a number from 1 to {len(labels)}" + (", or undo" if self.undo else ""))
+            self.write(f"  {self._hint(len(labels))}")
+
+    def _hint(self, count: int) -> str:
+        """What may be typed: a number or an option's words, and undo and why when offered."""
+        others = [word for word, offered in (("undo", self.undo), ("why NAME", self.why)) if offered]
+        said = "".join(f", or {word}" for word in others)
+        return f"type a number from 1 to {count} or an option as written{said}"
 
     def _hand_over(self):
         """Between two people at one screen: hide what the last one saw, and wait until the

@@ -35,6 +35,7 @@ from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.runtime import Choice
 from silvics.interpreter.views import visible
 from silvics.story import Asker
+from silvics.why import why
 
 FORMAT, VERSION = "silvics save", 1
 PERSON = "human"  # the agent name of a seat a person plays
@@ -336,7 +337,16 @@ class Session:
         table: dict | None = {} if people > 1 else None  # people sharing one screen: hot seat
         asker = Asker(rules, wording) if people else None
         self.agents = [
-            HumanAgent(number, read, write, undo=self.undo, wording=wording, table=table, asker=asker)
+            HumanAgent(
+                number,
+                read,
+                write,
+                undo=self.undo,
+                wording=wording,
+                table=table,
+                asker=asker,
+                why=lambda seat, name: why(self.game, seat, name, wording),
+            )
             if seat.agent == PERSON
             else _bot(seat, number)
             for number, seat in enumerate(save.seats)

@@ -128,6 +128,19 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
     return outcome
 
 
+def paused(document: Document, base: Path, use_cache: bool = True, overrides: dict | None = None) -> Game:
+    """A scenario's game run with its scripted choices until it stops at a question none answers
+    (as a scenario pinning `expect: choice` does); PositionError when it never stops at one."""
+    game = build(document, base, use_cache, overrides)
+    data = document.data
+    stopped = _play(game, {**data, "expect": {**data.get("expect", {}), "choice": True}})
+    if stopped is not None:
+        raise PositionError(stopped)
+    if game.pending is None:
+        raise PositionError("its run ends without stopping at a question: nothing to ask why of")
+    return game
+
+
 def _play(game: Game, data: dict) -> str | None:
     """Run the scenario's procedures with its scripted choices; returns an error message or None.
     A choice nobody is scripted to answer stops the run there: a failure, unless expect.choice pins it
@@ -235,6 +248,8 @@ def check(game: Game, expect: dict) -> list[str]:
         failures.extend(_check_log(game.log, expect.get("log", [])))
         if "choice" in expect:
             failures.extend(_check_choice(game, expect["choice"]))
+        if "why" in expect:
+            failures.extend(_check_why(game, expect["why"]))
     except PositionError as error:
         failures.append(str(error))
     conservation = state.conservation_errors()
@@ -266,6 +281,26 @@ def _check_card(game, card: str, want: dict) -> list[str]:
         for key, value in want.items()
         if got[key] != value
     ]
+
+
+def _check_why(game, wanted: dict) -> list[str]:
+    """Each `why NAME` answer at the question the run stopped at holds the texts, in order."""
+    from silvics.compiler.english import Wording
+    from silvics.why import why
+
+    pending = game.pending
+    if pending is None:
+        return ["why: expected the game to wait for a choice, but it does not"]
+    wording, failures = Wording(game.rules.ir.vocabulary), []
+    for name, texts in wanted.items():
+        said, at = "\n".join(why(game, pending.seat, str(name), wording)), 0
+        for text in texts:
+            found = said.find(text, at)
+            if found < 0:
+                failures.append(f"why {name}: expected {text!r} (after the texts before it) in:\n{said}")
+                break
+            at = found + len(text)
+    return failures
 
 
 def _check_choice(game, want) -> list[str]:

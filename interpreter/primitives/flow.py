@@ -305,7 +305,9 @@ def any_order(node, build):
             frame.data[:] = holding(game, frame.env, frame.data)
             if len(frame.data) > 1:
                 seat = chooser(game, frame.env)
-                return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data)))
+                return game.ask(
+                    Choice(seat, "next step", tuple(frame.data), tuple(frame.data), asked_by=node)
+                )
             if not frame.data:
                 return game.pop()
             picked = frame.data[0]
@@ -478,7 +480,7 @@ def may(node, build):
                 if uid is None:
                     return game.pop()
                 asked = f"{prompt} ({card_label(game, seat, uid)})"
-            return game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid))
+            return game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid, asked_by=node))
         game.pop()
         if answer == "yes":
             body(game, frame)
@@ -513,7 +515,7 @@ def may_repeat(node, build):
         if answer is UNANSWERED:
             if guard is not None and not guard(game, frame.env):
                 return game.pop()
-            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no")))
+            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no"), asked_by=node))
         if answer == "no":
             return game.pop()
         body(game, frame)  # on top of this frame: when the pass is over, it asks again
@@ -589,7 +591,14 @@ def may_each(node, build):
                 return game.pop()
             seat = frame.env["you"]
             return game.ask(
-                Choice(seat, prompt, (*items, DONE), _item_labels(game, items, loops), cards=_item_card)
+                Choice(
+                    seat,
+                    prompt,
+                    (*items, DONE),
+                    _item_labels(game, items, loops),
+                    cards=_item_card,
+                    asked_by=node,
+                )
             )
         if picked == DONE:
             return game.pop()
@@ -704,7 +713,9 @@ def one_of(node, build):
         if picked is UNANSWERED:
             offered = tuple(holding(game, frame.env, names))
             if len(offered) > 1:
-                return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered))
+                return game.ask(
+                    Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, asked_by=node)
+                )
             picked = offered[0] if offered else None
             if game.on_choice is not None:
                 game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False)
@@ -803,7 +814,7 @@ def choose(node, build):
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
 
-        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards))
+        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards, asked_by=node))
 
     def enter(game, frame):
         found = source(game, frame.env)
