@@ -646,9 +646,10 @@ def why_not(args) -> int:
     except (PositionError, GameError) as error:
         print(f"error: {path}: {error}", file=sys.stderr)
         return DATA_ERROR
-    seat = game.pending.seat
-    print(f"P{seat + 1} is asked: {game.pending.prompt} ({', '.join(game.pending.labels)})")
-    for said in why(game, seat, args.name, Wording(game.rules.ir.vocabulary)):
+    pending = game.pending
+    assert pending is not None  # scenarios.paused stops only at a question
+    print(f"P{pending.seat + 1} is asked: {pending.prompt} ({', '.join(pending.labels)})")
+    for said in why(game, pending.seat, args.name, Wording(game.rules.ir.vocabulary)):
         print(said)
     return OK
 
