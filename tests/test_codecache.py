@@ -138,3 +138,13 @@ def test_workers_import_the_code_the_first_of_them_kept(cache_home):
     kept_at = entry.stat().st_mtime_ns
     assert simulate(ir, 2, games=4, workers=2) == first
     assert entry.stat().st_mtime_ns == kept_at                # imported, not generated and kept again
+
+
+def test_check_generates_no_code(cache_home, monkeypatch):
+    from conftest import run_cli
+    from silvics.interpreter import codegen
+
+    generated = []
+    monkeypatch.setattr(codegen.Module, "define", lambda *args: generated.append(args))
+    status, _, _ = run_cli("check", "four-forests", "reforest", "--no-cache")
+    assert status == 0 and generated == [] and not (cache_home / "code").exists()
