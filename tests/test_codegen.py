@@ -2,6 +2,7 @@
 generated code as a constant, every identifier in it is the generator's own, the names a rule
 binds cannot clash with the code's, and every bundled game's code can be read back."""
 import ast
+import dataclasses
 import operator
 import re
 import textwrap
@@ -12,7 +13,7 @@ from silvics import bundled, games
 from silvics.cli import main
 from silvics.compiler.build import compile_game
 from silvics.interpreter.agents import make_agent
-from silvics.interpreter.game import Game, compiled_rules
+from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.ir import Node
 
 HOSTILE = """x"); __import__("os").system("echo owned"); ("""  # a card's name, and a word of a rule
@@ -162,18 +163,25 @@ def _agrees(explained):
 OPS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
+@pytest.mark.parametrize("cached", [False, True], ids=["generated", "from the cache"])
 @pytest.mark.parametrize("game_id", sorted(bundled.games()))
-def test_a_guard_is_explained_by_its_parts_with_the_code_that_plays(game_id):
+def test_a_guard_is_explained_by_its_parts_with_the_code_that_plays(game_id, cached):
     """`why` explains a guard with functions generated for its parts by the same code builders:
     at every decision of a game, the guard as played and as explained agree, and each part's value
     is what its own parts make it (an `and` of its parts, a comparison of its sides, a definition's
     text under its parameters)."""
     ir = games.load(game_id)
-    rules = compiled_rules(ir)
+    if cached:  # the rules' module imported from the cache: the parts are generated into it
+        Rules(ir)
+        rules = Rules(ir)
+    else:  # rules made in memory are generated
+        rules = Rules(dataclasses.replace(ir))
+    assert rules.code.replayed == cached
     guard = _guard(ir, game_id)
     part, playing = rules.code.parts(guard), rules.build(guard)
-    assert len(part.parts) >= 1 and "def why_" in rules.code.source()
-    game, agents, seen = Game(ir, 2, 3), [make_agent("random", 3, seat) for seat in range(2)], set()
+    assert len(part.parts) >= 1
+    assert part.value.__globals__ is rules.code.namespace and part.value.__name__.startswith("why_")  # generated
+    game, agents, seen = Game(rules, 2, 3), [make_agent("random", 3, seat) for seat in range(2)], set()
     while not game.over:
         env = game.state.stack[-1].env
         for at in _asked(game, env, CARDS_ASKED.get(game_id)):
