@@ -38,7 +38,8 @@ print(json.dumps((time.process_time() - start) / count))
 """
 
 SETUPS = [("four-forests", 2, 10), ("four-forests", 3, 10), ("four-forests", 4, 10),
-          ("reforest", 1, 1), ("reforest", 2, 1), ("reforest", 3, 1), ("reforest", 4, 1)]
+          ("reforest", 1, 1), ("reforest", 2, 1), ("reforest", 3, 1), ("reforest", 4, 1),
+          ("forest-shuffle", 2, 1), ("renature", 2, 1)]
 
 
 def per_game(python: str, game_id: str, players: int, games: int) -> float:
@@ -53,7 +54,8 @@ def main():
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--games", type=int, default=20, help="Reforest games per round (Four Forests: 10×)")
+    parser.add_argument("--games", type=int, default=20,
+                        help="Reforest, Forest Shuffle and Renature games per round (Four Forests: 10×)")
     args = parser.parse_args()
     print(f"{'game':<14}{'players':>8}{'before ms':>11}{'after ms':>10}{'speed-up':>10}")
     for game_id, players, scale in SETUPS:
