@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import time
 from dataclasses import asdict
@@ -374,9 +375,25 @@ def play(args) -> int:
         )
     if any(seat.agent == saves.PERSON for seat in session.save.seats):
         print(_header(session.rules, session.save) + "\n", flush=True)  # before the first question
-    game = session.play()
+    try:
+        game = session.play()
+    except KeyboardInterrupt:
+        print(f"\n{_stopped(session, save_to)}", file=sys.stderr)
+        return 130
     _print_game(session.rules, session.save, game, args.quiet, args.log)
     return OK
+
+
+def _stopped(session, save_to: Path | None) -> str:
+    """What a game stopped by Ctrl-C leaves: where it is saved and how to go on, or that it is lost."""
+    made = len(session.game.state.choices)
+    after = f"stopped after {made} decision{'' if made == 1 else 's'}"
+    if save_to is None:
+        return f"{after}; not saved (play with --save FILE to be able to resume)"
+    return (
+        f"{after}; saved in {save_to}: resume with\n"
+        f"  silvics play --resume {shlex.quote(str(save_to))}"
+    )
 
 
 def replay(args) -> int:

@@ -469,3 +469,26 @@ def test_undo_at_the_command_line(capsys, monkeypatch, tmp_path):
     assert status == 0 and "went back to your previous decision" in out
     replayed = run(capsys, "replay", save)[1]       # the header, the story and the scores, as play printed them
     assert replayed.startswith("Grove (test game)") and out.endswith(replayed.split("\n", 1)[1])
+
+
+def test_ctrl_c_at_a_prompt_says_where_the_game_is_saved_and_how_to_resume(tmp_path, monkeypatch):
+    from conftest import run_cli
+
+    answers = iter(["1"])
+
+    def typed(prompt):
+        answer = next(answers, None)
+        if answer is None:
+            raise KeyboardInterrupt  # Ctrl-C at the second question
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
+    saved = tmp_path / "my game.json"
+    status, _, err = run_cli("play", "four-forests", "--players", "2", "--human", "1", "--save", saved)
+    assert status == 130
+    assert err.strip().splitlines() == [
+        f"stopped after 2 decisions; saved in {saved}: resume with",  # P1's and the bot's
+        f"  silvics play --resume '{saved}'",
+    ]
+    status, _, err = run_cli("play", "four-forests", "--players", "2", "--human", "1")
+    assert status == 130 and "not saved (play with --save FILE to be able to resume)" in err
