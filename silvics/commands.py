@@ -13,6 +13,7 @@ from pathlib import Path
 from silvics import extras, games, pace, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
+from silvics.human import InputEnded
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
 from silvics.interpreter.game import Game, GameError, SetupError
@@ -380,6 +381,9 @@ def play(args) -> int:
     except KeyboardInterrupt:
         print(f"\n{_stopped(session, save_to)}", file=sys.stderr)
         return 130
+    except InputEnded:
+        print(f"\nno more input: {_stopped(session, save_to)}", file=sys.stderr)
+        return DATA_ERROR
     _print_game(session.rules, session.save, game, args.quiet, args.log)
     return OK
 
@@ -390,10 +394,7 @@ def _stopped(session, save_to: Path | None) -> str:
     after = f"stopped after {made} decision{'' if made == 1 else 's'}"
     if save_to is None:
         return f"{after}; not saved (play with --save FILE to be able to resume)"
-    return (
-        f"{after}; saved in {save_to}: resume with\n"
-        f"  silvics play --resume {shlex.quote(str(save_to))}"
-    )
+    return f"{after}; saved in {save_to}: resume with\n  silvics play --resume {shlex.quote(str(save_to))}"
 
 
 def replay(args) -> int:

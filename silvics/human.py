@@ -3,10 +3,12 @@ turn, then every zone with the cards they can see), and picks from numbered lega
 
 from __future__ import annotations
 
-import sys
-
 from silvics.compiler.cardtext import attribute_line
 from silvics.interpreter.ir import Node
+
+
+class InputEnded(Exception):
+    """The person's input ended at a question (the end of a file piped in, Ctrl-D)."""
 
 
 class HumanAgent:
@@ -57,7 +59,7 @@ class HumanAgent:
             try:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
             except EOFError:
-                sys.exit("no more input: game abandoned")
+                raise InputEnded from None
             if answer == "undo" and self.undo:
                 self.write(f"  {self.undo(self.seat)}")  # returns only when it cannot go back
                 continue
@@ -88,7 +90,7 @@ class HumanAgent:
             try:
                 self.read(f"P{self.seat + 1}, press Enter when only you can see the screen ")
             except EOFError:
-                sys.exit("no more input: game abandoned")
+                raise InputEnded from None
 
 
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from silvics import games, saves
+from silvics.human import InputEnded
 from silvics.cli import main
 from silvics.interpreter.game import Game
 
@@ -452,7 +453,7 @@ def test_undo_is_refused_when_another_person_decided_since():
 def test_after_an_undo_the_save_holds_the_game_as_it_now_stands(tmp_path):
     path = tmp_path / "grove.json"
     session, _ = grove_session(["1", "1", "undo"], path=path)
-    with pytest.raises(SystemExit):
+    with pytest.raises(InputEnded):
         session.play()                      # no more input, at the prompt after the undo
     assert json.loads(path.read_text())["choices"] == [0]
     rest = Terminal(["2", "no", "1", "1", "no", "1", "1", "no"])
@@ -492,3 +493,15 @@ def test_ctrl_c_at_a_prompt_says_where_the_game_is_saved_and_how_to_resume(tmp_p
     ]
     status, _, err = run_cli("play", "four-forests", "--players", "2", "--human", "1")
     assert status == 130 and "not saved (play with --save FILE to be able to resume)" in err
+
+
+def test_input_that_runs_out_says_where_the_game_is_saved(tmp_path, monkeypatch):
+    from conftest import run_cli
+
+    def ended(prompt):
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", ended)
+    saved = tmp_path / "game.json"
+    status, _, err = run_cli("play", "four-forests", "--players", "2", "--human", "2", "--save", saved)
+    assert status == 1 and err.strip().splitlines()[0] == f"no more input: stopped after 1 decision; saved in {saved}: resume with"
