@@ -108,6 +108,12 @@ class Observation:
         return unnamed(pending.prompt)
 
     @property
+    def still(self) -> tuple[str, int] | None:
+        """For cards chosen one at a time, what is still wanted: ("count", cards) or ("worth", an
+        amount); None otherwise."""
+        return None if self.__pending is None else self.__pending.still
+
+    @property
     def labels(self) -> tuple[str, ...]:
         """The options in words, as this seat may name them (a card it cannot see by where it lies)."""
         return self.__once("labels", self.__labels)
@@ -204,5 +210,6 @@ class Observation:
                 cards=pending.cards,
                 about=pending.about,
                 asked_by=pending.asked_by,
+                still=pending.still,
             )
         return world

@@ -136,9 +136,21 @@ class Choice:
     giving an option's card, or None);
     `about` is the card the prompt names, if any (its text ends with the card in brackets):
     the log names either only to seats that could see it (views.seen_log). `asked_by` is the
-    rule's node that asks it (what `why` walks)."""
+    rule's node that asks it (what `why` walks). `still`, for a choice of several cards made one
+    at a time, is what is still wanted: ("count", cards) or ("worth", an amount)."""
 
-    __slots__ = ("seat", "prompt", "options", "bind", "cards", "about", "asked_by", "_labels", "_label")
+    __slots__ = (
+        "seat",
+        "prompt",
+        "options",
+        "bind",
+        "cards",
+        "about",
+        "asked_by",
+        "still",
+        "_labels",
+        "_label",
+    )
 
     def __init__(
         self,
@@ -151,9 +163,10 @@ class Choice:
         cards: bool | Callable = False,
         about: int | None = None,
         asked_by=None,
+        still: tuple[str, int] | None = None,
     ):
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
-        self.cards, self.about, self.asked_by = cards, about, asked_by
+        self.cards, self.about, self.asked_by, self.still = cards, about, asked_by, still
         self._labels: tuple[str, ...] | None
         self._label: Callable[[Any, int], str] | None  # None when the words are fixed
         self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from silvics.compiler.cardtext import attribute_line
 from silvics.interpreter.ir import Node
+from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
 
 
 class InputEnded(Exception):
@@ -43,9 +44,7 @@ class HumanAgent:
         zones = observation.zones
         seen = {label: [card.id for card in cards] for label, cards in zones.items()}
         prompt = observation.prompt
-        self.write(
-            f"\n--- P{self.seat + 1}, your turn: {self.asker.words(prompt) if self.asker else prompt} ---"
-        )
+        self.write(f"\n--- P{self.seat + 1}, your turn: {self._question(observation)} ---")
         self.write("  " + status(observation, self.seat))
         for line in changes(self.last, seen):
             self.write(f"  * {line}")
@@ -72,6 +71,22 @@ class HumanAgent:
             if index is not None:
                 return index
             self.write(f"  {self._hint(len(labels))}")
+
+    def _question(self, observation) -> str:
+        """The question in words: an action question names its actions; a question asked again
+        for each card of several says how many (or how much) are still wanted."""
+        prompt, asker = observation.prompt, self.asker
+        if asker is None:
+            return prompt
+        if prompt == ACTIONS:
+            said = [asker.option(prompt, label) for label in observation.labels]
+            return "choose one: " + ", or ".join(said)
+        words = asker.words(prompt)
+        still = observation.still
+        if still is None:
+            return words
+        measure, amount = still
+        return f"{words} ({amount} more)" if measure == "count" else f"{words} (worth {amount} more)"
 
     def _hint(self, count: int) -> str:
         """What may be typed: a number or an option's words, and undo and why when offered."""

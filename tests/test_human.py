@@ -170,3 +170,26 @@ def test_a_person_sees_the_question_in_the_games_words_and_the_scores(game_id, w
     shown = "\n".join(hot_seat_game(game_id, people=(0,)).lines)
     assert words in shown
     assert re.search(r"^  scores: P1 -?\d+  P2 -?\d+ · first P\d", shown, re.M)
+
+
+def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(monkeypatch):
+    """Not "choose an action": the actions offered, in the game's words; a cost paid card by card
+    says how many cards are still wanted (Forest Shuffle, seed 1: a card costing 2 is played)."""
+    from conftest import run_cli
+    answers = iter(["play_card", "1", "1", "1"])
+
+    def typed(prompt):
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
+    _, out, _ = run_cli("play", "forest-shuffle", "--players", "2", "--human", "1", "--seed", "1")
+    asked = [line for line in out.splitlines() if line.startswith("--- P1, your turn: ")]
+    assert asked[:4] == [
+        "--- P1, your turn: choose one: draw 2 cards, or play a card, or plant a sapling ---",
+        "--- P1, your turn: choose a card in your hand that you can pay for and place ---",
+        "--- P1, your turn: pay its cost: choose as many other cards from your hand (2 more) ---",
+        "--- P1, your turn: pay its cost: choose as many other cards from your hand (1 more) ---",
+    ]

@@ -806,7 +806,7 @@ def choose(node, build):
         found = pile_of(game, found) if of_cards else found
         return tuple(o for o in found if o not in taken) if taken else tuple(found)
 
-    def ask(game, seat, choices, bind=None):
+    def ask(game, seat, choices, bind=None, wanted=None):
         def label(option, viewer: int) -> str:
             if of_cards:
                 return card_label(game, viewer, option, choices)
@@ -814,7 +814,7 @@ def choose(node, build):
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
 
-        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards, asked_by=node))
+        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards, asked_by=node, still=wanted))
 
     def enter(game, frame):
         found = source(game, frame.env)
@@ -835,6 +835,7 @@ def choose(node, build):
         still = lambda game, env, picked: count(game, env) - len(picked)  # noqa: E731
     else:
         return enter
+    measure = "worth" if node.args.get("worth") else "count"  # what a person is told is still wanted
 
     def run_many(game, frame):
         picked = frame.data
@@ -854,7 +855,7 @@ def choose(node, build):
             if game.on_choice is not None:
                 game.on_choice(game, frame.env["you"], prompt, _said(game, left, of_cards, of_players), False)
             return
-        ask(game, frame.env["you"], left)
+        ask(game, frame.env["you"], left, wanted=(measure, wanted))
 
     return lambda game, frame: game.push(run_many, frame, [])
 
