@@ -288,7 +288,8 @@ def twin(game, seat: int, seed: int) -> Game:
 def seen(observation: Observation) -> dict:
     """All an observation says, in words."""
     return {"zones": {label: [str(card) for card in cards] for label, cards in observation.zones.items()},
-            "question": (observation.deciding, observation.prompt, observation.labels, observation.option_count),
+            "question": (observation.deciding, observation.prompt, observation.labels, observation.option_count,
+                         observation.still),
             "table": (observation.counters, observation.scores, observation.markers, observation.players),
             "log": observation.log}
 
@@ -441,8 +442,8 @@ def test_nothing_public_leads_from_an_observation_to_the_game(position):
         found = [(path, type(value).__name__) for path, value in reachable(observation) if isinstance(value, ENGINE)]
         assert not found
         assert {name for name in dir(observation) if not name.startswith("_")} == {
-            "seat", "deciding", "prompt", "labels", "option_count", "players", "zones", "counters", "scores",
-            "markers", "log", "sample", "strategy"}
+            "seat", "deciding", "prompt", "labels", "option_count", "still", "players", "zones", "counters",
+            "scores", "markers", "log", "sample", "strategy"}
         for name in position.rules.ir.strategies:          # a persona is rules, which are public: IR only
             assert not [path for path, value in reachable(observation.strategy(name)) if isinstance(value, ENGINE)]
 
