@@ -47,7 +47,9 @@ class _Declaring:
         decls.zones = {name: self.zone(name, z) for name, z in data["zones"].items()}
         decls.zones.setdefault("box", ZoneDecl("box", "shared", "hidden"))
         decls.counters = {
-            name: CounterDecl(name, c.get("per", "shared"), c.get("start", 0), tuple(c.get("names", ())))
+            name: CounterDecl(
+                name, c.get("per", "shared"), c.get("start", 0), tuple(c.get("names", ())), c.get("shown", "")
+            )
             for name, c in data.get("counters", {}).items()
         }
         for kind, spec in data["kinds"].items():

@@ -70,6 +70,7 @@ class CounterDecl:
     per: str  # "shared" or "player"
     start: int = 0
     names: tuple = ()  # words for the values 0, 1, 2 … where it is shown to people
+    shown: str = ""  # what players call it, where a person sees it; "": the rules' own bookkeeping
 
 
 @dataclass(frozen=True, slots=True)

@@ -580,7 +580,13 @@ FIELDS = {
         "map": _list(_record("SpaceDef")),
     },
     "SpaceDef": {"row": _text, "column": _whole(1, MAX_COLUMNS), "attributes": _space_attributes},
-    "CounterDecl": {"name": _text, "per": _word("shared", "player"), "start": _number, "names": _list(_text)},
+    "CounterDecl": {
+        "name": _text,
+        "per": _word("shared", "player"),
+        "start": _number,
+        "names": _list(_text),
+        "shown": _text,
+    },
     "AttrDecl": {
         "name": _text,
         "type": _word(*_ATTRIBUTE_TYPES),

@@ -13,7 +13,7 @@ from pathlib import Path
 from silvics import extras, games, pace, saves
 from silvics.compiler.diagnostics import CompileError
 from silvics.errors import DATA_ERROR, MISUSE, OK, UsageError
-from silvics.human import InputEnded
+from silvics.human import InputEnded, shown_counter
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, BUDGETS, agent_known
 from silvics.interpreter.game import Game, GameError, SetupError
@@ -422,29 +422,41 @@ def _print_game(ir, save, game, quiet: bool, log: str = "story"):
             from silvics.story import told
 
             print("\n".join(told(ir, save, game.state.choices)))
-    print(_scores_table(game))
+    print(_scores_table(game, full=log == "full"))
     if not game.over:
         print(f"Waiting for P{game.pending.seat + 1}: {game.pending.prompt}")
 
 
-def _counter_value(game, key: str, value: int):
+def _counters_line(game, full: bool) -> list[str]:
+    """The counters at the end, as players read them (those declared `shown:` and moved from
+    their start, each player's named); with the full log, every counter by its key."""
+    counters, declared = game.state.counters, {counter.name: counter for counter in game.rules.ir.counters}
+    if full:
+        return [
+            f"{game.zone_label(key)} {_word(declared[parse_key(key).name], value)}"
+            for key, value in sorted(counters.items())
+        ]
+    said = []
+    for key, value in sorted(counters.items()):
+        parts = parse_key(key)
+        whose = "" if parts.owner is None else f"P{parts.owner + 1} "
+        said += shown_counter(declared, parts.name, value, whose)
+    return said
+
+
+def _word(counter, value: int):
     """A counter's value as people read it: the word its declaration gives that value, if any."""
-    declared = {counter.name: counter for counter in game.rules.ir.counters}
-    names = declared[parse_key(key).name].names
-    return names[value] if 0 <= value < len(names) else value
+    return counter.names[value] if 0 <= value < len(counter.names) else value
 
 
-def _scores_table(game) -> str:
+def _scores_table(game, full: bool = False) -> str:
     scores, standings = game.state.scores, game.standings()
     winners = game.winners() if game.over and len(scores) > 1 else []
     lines = ["", "Final scores:" if game.over else "Scores so far:"]
     for seat in sorted(range(len(scores)), key=lambda s: tuple(-n for n in standings[s])):
         winner = "  winner" if seat in winners else ""
         lines.append(f"  P{seat + 1}  {scores[seat]:>4}{winner}")
-    counters = [
-        f"{game.zone_label(key)} {_counter_value(game, key, value)}"
-        for key, value in sorted(game.state.counters.items())
-    ]
+    counters = _counters_line(game, full)
     if counters:
         lines.append("Counters: " + ", ".join(counters))
     return "\n".join(lines)

@@ -25,6 +25,7 @@ class HumanAgent:
         table: dict | None = None,
         asker=None,
         why=None,
+        counters: dict | None = None,
     ):
         """`table`, shared by the people of one game played at one screen (hot seat), holds the
         seat that decided last: the screen is cleared and handed over between two people.
@@ -36,6 +37,7 @@ class HumanAgent:
         self.write = write or print
         self.undo = undo  # undo(seat) goes back to this seat's previous decision, or says why not
         self.why = why  # why(seat, name): the lines saying why NAME is not offered (silvics/why.py)
+        self.counters = counters or {}  # name -> CounterDecl: the counters players see are shown
         self.table = table
         self.last: dict[str, list[str]] = {}
 
@@ -45,7 +47,7 @@ class HumanAgent:
         seen = {label: [card.id for card in cards] for label, cards in zones.items()}
         prompt = observation.prompt
         self.write(f"\n--- P{self.seat + 1}, your turn: {self._question(observation)} ---")
-        self.write("  " + status(observation, self.seat))
+        self.write("  " + status(observation, self.seat, self.counters))
         for line in changes(self.last, seen):
             self.write(f"  * {line}")
         self.last = seen
@@ -111,17 +113,28 @@ class HumanAgent:
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
 
 
-def status(observation, seat: int) -> str:
-    """The scores, the markers, and the shared counters and the seat's own, on one line."""
+def status(observation, seat: int, declared: dict | None = None) -> str:
+    """The scores, the markers, and the counters players see (`declared`: name -> CounterDecl),
+    the shared ones and the seat's own, on one line."""
     scores = "  ".join(f"P{number + 1} {points}" for number, points in enumerate(observation.scores))
     markers = [f"{name} P{holder + 1}" for name, holder in sorted(observation.markers.items())]
-    mine = f"@{seat + 1}"
-    counters = [
-        f"{name.removesuffix(mine).replace('_', ' ')} {value}"
-        for name, value in sorted(observation.counters.items())
-        if "@" not in name or name.endswith(mine)
-    ]
+    counters = []
+    for label, value in sorted(observation.counters.items()):
+        name, _, owner = label.partition("@")
+        if not owner or int(owner) == seat + 1:
+            counters += shown_counter(declared or {}, name, value)
     return " · ".join([f"scores: {scores}", *markers, *counters])
+
+
+def shown_counter(declared: dict, name: str, value: int, whose: str = "") -> list[str]:
+    """A counter as players read it: by the words its declaration shows it by (`shown:`), with the
+    word its value stands for (`names:`); nothing for the rules' own bookkeeping (no `shown:`) or
+    for a counter still at its start (there is nothing to tell)."""
+    counter = declared.get(name)
+    if counter is None or not counter.shown or value == counter.start:
+        return []
+    said = counter.names[value] if 0 <= value < len(counter.names) else value
+    return [f"{whose}{counter.shown} {said}"]
 
 
 def _index(answer: str, labels) -> int | None:

@@ -346,6 +346,7 @@ class Session:
                 table=table,
                 asker=asker,
                 why=lambda seat, name: why(self.game, seat, name, wording),
+                counters={counter.name: counter for counter in rules.counters},
             )
             if seat.agent == PERSON
             else _bot(seat, number)

@@ -140,12 +140,28 @@ def test_score_lists_every_card_of_a_forest_with_halves_named_by_species(capsys)
 
 
 def test_play_shows_a_counter_by_the_word_its_rules_name_for_its_value(capsys):
-    # Forest Shuffle's solo result: stars 0..3 are none, bronze, silver, gold; won is no or yes.
+    # Forest Shuffle's solo result: stars 0..3 are none, bronze, silver, gold; won is no or yes. The
+    # full log ends with every counter by its key; the short ending with those players see only
     status, out, _ = run(capsys, "play", "forest-shuffle", "--players", "1", "--module", "alone-in-the-forest",
-                         "--quiet", "--seed", "4")
+                         "--quiet", "--seed", "4", "--log", "full")
     counters = dict(item.rsplit(" ", 1) for item in out.split("Counters: ")[1].strip().split(", "))
     assert status == 0 and counters["stars"] in ("none", "bronze", "silver", "gold") and counters["won"] in ("no", "yes")
     assert counters["turns"].isdigit()                              # a counter without names: its number
+    status, out, _ = run(capsys, "play", "forest-shuffle", "--players", "1", "--module", "alone-in-the-forest",
+                         "--quiet", "--seed", "4")
+    assert status == 0 and "turns" not in out and "draw_next" not in out   # the rules' bookkeeping
+
+
+def test_a_counter_players_see_is_said_by_its_words_once_it_moves():
+    from silvics.human import shown_counter
+    from silvics.interpreter.ir import CounterDecl
+    declared = {"stars": CounterDecl("stars", "shared", 0, ("none", "bronze", "silver"), "best tier reached"),
+                "owed": CounterDecl("owed", "player", 0, (), "turns owed"),
+                "draws": CounterDecl("draws", "shared", 0)}
+    assert shown_counter(declared, "stars", 2) == ["best tier reached silver"]
+    assert shown_counter(declared, "owed", 1, "P2 ") == ["P2 turns owed 1"]
+    assert shown_counter(declared, "owed", 0) == []                  # still at its start: nothing to tell
+    assert shown_counter(declared, "draws", 2) == []                 # bookkeeping: never shown
 
 
 def test_show_renders_a_card_in_english(capsys):
