@@ -664,6 +664,8 @@ def why_not(args) -> int:
     """Why NAME is not offered at the question the scenario file's run stops at."""
     from silvics import scenarios
     from silvics.compiler.english import Wording
+    from silvics.human import question
+    from silvics.story import Asker
     from silvics.why import why
 
     path, game_path = _position_file(args.file), games.game_path(args.game)
@@ -676,10 +678,11 @@ def why_not(args) -> int:
     except (PositionError, GameError) as error:
         print(f"error: {path}: {error}", file=sys.stderr)
         return DATA_ERROR
-    pending = game.pending
+    pending, wording = game.pending, Wording(game.rules.ir.vocabulary)
     assert pending is not None  # scenarios.paused stops only at a question
-    print(f"P{pending.seat + 1} is asked: {pending.prompt} ({', '.join(pending.labels)})")
-    for said in why(game, pending.seat, args.name, Wording(game.rules.ir.vocabulary)):
+    asked = question(Asker(game.rules.ir, wording), pending.prompt, pending.labels, pending.still)
+    print(f"P{pending.seat + 1} is asked: {asked}")
+    for said in why(game, pending.seat, args.name, wording):
         print(said)
     return OK
 

@@ -75,20 +75,9 @@ class HumanAgent:
             self.write(f"  {self._hint(len(labels))}")
 
     def _question(self, observation) -> str:
-        """The question in words: an action question names its actions; a question asked again
-        for each card of several says how many (or how much) are still wanted."""
-        prompt, asker = observation.prompt, self.asker
-        if asker is None:
-            return prompt
-        if prompt == ACTIONS:
-            said = [asker.option(prompt, label) for label in observation.labels]
-            return "choose one: " + ", or ".join(said)
-        words = asker.words(prompt)
-        still = observation.still
-        if still is None:
-            return words
-        measure, amount = still
-        return f"{words} ({amount} more)" if measure == "count" else f"{words} (worth {amount} more)"
+        if self.asker is None:
+            return observation.prompt
+        return question(self.asker, observation.prompt, observation.labels, observation.still)
 
     def _hint(self, count: int) -> str:
         """What may be typed: a number or an option's words, and undo and why when offered."""
@@ -111,6 +100,18 @@ class HumanAgent:
 
 
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
+
+
+def question(asker, prompt: str, labels, still=None) -> str:
+    """A question in the game's words: one offering actions names them; one asked again for each
+    card of several says how many (or how much) are still wanted."""
+    if prompt == ACTIONS:
+        return "choose one: " + ", or ".join(asker.option(prompt, label) for label in labels)
+    words = asker.words(prompt)
+    if still is None:
+        return words
+    measure, amount = still
+    return f"{words} ({amount} more)" if measure == "count" else f"{words} (worth {amount} more)"
 
 
 def status(observation, seat: int, declared: dict | None = None) -> str:

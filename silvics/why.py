@@ -1,6 +1,6 @@
 """Why not? At a decision, why something a person expected is not offered.
 
-    why(game, seat, "Oak", wording)   # ["You cannot choose Oak (rules/…/game.yaml:236):", "  …"]
+    why(game, seat, "Oak", wording)   # ["Oak cannot be chosen (rules/…/game.yaml:259):", "  …"]
 
 The answer comes from the rules themselves: a question names the node of the rules that asks it
 (`Choice.asked_by`). `why` finds the step that would offer NAME (a step of a `one of`, or a card
@@ -126,8 +126,12 @@ class _Asking:
 
     # ---- the answers ----
     def step(self, step: str, offering: Node, asked_by: Node | None) -> list[str]:
+        """Why a step is not offered: the condition of this question's `one of` that keeps it out,
+        or where the rules offer it (`offering`: a `one of` that does)."""
         words = self.step_words(step)
-        if asked_by is not offering and not (asked_by is not None and step in asked_by.args.get("steps", ())):
+        if asked_by is not None and asked_by.op == "one_of" and step in asked_by.args["steps"]:
+            offering = asked_by  # (a step several `one of`s offer: this question's own)
+        elif asked_by is not offering:
             return [
                 f"You cannot {words} now: this question is not where it is offered.",
                 f"  It is offered at {_where(offering)}: {_sentence(self.wording.say(offering))}",
