@@ -19,9 +19,9 @@ def play(capsys, *argv) -> tuple[int, str, str]:
 def test_alone_in_the_forest_plays_with_the_base_game_alpine_or_both(capsys, expansions):
     modules = [arg for module in expansions + ["alone-in-the-forest"] for arg in ("--module", module)]
     status, out, err = play(capsys, "--players", "1", *modules,
-                            "--set", "challenge=bat-forest", "--set", "tier=bronze")
+                            "--set", "challenge=bat-forest", "--set", "tier=bronze", "--log", "full")
     assert (status, err) == (0, "")
-    assert "Final scores:\n  P1 " in out and "winters 1" in out
+    assert "Final scores:\n  P1 " in out and "winters 1" in out    # the full log's counters: one winter card
 
 
 def test_alone_in_the_forest_takes_woodland_edge_only_with_alpine(capsys):
