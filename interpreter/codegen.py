@@ -113,12 +113,9 @@ class Module:
         (a definition's body, shared by its uses, is one function). `bound` gives the code that
         reads names of the rules bound by the caller (a definition's parameters, from its key);
         a `shared` value is remembered and read by many, so a list is given as a tuple."""
-        cached = self._replayed(node)
-        if cached is not None:
-            return cached
-        built = self._built.get(id(node))
-        if built is not None and built[0] is node:
-            return self._handing(built[1], node)
+        found = self._found(node)
+        if found is not None:
+            return found
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
         with self._inside():
             gen = Gen(self, dict(bound or {}))
@@ -132,18 +129,23 @@ class Module:
     def action(self, node: Node) -> Callable:
         """The function `act(game, frame)` that carries out an action node: its primitive's code
         builder gives its statements, run with `env`, the frame's bindings."""
-        cached = self._replayed(node)
-        if cached is not None:
-            return cached
-        built = self._built.get(id(node))
-        if built is not None and built[0] is node:
-            return self._handing(built[1], node)
+        found = self._found(node)
+        if found is not None:
+            return found
         with self._inside():
             steps = REGISTRY[node.op].handler(node, Gen(self, {}))
             body = [*Gen(self, {}).steps("env = frame.env"), *steps]
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
+
+    def _found(self, node: Node) -> Callable | None:
+        """The function already made for a node: handed out again from the cache, or built before."""
+        cached = self._replayed(node)
+        if cached is not None:
+            return cached
+        built = self._built.get(id(node))
+        return self._handing(built[1], node) if built is not None and built[0] is node else None
 
     @contextlib.contextmanager
     def _inside(self):

@@ -22,6 +22,7 @@ import hashlib
 import json
 
 from silvics import cache
+from silvics.interpreter import codecache
 from silvics.interpreter.simulate import GameResult, local_runner, play_chunk
 
 GAMES = 100  # the reference pages' figures: seeds 1…100 per study (CI replays them all)
@@ -48,7 +49,7 @@ def cached_runner(ir, workers: int = 1, runner=None, use_cache: bool = True):
                 [
                     FORMAT,
                     _version(),
-                    cache.engine(),
+                    codecache.engine(),
                     players,
                     list(names),
                     list(setup[0]),

@@ -30,7 +30,9 @@ import silvics.compiler
 import silvics.interpreter
 from silvics import bundled
 from silvics.interpreter import ir
-from silvics.interpreter.codecache import engine, folder  # noqa: F401 - one cache folder; engine() for balance
+from silvics.interpreter.codecache import (
+    folder,
+)  # one cache folder, the interpreter's code cache beside the IR
 
 FORMAT = 1  # of the header; bump when it changes
 
