@@ -284,4 +284,5 @@ class _Declaring:
             spec.get("within", ""),
             tuple(spec.get("sees", {}).items()),
             "owner" if spec.get("by") == "owner" else "",
+            shown=spec.get("shown", ""),
         )

@@ -85,6 +85,7 @@ class AttrDecl:
     default: object = (
         None  # a space's attribute: the value of every space that neither prints nor was set one
     )
+    shown: str = ""  # a mark: what players call it, where a person sees it; "": the rules' bookkeeping
 
 
 @dataclass(frozen=True, slots=True)

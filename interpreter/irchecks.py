@@ -596,6 +596,7 @@ FIELDS = {
         "sees": _list(_fixed(_text, _text)),
         "by": _word("", "owner"),
         "default": _or_null(_literal),
+        "shown": _text,
     },
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
     "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},

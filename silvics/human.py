@@ -26,6 +26,7 @@ class HumanAgent:
         asker=None,
         why=None,
         counters: dict | None = None,
+        naming: Naming | None = None,
     ):
         """`table`, shared by the people of one game played at one screen (hot seat), holds the
         seat that decided last: the screen is cleared and handed over between two people.
@@ -38,13 +39,19 @@ class HumanAgent:
         self.undo = undo  # undo(seat) goes back to this seat's previous decision, or says why not
         self.why = why  # why(seat, name): the lines saying why NAME is not offered (silvics/why.py)
         self.counters = counters or {}  # name -> CounterDecl: the counters players see are shown
+        self.naming = naming  # zones, cards and marks in the game's words (never by id)
         self.table = table
         self.last: dict[str, list[str]] = {}
 
     def choose(self, observation) -> int:
         self._hand_over()
-        zones = observation.zones
-        seen = {label: [card.id for card in cards] for label, cards in zones.items()}
+        zones, naming = observation.zones, self.naming
+        seen = {
+            naming.zone(label) if naming else label: [
+                (naming.card(card, label) if naming else card.id) if card.card else "?" for card in cards
+            ]
+            for label, cards in zones.items()
+        }
         prompt = observation.prompt
         self.write(f"\n--- P{self.seat + 1}, your turn: {self._question(observation)} ---")
         self.write("  " + status(observation, self.seat, self.counters))
@@ -52,10 +59,12 @@ class HumanAgent:
             self.write(f"  * {line}")
         self.last = seen
         for label, cards in zones.items():
-            self.write(f"  {label:<20} {describe_pile(cards, self.wording)}")
+            where = naming.zone(label) if naming else label
+            self.write(f"  {where:<20} {describe_pile(cards, self.wording, naming, label)}")
         labels = observation.labels
-        for number, label in enumerate(labels, 1):
-            self.write(f"  [{number}] {self.asker.option(prompt, label) if self.asker else label}")
+        shown = [self._option(prompt, label) for label in labels]
+        for number, said in enumerate(shown, 1):
+            self.write(f"  [{number}] {said}")
         while True:
             try:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
@@ -69,10 +78,15 @@ class HumanAgent:
                 for line in self.why(self.seat, asked) if asked else ["why what? type: why NAME"]:
                     self.write(f"  {line}")
                 continue
-            index = _index(answer, labels)
+            index = _index(answer, labels, shown)
             if index is not None:
                 return index
             self.write(f"  {self._hint(len(labels))}")
+
+    def _option(self, prompt: str, label: str) -> str:
+        """An option as the person reads it: a step in the game's words, a card by name, a place in words."""
+        said = self.asker.option(prompt, label) if self.asker else label
+        return self.naming.option(said) if self.naming else said
 
     def _question(self, observation) -> str:
         if self.asker is None:
@@ -100,6 +114,90 @@ class HumanAgent:
 
 
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
+
+
+class Naming:
+    """How a person reads the table, never by id: a zone as "your hand", "P2's reserve", "the
+    clearing", a card's own zone as "Dryads' votes", a space as "your region, low.1"; a card by
+    its name, a card whose sides are halves of one face (its kind's `faces: split`) by all its
+    halves unless it lies on a card (played as one half); only the marks the rules declare
+    `shown`, by those words."""
+
+    def __init__(self, ir, seat: int):
+        self.seat = seat
+        cards = (*ir.cards, *(card for module in ir.modules.values() for card in module.cards))
+        split = {face.kind for face in ir.faces if face.split}
+        self.names = {card.id: _named(card.sides[0].name, card.id) for card in cards}
+        self.sides = {side.side for card in cards for side in card.sides if len(card.sides) > 1}
+        self.halves = {
+            card.id: " / ".join(_named(s.name, card.id) for s in card.sides)
+            for card in cards
+            if card.kind in split
+        }
+        self.shown_marks = {mark.name: mark.shown for mark in ir.marks if mark.shown}
+
+    def zone(self, label: str) -> str:
+        name, _, owner = label.partition("@")
+        zone, _, space = name.partition(":")
+        said = zone.replace("_", " ") + (f", {space}" if space else "")
+        if not owner:
+            return f"the {said}"
+        if owner.isdigit():
+            return f"your {said}" if int(owner) == self.seat + 1 else f"P{owner}'s {said}"
+        if "@" in owner:  # the zone of a card known by where it lies: "slots@forest@2#3"
+            place, _, number = owner.partition("#")
+            return (
+                f"{said} of card {number} in {self.zone(place)}"
+                if number
+                else f"{said} in {self.zone(place)}"
+            )
+        holder = self.names.get(owner, _said(owner))
+        return f"{holder}' {said}" if holder.endswith("s") else f"{holder}'s {said}"
+
+    def card(self, seen, label: str = "") -> str:
+        """A card seen (observation.Seen) as it lies in the zone `label`."""
+        card = seen.card
+        on_a_card = not label.rpartition("@")[2].isdigit() and "@" in label
+        if card.id in self.halves and not on_a_card:
+            return self.halves[card.id]
+        side = card.sides[seen.side] if seen.side is not None else card.sides[0]
+        return _named(side.name, card.id)
+
+    def marks(self, marks: dict) -> list[str]:
+        return [
+            f"{self.shown_marks[name]} {_printed(value)}"
+            for name, value in marks.items()
+            if name in self.shown_marks
+        ]
+
+    def option(self, said: str) -> str:
+        """An option's words with the ids and zone keys in them said in words ("a hidden card from
+        hand@2": "a hidden card from P2's hand"; "apple from hand@1": "Apple from your hand")."""
+        thing, sep, place = said.partition(" from ")
+        if sep and "@" in place:
+            return f"{self.option(thing)} from {self.zone(place)}"
+        if said in self.halves:
+            return self.halves[said]
+        if said in self.names:
+            return self.names[said]
+        if said in self.sides:  # a side chosen of a card named before ("top_half": top half)
+            return said.replace("_", " ")
+        return self.zone(said) if "@" in said and " " not in said else said
+
+    def value(self, name: str, value) -> str:
+        """A printed attribute as a person reads it: its name and its words, without ids' dashes."""
+        return f"{name.replace('_', ' ')} {_printed(value).replace('-', ' ')}"
+
+
+def _named(name: str, card_id: str) -> str:
+    """A card's name as printed; a card printed without one (its name is its id) in words."""
+    return name if name and name != card_id else _said(card_id)
+
+
+def _said(card_id: str) -> str:
+    """A card without a name said by its id in words: "white-turf" is "White turf"."""
+    words = card_id.replace("--", " / ").replace("-", " ")
+    return words[:1].upper() + words[1:]
 
 
 def question(asker, prompt: str, labels, still=None) -> str:
@@ -138,33 +236,39 @@ def shown_counter(declared: dict, name: str, value: int, whose: str = "") -> lis
     return [f"{whose}{counter.shown} {said}"]
 
 
-def _index(answer: str, labels) -> int | None:
-    """The option a typed answer picks: its number, or its label; None for anything else
-    (int() refuses '²' and numbers thousands of digits long, which isdigit() lets through)."""
+def _index(answer: str, labels, shown=()) -> int | None:
+    """The option a typed answer picks: its number, its label, or its words as shown (in any
+    case); None for anything else (int() refuses '²' and numbers thousands of digits long,
+    which isdigit() lets through)."""
     try:
         number = int(answer)
     except ValueError:
         number = 0
     if 1 <= number <= len(labels):
         return number - 1
-    return labels.index(answer) if answer in labels else None
+    if answer in labels:
+        return labels.index(answer)
+    said = [words.casefold() for words in shown]
+    return said.index(answer.casefold()) if answer.casefold() in said else None
 
 
-def describe_pile(cards, wording=None) -> str:
+def describe_pile(cards, wording=None, naming: Naming | None = None, label: str = "") -> str:
     """A zone's cards (observation.Seen) in words: those the seat sees, then how many it cannot."""
-    shown = [describe(card, wording) for card in cards if card.card is not None or card.marks]
+    shown = [describe(card, wording, naming, label) for card in cards if card.card is not None or card.marks]
     hidden = sum(1 for card in cards if card.card is None and not card.marks)
     if hidden:
         shown.append(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see")
     return "; ".join(shown)
 
 
-def describe(seen, wording=None) -> str:
+def describe(seen, wording=None, naming: Naming | None = None, label: str = "") -> str:
     """A card as it lies: its face-up side's name and printed attributes (its effects as the
     card prints them, given the game's `wording`), and its marks (each copy its own: two copies
     of a card may lie on different sides, with different marks). A card the seat cannot see
-    shows its marks alone."""
-    card, marks = seen.card, [f"{name} {_printed(value)}" for name, value in seen.marks.items()]
+    shows its marks alone. With `naming`, only the marks players see, by their words, and the
+    card named as it lies in the zone `label`."""
+    card = seen.card
+    marks = naming.marks(seen.marks) if naming else [f"{n} {_printed(v)}" for n, v in seen.marks.items()]
     if card is None:
         return f"a card you cannot see [{', '.join(marks)}]"
     side = card.sides[seen.side]
@@ -173,11 +277,16 @@ def describe(seen, wording=None) -> str:
         if wording and isinstance(value, Node)
         else f"{name}: {side.text[name]}"
         if name in side.text
+        else naming.value(name, value)
+        if naming
         else f"{name} {_printed(value)}"
         for name, value in side.attributes.items()
     ] + marks
-    label = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
-    return f"{label} [{', '.join(parts)}]" if parts else label
+    if naming:
+        named = naming.card(seen, label)
+    else:
+        named = f"{side.name or card.id}" + (f" ({side.side})" if len(card.sides) > 1 else "")
+    return f"{named} [{', '.join(parts)}]" if parts else named
 
 
 def _printed(value) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from silvics import bundled, games, pace
 from silvics.compiler.english import Wording
 from silvics.errors import UsageError
-from silvics.human import HumanAgent
+from silvics.human import HumanAgent, Naming
 from silvics.interpreter import ir as ir_module
 from silvics.interpreter.agents import AGENTS, agent_known, agent_seed, build_agent
 from silvics.interpreter.game import Game, SetupError
@@ -347,6 +347,7 @@ class Session:
                 asker=asker,
                 why=lambda seat, name: why(self.game, seat, name, wording),
                 counters={counter.name: counter for counter in rules.counters},
+                naming=Naming(rules, number),
             )
             if seat.agent == PERSON
             else _bot(seat, number)

@@ -175,13 +175,13 @@ def test_human_sees_only_their_view(capsys, monkeypatch):
     from silvics import games
     from silvics.interpreter.game import Game
     opening = Game(games.load("four-forests"), 2, 3)
-    their_hand = [opening.card_id(uid) for uid in opening.state.zones["hand/1"]]
-    my_hand = [opening.card_id(uid) for uid in opening.state.zones["hand/0"]]
+    their_hand = [opening.rules.defs[uid].sides[0].name for uid in opening.state.zones["hand/1"]]
+    my_hand = [opening.rules.defs[uid].sides[0].name for uid in opening.state.zones["hand/0"]]
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
     status, out, _ = run(capsys, "play", "four-forests", "--players", "2", "--seed", "3", "--human", "1", "--quiet")
     assert status == 0
     first_turn = out.split("--- P1, your turn: place a card from your hand face up in your forest ---")[1].split("--- P1")[0]
-    assert "hand@2               4 cards you cannot see" in first_turn
+    assert "P2's hand            4 cards you cannot see" in first_turn
     assert not any(card in first_turn for card in their_hand)
     assert all(f"] {card}" in first_turn for card in my_hand)      # the numbered options
 

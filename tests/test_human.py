@@ -193,3 +193,36 @@ def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(m
         "--- P1, your turn: pay its cost: choose as many other cards from your hand (2 more) ---",
         "--- P1, your turn: pay its cost: choose as many other cards from your hand (1 more) ---",
     ]
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_mark(monkeypatch, game_id):
+    """Seat 1 answers the first option 80 times, piped: what it reads (the prompts, the table, the
+    options, the story) names no zone by its key (hand@1, votes@dryads), no card by an id that
+    is not its name (bullfinch--blackberries), no side by its key (top_half) and no mark the rules
+    do not declare `shown` (played_turn). Words that are also printed values (an icon `leaf`, a
+    creature's side `leaf`) are not ids."""
+    import re
+
+    from conftest import run_cli
+    ir = games.load(game_id)
+    answers = iter(["1"] * 80)
+
+    def typed(prompt):
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
+    _, out, _ = run_cli("play", game_id, "--players", "2", "--human", "1", "--seed", "3")
+    cards = (*ir.cards, *(card for module in ir.modules.values() for card in module.cards))
+    printed = {str(value) for card in cards for side in card.sides for value in side.attributes.values()}
+    printed |= {str(item) for card in cards for side in card.sides for value in side.attributes.values()
+                if isinstance(value, tuple) for item in value}
+    engine_words = ({card.id for card in cards if card.id != card.sides[0].name.lower()}
+                    | {side.side for card in cards for side in card.sides if len(card.sides) > 1}
+                    | {mark.name for mark in ir.marks if not mark.shown}) - printed
+    words = re.findall(r"[\w:.@#-]+", out.split("\nFinal scores:")[0])
+    found = sorted({word.strip(".,;:") for word in words if "@" in word or word.strip(".,;:") in engine_words})
+    assert found == [], found
