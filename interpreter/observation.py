@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from .ir import CardDef
 from .runtime import Choice
 from .state import unnamed
-from .views import seen_log, shuffled_unseen, visible, zone_sight
+from .views import seat_label, seen_log, shuffled_unseen, visible, zone_sight
 
 
 class Seen(NamedTuple):
@@ -142,17 +142,7 @@ class Observation:
         }
 
     def __zone_label(self, game, key: str) -> str:
-        """A zone's label; a zone on a card the seat cannot see is named by where that card lies:
-        under@deck#2 (on the second card from the bottom of the deck)."""
-        state = game.state
-
-        def owner(uid: int) -> str:
-            if visible(game, self.seat, uid):
-                return game.card_id(uid)
-            where = state.location[uid]
-            return f"{self.__zone_label(game, where)}#{state.zones[where].index(uid) + 1}"
-
-        return game.zone_label(key, owner)
+        return seat_label(game, self.seat, key)
 
     def __card(self, game, uid: int) -> Seen:
         state = game.state

@@ -30,6 +30,20 @@ def in_sight(game, seat: int, key: str, facedown: bool, placer: int) -> bool:
     return visibility == "owner" and owner == seat
 
 
+def seat_label(game, seat: int, key: str) -> str:
+    """A zone's label as `seat` may read it; a zone on a card the seat cannot see is named by
+    where that card lies: under@deck#2 (on the second card from the bottom of the deck)."""
+    state = game.state
+
+    def owner(uid: int) -> str:
+        if visible(game, seat, uid):
+            return game.card_id(uid)
+        where = state.location[uid]
+        return f"{seat_label(game, seat, where)}#{state.zones[where].index(uid) + 1}"
+
+    return game.zone_label(key, owner)
+
+
 def zone_sight(rules, key: str) -> tuple:
     """A zone key's visibility, and the seat owning it (for a zone of each player's), worked
     out once per key (rules.sight)."""

@@ -20,11 +20,12 @@ import difflib
 import re
 from typing import NamedTuple
 
+from silvics.human import Naming
 from silvics.interpreter.ir import Node
 from silvics.interpreter.primitives.expressions import pile_of
 from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.runtime import FAULTS
-from silvics.interpreter.views import visible
+from silvics.interpreter.views import seat_label, visible
 
 SHOWN = 4  # the cards of a filtered collection explained one by one, at most
 MUST = {  # a comparison's operator, as what a value must be
@@ -69,6 +70,7 @@ class _Asking:
     def __init__(self, game, seat: int, wording, env: dict):
         self.game, self.seat, self.wording, self.env = game, seat, wording, env
         self.offered, self.card_vars = _indexed(game.rules.ir)  # `one of` steps; names bound to cards
+        self.naming = Naming(game.rules.ir, seat)
 
     # ---- what NAME can be ----
     def option_words(self, choice, index: int) -> str:
@@ -164,12 +166,7 @@ class _Asking:
 
     def _zone_words(self, key) -> str:
         """A zone or a space of a grid as a person says it: "your hand", "P2's region, high.1"."""
-        owner = self.game.seat_of_zone(key)
-        zone, _, space = self.game.zone_label(key).partition("@")[0].partition(":")
-        named = zone.replace("_", " ") + (f", {space}" if space else "")
-        if owner is None:
-            return f"the {named}"
-        return f"your {named}" if owner == self.seat else f"P{owner + 1}'s {named}"
+        return self.naming.zone(seat_label(self.game, self.seat, key))
 
     def _chosen(self, uid: int, choose: Node, via) -> list[str] | None:
         """Why `choose` does not offer the card: None when it does not pick from where the card

@@ -176,15 +176,7 @@ def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(m
     """Not "choose an action": the actions offered, in the game's words; a cost paid card by card
     says how many cards are still wanted (Forest Shuffle, seed 1: a card costing 2 is played)."""
     from conftest import run_cli
-    answers = iter(["play_card", "1", "1", "1"])
-
-    def typed(prompt):
-        answer = next(answers, None)
-        if answer is None:
-            raise EOFError
-        return answer
-
-    monkeypatch.setattr("builtins.input", typed)
+    piped(monkeypatch, ["play_card", "1", "1", "1"])
     _, out, _ = run_cli("play", "forest-shuffle", "--players", "2", "--human", "1", "--seed", "1")
     asked = [line for line in out.splitlines() if line.startswith("--- P1, your turn: ")]
     assert asked[:4] == [
@@ -206,15 +198,7 @@ def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_m
 
     from conftest import run_cli
     ir = games.load(game_id)
-    answers = iter(["1"] * 80)
-
-    def typed(prompt):
-        answer = next(answers, None)
-        if answer is None:
-            raise EOFError
-        return answer
-
-    monkeypatch.setattr("builtins.input", typed)
+    piped(monkeypatch, ["1"] * 80)
     _, out, _ = run_cli("play", game_id, "--players", "2", "--human", "1", "--seed", "3")
     cards = (*ir.cards, *(card for module in ir.modules.values() for card in module.cards))
     printed = {str(value) for card in cards for side in card.sides for value in side.attributes.values()}
@@ -226,3 +210,16 @@ def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_m
     words = re.findall(r"[\w:.@#-]+", out.split("\nFinal scores:")[0])
     found = sorted({word.strip(".,;:") for word in words if "@" in word or word.strip(".,;:") in engine_words})
     assert found == [], found
+
+
+def piped(monkeypatch, answers: list[str]):
+    """A person's answers piped in: each prompt reads the next; then the input ends."""
+    left = iter(answers)
+
+    def typed(prompt):
+        answer = next(left, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
