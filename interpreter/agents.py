@@ -59,7 +59,7 @@ class GreedyAgent:
         self.rng, self.samples = random.Random(f"{seed}/{seat}/greedy"), samples
 
     def choose(self, observation) -> int:
-        worlds = [observation.sample(self.rng) for _ in range(self.samples)]
+        worlds = [observation.sample(self.rng, log=False) for _ in range(self.samples)]
         values = [
             sum(self.value(world, index, observation.seat) for world in worlds)
             for index in range(observation.option_count)
@@ -86,7 +86,7 @@ class MonteCarloAgent:
     def choose(self, observation) -> int:
         totals = [0.0] * observation.option_count
         for _ in range(self.rollouts):
-            world = observation.sample(self.rng)
+            world = observation.sample(self.rng, log=False)
             for index in range(len(totals)):
                 totals[index] += self.playout(world.copy(), index, observation.seat)
         best = max(totals)
@@ -142,7 +142,7 @@ class ISMCTSAgent:
         for done in range(10**9):
             if (done >= self.iterations) if deadline is None else (done and time.process_time() >= deadline):
                 break
-            self.iterate(root, observation.sample(self.rng))
+            self.iterate(root, observation.sample(self.rng, log=False))
         labels = observation.labels
         visits = [
             root.children[key].visits if (key := (observation.seat, label)) in root.children else 0
@@ -219,7 +219,7 @@ class StrategyAgent:
                     kept = picked
                     break
             if rule.prefer is not None:
-                world = world or observation.sample(self.rng)
+                world = world or observation.sample(self.rng, log=False)
                 worth = self._worth(world, rule.prefer, kept)
                 kept = [i for i in kept if worth[i] == max(worth.values())] if worth else kept
         return self.rng.choice(kept)

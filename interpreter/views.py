@@ -187,12 +187,26 @@ def shuffled_unseen(game, seat: int, rng) -> list[int]:
     defs = game.rules.defs
     order = list(range(len(defs)))
     by_kind: dict[str, list[int]] = {}
-    for uid in order:
-        if not visible(game, seat, uid):
-            by_kind.setdefault(defs[uid].kind, []).append(uid)
+    for uid in unseen_cards(game, seat):
+        by_kind.setdefault(defs[uid].kind, []).append(uid)
     for unseen in by_kind.values():
         shown = sorted(unseen, key=lambda uid: defs[uid].id)  # copies of a card are alike
         rng.shuffle(shown)
         for uid, other in zip(unseen, shown):
             order[uid] = other
     return order
+
+
+def unseen_cards(game, seat: int) -> list[int]:
+    """The cards `seat` cannot see (not `visible`), in uid order: worked out zone by zone, for
+    a search samples a world at every decision."""
+    state, rules = game.state, game.rules
+    facedown, placer, marks = state.facedown, state.placer, state.marks
+    found: list[int] = []
+    for key, pile in state.zones.items():
+        visibility, owner = rules.sight.get(key) or zone_sight(rules, key)
+        if visibility == "public":
+            found += [uid for uid in pile if facedown[uid] and placer[uid] != seat]
+        elif visibility != "owner" or owner != seat:
+            found += pile
+    return sorted(uid for uid in found if not (marks[uid] and seat in marks[uid].get(SEEN, ())))

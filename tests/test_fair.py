@@ -467,6 +467,18 @@ def test_a_sampled_world_reads_as_its_observation(position):
         assert world.state.rng is not position.state.rng
 
 
+def test_a_world_sampled_without_the_log_is_the_same_world_with_an_empty_log(position):
+    # the built-in searches never read the past: they sample with log=False and pay nothing for it
+    for seat in range(position.state.players):
+        observation = position.observe(seat)
+        with_log = observation.sample(random.Random(seat))
+        without = observation.sample(random.Random(seat), log=False)
+        assert without.state.log == [] and with_log.state.log
+        assert [without.card_id(uid) for uid in range(len(without.state.location))] == \
+            [with_log.card_id(uid) for uid in range(len(with_log.state.location))]
+        assert {**seen(without.observe(seat)), "log": ()} == {**seen(with_log.observe(seat)), "log": ()}
+
+
 def test_an_observation_is_of_its_moment(four_forests):
     game = Game(four_forests, 2, 1)
     earlier = game.observe(0)

@@ -108,7 +108,7 @@ class Seen:
     def __init__(self, scores: dict):
         self.scores, self.labels, self.option_count = scores, list(scores), len(scores)
 
-    def sample(self, rng):
+    def sample(self, rng, log=True):
         return Pick(self.scores)
 
 
