@@ -21,7 +21,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span
 from .observation import Observation
 from .registry import REGISTRY, has_role, load_all, role
-from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, UnhashableKey, located, reason
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, located, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -497,7 +497,7 @@ class Game:
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(self.remembered(("interrupt", index), cond, self, {}))
+            was, now = watch[index], bool(self.remembered(("interrupt", index), _keyless(cond), {}))
             watch[index] = now
             if now and was is False:
                 self.note("interrupt", [], str(span))
@@ -521,14 +521,15 @@ class Game:
         if self.reads is not None:
             self.reads.add(key)
 
-    def remembered(self, key, work, *args):
-        """`work(*args)`, remembered under `key` until something it read changes (its stamps move on).
+    def remembered(self, key, work, env):
+        """`work(game, env, key)`, remembered under `key` until something it read changes (its
+        stamps move on); worked out afresh when the key holds a collection (a list is no key).
         Reads nest: whatever a remembered value read, the value using it read too."""
         state = self.state
         try:
             entry = self.memo.get(key)
-        except TypeError:
-            raise UnhashableKey(key) from None
+        except TypeError:  # unhashable
+            return work(self, env, key)
         # entry: [value, the Reading of what it read, their stamps then, the clock when last found
         # good]; a state whose clock is that one has changed nothing since, so the stamps need no
         # second look
@@ -539,7 +540,7 @@ class Game:
             return entry[0]
         outer, self.reads = self.reads, {EVERYTHING}
         try:
-            value = work(*args)
+            value = work(self, env, key)
         finally:
             read, self.reads = self.reads, outer
         if outer is not None:
@@ -684,6 +685,11 @@ def _single_if(value) -> bool:
 
 def _never(*_):
     return False
+
+
+def _keyless(condition):
+    """A condition as Game.remembered calls what it remembers (with its key, which it ignores)."""
+    return lambda game, env, key: condition(game, env)
 
 
 def _run_main(main):

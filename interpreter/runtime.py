@@ -71,10 +71,6 @@ def located(expr: Expr, span) -> Expr:
     return value
 
 
-class UnhashableKey(TypeError):
-    """A value to remember was keyed by a collection (Game.remembered): work it out afresh."""
-
-
 UNANSWERED = object()  # a frame's answer before its choice is answered
 
 

@@ -163,5 +163,5 @@ def _log(ir, players, seed, modules=()):
 def test_remembering_changes_no_move(monkeypatch, game_id, players, modules, seeds):
     ir = games.load(game_id)
     remembered = [_log(ir, players, seed, modules) for seed in seeds]
-    monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, *args: work(*args))
+    monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, env: work(self, env, key))
     assert [_log(ir, players, seed, modules) for seed in seeds] == remembered

@@ -15,7 +15,7 @@ from typing import cast
 
 from ..ir import Node
 from ..registry import Binds, Param, free_names, has_role, primitive
-from ..runtime import RuleError, UnhashableKey
+from ..runtime import RuleError
 from ..state import Scored, parse_key
 from ..views import SEEN
 from .expressions import cards
@@ -441,15 +441,15 @@ def draw(node, gen):
     blank), in cells as wide as the widest; places the grid lacks are left blank. Everyone reads
     the drawing: show only what is public."""
     around = tuple(sorted(free_names(node.args["with"]) - {"it"}))  # what else the value reads
-    key = gen.fresh("key")
+    space = gen.fresh("space")
     cells = gen.module.define(  # a row's texts: remembered, as a definition's value is
         gen.fresh("cells"),
-        ("game", "env", "keys"),
+        ("game", "env", "key"),  # the key it is remembered by: (token, the row's spaces, *seen)
         gen.steps(
-            "return tuple(shown_text({value}) for {key} in keys)",
+            "return tuple(shown_text({value}) for {space} in key[1])",
             shown_text=gen.ref(shown_text),
-            value=gen.binding({"it": key}).code(node.args["with"]),
-            key=ast.Name(key, ast.Load()),
+            value=gen.binding({"it": space}).code(node.args["with"]),
+            space=ast.Name(space, ast.Load()),
         ),
     )
     return gen.steps(
@@ -469,11 +469,8 @@ def shown_text(value) -> str:
 def drawn(game, env, spaces, cells, token: str, seen: tuple) -> None:
     rows = []
     for keys in _rows(spaces):
-        try:  # a row is worked out again only when something it showed changed: most rows never do
-            texts = game.remembered((token, keys, *seen), cells, game, env, keys)
-        except UnhashableKey:
-            texts = cells(game, env, keys)
-        rows.append((keys, texts))
+        # a row is worked out again only when something it showed changed: most rows never do
+        rows.append((keys, game.remembered((token, keys, *seen), cells, env)))
     if rows:
         game.note("draw", [], Drawing(rows))
 

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Callable
 
 from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
-from ..runtime import UnhashableKey, bounded
+from ..runtime import bounded
 from ..state import SCORES, Zone, parse_key, zone_key
 
 
@@ -298,8 +298,7 @@ def let_in(node, gen):
         ast.Load(),
     )
     code = gen.fill(
-        "definition(game, {key}, {body}, {env})",
-        definition=gen.ref(definition),
+        "game.remembered({key}, {body}, {env})",
         key=key,
         body=gen.ref(body),
         env=around,
@@ -328,15 +327,6 @@ def _loops(node, known: dict = {}) -> bool:  # noqa: B006 - a cache for the proc
         loops = bool(REGISTRY[node.op].binds) or any(_loops(part, known) for part in node.args.values())
     known[id(node)] = (node, loops)
     return loops
-
-
-def definition(game, key: tuple, body, env):
-    """A definition's value, remembered under its key (worked out afresh when a collection was
-    passed: a list is no key)."""
-    try:
-        return game.remembered(key, body, game, env, key)
-    except UnhashableKey:
-        return body(game, env, key)
 
 
 @primitive(
