@@ -100,6 +100,7 @@ class Rules:
             for card in ir.cards
         }
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
+        self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[
@@ -177,7 +178,17 @@ class Rules:
         rules.defs, rules.faces, rules.printed, rules.leading = (
             [table[uid] for uid in order] for table in tables
         )
+        rules.reacting = {}
         return rules
+
+    def able_to(self, name: str) -> frozenset:
+        """The cards printing effect `name` on some side (Game.reactors looks at no other)."""
+        found = self.reacting.get(name)
+        if found is None:
+            found = self.reacting[name] = frozenset(
+                uid for uid, sides in enumerate(self.printed) if any(name in side for side in sides)
+            )
+        return found
 
     def with_options(self, options) -> Rules:
         """The same rules with other setup options chosen: closures read the options as they run
@@ -639,13 +650,15 @@ class Game:
         """(card, effect attribute, owner seat or None) for every card able to react now to the event
         caused by `actor` (an effect answering its owner only is left out when the actor is another)."""
         found = []
+        printed, side = self.rules.printed, self.state.side  # what self.printed reads, for every card
         for name, within, owner_only in self.rules.listeners.get(event, ()):
+            able = self.rules.able_to(name)
             for key, pile in self.state.zones.items():
-                if pile and parse_key(key).name == within:
+                if not able.isdisjoint(pile) and parse_key(key).name == within:
                     owner = self.seat_of_zone(key)
                     if owner_only and owner != actor:
                         continue
-                    found += [(uid, name, owner) for uid in pile if self.printed(uid, name) is not None]
+                    found += [(uid, name, owner) for uid in pile if printed[uid][side[uid]].get(name) is not None]
         return found
 
     def printed(self, uid: int, name: str):

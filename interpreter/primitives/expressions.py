@@ -1112,13 +1112,11 @@ def printed(node, gen):
 
 
 def printed_on(game, uid, wanted, name: str):
-    if uid is None:
-        return None
-    face = next((face for face in game.rules.faces[uid] if face["side"] == wanted), _NO_FACE)
-    return face.get(name)
-
-
-_NO_FACE: dict = {}  # the face of no card: every attribute nothing
+    if uid is not None:
+        for face in game.rules.faces[uid]:
+            if face["side"] == wanted:
+                return face.get(name)
+    return None  # no card, or no such side
 
 
 @primitive(
