@@ -862,12 +862,13 @@ def arithmetic(fn, a, b) -> int | None:
 )
 def spaces(node, gen):
     """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
-    return gen.fill(
+    code = gen.fill(
         "game.rules.grid_spaces({name}, parse_key({key}).owner)",
         name=node.args["name"],
         parse_key=gen.ref(parse_key),
         key=owned_key(node, gen),
     )
+    return gen.known(code, listing=True)  # a tuple of space keys
 
 
 @primitive(
@@ -882,9 +883,10 @@ def spaces(node, gen):
 )
 def adjacent(node, gen):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
-    return gen.fill(
+    code = gen.fill(
         "bordering(game, {space})", bordering=gen.ref(bordering), space=gen.code(node.args["space"])
     )
+    return gen.known(code, listing=True)  # a tuple of space keys
 
 
 def bordering(game, key) -> tuple:
