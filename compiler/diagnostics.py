@@ -34,6 +34,7 @@ CODES = {
     "W0102": "cards never taken out of the box",
     "W0103": "procedure never called",
     "W0104": "game id differs from its folder",
+    "W0105": "no counter shown to players",
 }
 LINE_WIDTH = 160  # characters of a source line shown under a diagnostic; a longer one is cut around the caret
 VALUE_WIDTH = 80  # characters of a quoted value shown in a message; a longer one is cut

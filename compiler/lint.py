@@ -5,6 +5,7 @@ W0101 a zone, counter, mark or kind declared and never used
 W0102 cards that no rule ever takes out of the box
 W0103 a procedure no rule calls
 W0104 a game id that differs from its folder's name
+W0105 counters of which players see none (no `shown:`)
 """
 
 from __future__ import annotations
@@ -70,6 +71,18 @@ def lint(game, ir: GameIR) -> list[Diagnostic]:
         for name in ir.procedures
         if name not in called
     ]
+    if ir.counters and not any(counter.shown for counter in ir.counters):
+        warnings.append(
+            _warning(
+                game,
+                ("counters",),
+                "W0105",
+                "players see none of the game's counters: a person's screen shows no round, track or tally",
+                f"add the words players call it by to each counter they follow ({ir.counters[0].name}: "
+                f"{{shown: {ir.counters[0].name.replace('_', ' ')}}}); the rest stay the rules' own, "
+                "seen only with --log full",
+            )
+        )
     folder = game.path.resolve().parent.name
     if game.path.name == "game.yaml" and ir.id != folder:
         warnings.append(

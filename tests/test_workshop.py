@@ -261,8 +261,9 @@ def test_warnings_are_printed_but_pass_unless_strict(capsys):
     status, out, err = said(capsys, "check", game)
     assert status == 0 and "ok (Stall" in out
     assert [line.split(": ", 2)[1] for line in err.splitlines() if ": warning[" in line] == [
-        "warning[W0104]", "warning[W0102]", "warning[W0101]", "warning[W0101]", "warning[W0101]", "warning[W0103]"]
-    assert err.endswith("6 warning(s)\n")
+        "warning[W0104]", "warning[W0102]", "warning[W0101]", "warning[W0101]", "warning[W0105]", "warning[W0101]",
+        "warning[W0103]"]
+    assert err.endswith("7 warning(s)\n")
     assert said(capsys, "check", game, "--strict")[0] == 1
 
 
