@@ -658,7 +658,9 @@ class Game:
                     owner = self.seat_of_zone(key)
                     if owner_only and owner != actor:
                         continue
-                    found += [(uid, name, owner) for uid in pile if printed[uid][side[uid]].get(name) is not None]
+                    found += [
+                        (uid, name, owner) for uid in pile if printed[uid][side[uid]].get(name) is not None
+                    ]
         return found
 
     def printed(self, uid: int, name: str):
