@@ -260,11 +260,12 @@ def test_version_and_the_agents_list(capsys):
 ], ids=lambda value: " ".join(value) if isinstance(value, list) else value)
 def test_a_missing_extra_is_said_in_one_line_before_any_work(capsys, monkeypatch, tmp_path, argv, blocked, extra):
     """Before any game is loaded (--backend ray: checked with the other options, once the game is)."""
-    from silvics import commands, games
+    from silvics import games
+    from silvics.commands import simulate
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(sys.modules, blocked, None)                # as if it were not installed
     if extra == "ray":
-        monkeypatch.setattr(commands, "run_simulation", lambda *args, **kwargs: pytest.fail("games were played"))
+        monkeypatch.setattr(simulate, "run_simulation", lambda *args, **kwargs: pytest.fail("games were played"))
     else:
         monkeypatch.setattr(games, "load", lambda *args, **kwargs: pytest.fail("work was done: a game was loaded"))
     status, out, err = run(capsys, *argv)

@@ -1,0 +1,112 @@
+"""`silvics balance`: seeded games between agents, and a report of them (Markdown and PNG plots)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from silvics import extras, games, pace
+from silvics.errors import OK, UsageError
+from silvics.interpreter.agents import AGENTS
+from silvics.interpreter.game import Game
+from silvics.progress import ProgressBar
+
+from .common import (
+    GAME_HELP,
+    agent_names,
+    at_least_one,
+    backend_option,
+    chosen_options,
+    runner,
+    setting_option,
+    workers_option,
+)
+
+NAME = "balance"
+HELP = (
+    "play seeded games between agents and write a balance report "
+    "(Markdown and PNG plots): seats, agent against agent, cards"
+)
+
+
+def arguments(parser):
+    parser.add_argument("game", help=GAME_HELP)
+    parser.add_argument(
+        "--pack", metavar="PACK", help="report on this pack (a folder or pack.yaml) of the game"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="default: 2 where the game allows it, else its least"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        help="games per study (default: 200; played games are cached in chunks of seeds: "
+        "asking again, or for more, plays only the new ones)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed (default: 1)")
+    parser.add_argument(
+        "--agents",
+        default="random",
+        help="comma-separated: the first plays every seat in the seat study; with several, each "
+        f"plays each ({', '.join(AGENTS)}, or a strategy of the game; default: random)",
+    )
+    parser.add_argument(
+        "--module", action="append", default=[], help="switch a module (variant) on; repeatable"
+    )
+    setting_option(parser)
+    parser.add_argument(
+        "--by",
+        metavar="STUDY",
+        help="also compare setups: module (each module the game allows with this setup) or an "
+        "option's name (each of its values, e.g. a solo challenge)",
+    )
+    workers_option(parser)
+    backend_option(parser)
+    parser.add_argument(
+        "-o", "--output", metavar="DIR", required=True, help="the folder to write the report in"
+    )
+
+
+def run(args) -> int:
+    extras.require("balance", "matplotlib", what="balance")  # before any work, not after the games
+    from silvics import report  # matplotlib: loaded only by this command
+    from silvics.balance import cached_runner
+
+    ir = games.load(args.pack or args.game, use_cache=not args.no_cache)
+    if args.pack and ir.id != games.load(args.game, use_cache=not args.no_cache).id:
+        raise UsageError(f"{args.pack} is not a pack of {args.game}")
+    options = chosen_options(args)
+    ir.settings(ir.checked_modules(args.module), options)
+    low, high = ir.player_range(args.module)
+    players = ir.checked_players(args.players or max(low, min(2, high)), args.module)
+    agents = args.agents.split(",")
+    for name in agents:  # any number of agents: each checked as --agents checks one
+        agent_names(name, 1, strategies=ir.strategies)
+    at_least_one(("--games", args.games), ("--workers", args.workers))
+    rows = report.study_rows(ir, players, args.module, options, args.by) if args.by else []
+    batches = cached_runner(ir, args.workers, runner(args), use_cache=not args.no_cache)
+    report.make_folder(Path(args.output))
+    planned = report.planned(args.games, agents, players, len(rows))
+    first = Game(ir, players, args.seed, args.module, options=options)
+    alone = args.games * (1 + len(rows))  # the first agent's games: the seat study and --by's
+    pace.announce_balance(first, agents, planned, alone, args.workers, cached=not args.no_cache)
+    bar = ProgressBar(planned)
+    try:
+        made = report.balance(
+            ir,
+            players,
+            args.games,
+            args.seed,
+            agents,
+            args.module,
+            options,
+            workers=args.workers,
+            progress=bar,
+            runner=batches,
+            by=args.by,
+        )
+    finally:
+        bar.close()
+    written = report.write(made, Path(args.output))
+    print(f"wrote {len(written)} files in {args.output}: {', '.join(p.name for p in written)}")
+    return OK
