@@ -44,7 +44,9 @@ def test_cards_that_award_points_and_marks_are_named_in_the_games_words():
     status, out, err = run_cli("score", "four-forests", POSITIONS / "four-forests-end.yaml")
     assert status == 0, err
     assert ["White", "Spruce", "5", "+4", "Dragons,", "+2", "Elves,", "-1", "Gryphons"] in rows(out)
-    assert out.startswith("Marks: Dragons prestige 3, Dragons vote value 26, Dragons token 4, Trolls prestige 1")
+    # only the marks players see, in their words: the prestige token and each vote's stance
+    assert out.startswith("Marks: Dragons: prestige token 4, Trolls: prestige token 3, Elves: prestige token 2")
+    assert "Kapok Tree: vote for" in out and "vote value" not in out and "prestige 3" not in out
 
 
 def test_several_positions_of_one_game_are_scored_each_under_its_name(tmp_path):

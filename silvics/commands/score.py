@@ -70,15 +70,16 @@ def _scored(path: Path, game: Path, args):
 
 
 def itemised(game) -> str:
-    """Points per heading (when the rules name them), per card (with the cards that awarded them),
-    per player, and in total; cards by name, copies told apart by where they lie."""
+    """The marks players see (those the rules declare `shown:`), then points per heading (when
+    the rules name them), per card (with the cards that awarded them), per player, and in total;
+    cards by name, copies told apart by where they lie."""
     state, lines = game.state, []
-    int_marks = [m.name for m in game.rules.ir.marks if m.type == "int"]
+    shown = {mark.name: mark.shown for mark in game.rules.ir.marks if mark.shown}  # the rest are the rules' own
     marked = [
-        f"{card_name(game, uid)} {name.replace('_', ' ')} {marks[name]}"
+        f"{card_name(game, uid)}: {words} {marks[name]}"
         for uid in lying(game)
         if (marks := state.marks[uid])
-        for name in int_marks
+        for name, words in shown.items()
         if name in marks
     ]
     if marked:
