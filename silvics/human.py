@@ -154,6 +154,10 @@ class Naming:
         holder = self.names.get(owner, _said(owner))
         return f"{holder}' {said}" if holder.endswith("s") else f"{holder}'s {said}"
 
+    def printed(self, card_id: str) -> str:
+        """A card by what is printed on it, wherever it lies: a split card by all its halves."""
+        return self.halves.get(card_id) or self.names.get(card_id) or _said(card_id)
+
     def card(self, seen, label: str = "") -> str:
         """A card seen (observation.Seen) as it lies in the zone `label`."""
         card = seen.card

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from silvics.compiler.markdown import code, inline
 from silvics.errors import UsageError
+from silvics.human import Naming
 from silvics.interpreter.ir import SetupError
 from silvics.interpreter.simulate import simulate
 
@@ -111,7 +112,7 @@ def balance(
         _matrix(report, play, players, games, seed, agents)
     if by:
         _by(report, play, games, seed, agents[0], by, rows)
-    _cards(report, seats)
+    _cards(report, seats, Naming(ir, 0).printed)
     return report
 
 
@@ -363,9 +364,10 @@ def _by(report: Report, play, games: int, seed: int, agent: str, by: str, rows: 
     report.plots["by.png"] = lambda axes: _bars(axes, means, "mean score")
 
 
-def _cards(report: Report, summary):
-    """Per card: how often a player had it in play at the end, the points it earned, and the
-    win rate of the players who had it against those who did not; outliers flagged."""
+def _cards(report: Report, summary, name):
+    """Per card (said by `name`, as printed; figures.json keeps its id): how often a player had
+    it in play at the end, the points it earned, and the win rate of the players who had it
+    against those who did not; outliers flagged."""
     results, players = summary.results, summary.players
     counts: dict = {}
     for result in results:
@@ -396,7 +398,7 @@ def _cards(report: Report, summary):
             "outlier": bool(apart),
         }
         rows.append(
-            f"| {inline(card)} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
+            f"| {inline(name(card))} | {counts[card] / len(results):.0%} | {mean_points:.2f} | "
             + (f"{with_it} | {without} | {'**outlier**' if apart else ''} |" if players > 1 else "— | — | |")
         )
     report.lines += [
@@ -422,7 +424,7 @@ def _cards(report: Report, summary):
             "| card | games | mean points awarded |",
             "|---|---|---|",
             *(
-                f"| {inline(card)} | {stats.games} | {stats.points / stats.games:.2f} |"
+                f"| {inline(name(card))} | {stats.games} | {stats.points / stats.games:.2f} |"
                 for card, stats in awarding
             ),
             "",
@@ -460,6 +462,9 @@ def _heatmap(axes, agents: list, rates: dict):
     axes.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
     axes.set_xticks(range(len(agents)), agents)
     axes.set_yticks(range(len(agents)), agents)
+    axes.set_xlabel("against (the other seats)")
+    axes.set_ylabel("agent (in one seat)")
+    axes.set_title("the row agent's win rate")
     for i, row in enumerate(grid):
         for j, value in enumerate(row):
             axes.text(j, i, "—" if i == j else f"{value:.0%}", ha="center", va="center")

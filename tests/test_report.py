@@ -80,8 +80,10 @@ def test_a_card_whose_holders_win_far_more_is_an_outlier():
     results = [GameResult([10, 0], [1.0, 0.0], 5, {}, {}, {"ace": [0], "dud": [game % 2]}) for game in range(40)]
     summary = Summary(40, 2, [400, 0], [40, 0], results=results)
     report = Report("t")
-    _cards(report, summary)
+    _cards(report, summary, {"ace": "Ace of Oaks", "dud": "Dud"}.get)
     assert report.figures["cards"]["ace"]["outlier"] and not report.figures["cards"]["dud"]["outlier"]
+    rows = [line for line in report.lines if line.startswith("| ") and "%" in line]
+    assert [row.split(" | ")[0] for row in rows] == ["| Ace of Oaks", "| Dud"]     # names, never ids
 
 
 @pytest.mark.parametrize("argv, message", [
