@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from . import codecache
 from .codegen import Module, StaleCode
-from .ir import GameIR, Node, SetupError, Span
+from .ir import GameIR, Node, SetupError, Span, player_count
 from .observation import Observation
 from .registry import REGISTRY, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, located, reason
@@ -319,7 +319,7 @@ class Game:
         if fresh:
             if not rules.ir.min_players <= players <= rules.ir.max_players:
                 raise ValueError(
-                    f"{rules.ir.name} is for {rules.ir.min_players} to {rules.ir.max_players} players"
+                    f"{rules.ir.name} is for {player_count(rules.ir.min_players, rules.ir.max_players)}"
                 )
             order = secret_order(len(rules.defs), seed)
             rules = rules.dealt(order)

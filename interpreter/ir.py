@@ -223,6 +223,11 @@ class SetupError(ValueError):
     """A game set up with modules or options its rules do not allow (a misuse, not a rule failing)."""
 
 
+def player_count(low: int, high: int) -> str:
+    """How many play, in words: "1 player", "2 to 4 players"."""
+    return f"{low} player{'s' * (low != 1)}" if low == high else f"{low} to {high} players"
+
+
 @dataclass(frozen=True, slots=True)
 class GameIR:
     id: str
@@ -312,13 +317,14 @@ class GameIR:
         if not low <= players <= high:
             setting = next((m.name for m in reversed([self.modules[n] for n in modules]) if m.players), None)
             others = [
-                f"{m.players[0]} to {m.players[1]} with module {m.name!r}"
+                f"{player_count(*m.players)} with module {m.name!r}"
                 for m in self.modules.values()
                 if m.players and m.name not in modules
             ]
+            with_module = f" with module {setting!r}" if setting else ""
             raise SetupError(
-                f"{self.name}{f' with module {setting!r}' if setting else ''} is for {low} to {high} "
-                "players" + (f" ({'; '.join(others)})" if others else "")
+                f"{self.name}{with_module} is for {player_count(low, high)}"
+                + (f" ({'; '.join(others)})" if others else "")
             )
         return players
 

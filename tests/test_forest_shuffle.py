@@ -12,12 +12,12 @@ from conftest import run_cli as run
 @pytest.mark.parametrize("players", [1, 6])
 def test_only_two_to_five_players_without_the_solo_module(players):
     assert run("play", "forest-shuffle", "--players", players) == (
-        2, "", "silvics: error: Forest Shuffle is for 2 to 5 players (1 to 1 with module 'alone-in-the-forest')\n")
+        2, "", "silvics: error: Forest Shuffle is for 2 to 5 players (1 player with module 'alone-in-the-forest')\n")
 
 
 def test_the_solo_module_is_for_one_player_only():
     status, out, err = run("play", "forest-shuffle", "--players", 2, "--module", "alone-in-the-forest")
-    assert (status, out) == (2, "") and "is for 1 to 1 players" in err
+    assert (status, out) == (2, "") and "is for 1 player" in err
     status, out, _ = run("play", "forest-shuffle", "--players", 1, "--module", "alone-in-the-forest", "--quiet")
     assert status == 0 and "Final scores:\n  P1 " in out
 

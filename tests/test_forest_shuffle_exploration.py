@@ -36,12 +36,12 @@ def test_woodland_edge_without_alpine_is_allowed_with_players(capsys):
 
 def test_alone_in_the_forest_is_for_one_player(capsys):
     status, out, err = play(capsys, "--players", "2", "--module", "alone-in-the-forest")
-    assert (status, out) == (2, "") and "is for 1 to 1 players" in err
+    assert (status, out) == (2, "") and "is for 1 player" in err
 
 
 def test_one_player_needs_alone_in_the_forest(capsys):
     assert play(capsys, "--players", "1") == (
-        2, "", "silvics: error: Forest Shuffle is for 2 to 5 players (1 to 1 with module 'alone-in-the-forest')\n")
+        2, "", "silvics: error: Forest Shuffle is for 2 to 5 players (1 player with module 'alone-in-the-forest')\n")
 
 
 def test_the_new_and_rare_cards_come_shuffled_in_or_dealt_not_both(capsys):

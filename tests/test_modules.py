@@ -302,7 +302,7 @@ def test_set_chooses_an_option_for_play_and_its_header_says_so():
     status, out, _ = run("play", HARVEST, "--players", "1", "--module", "alone", "--set", "tier=silver", "--log", "full",
                          "--set", "length=long")
     assert status == 0
-    assert out.startswith("Harvest (test game): 1 players, seed 1, agents random, modules alone, tier=silver, "
+    assert out.startswith("Harvest (test game): 1 player, seed 1, agents random, modules alone, tier=silver, "
                           "length=long\n")
     assert "Counters: target 10," in out and out.count("-> basket@1") == 3
 
@@ -435,11 +435,11 @@ def test_a_module_may_say_how_many_players_the_game_is_for_while_it_is_on(copy):
     edit(copy / "game.yaml", "players: {min: 1, max: 3}", "players: {min: 2, max: 3}")
     edit(copy / "modules" / "alone.yaml", "name: alone\n", "name: alone\nplayers: {min: 1, max: 1}\n")
     assert run("play", copy, "--players", "1") == (
-        2, "", "silvics: error: Harvest (test game) is for 2 to 3 players (1 to 1 with module 'alone')\n")
+        2, "", "silvics: error: Harvest (test game) is for 2 to 3 players (1 player with module 'alone')\n")
     status, out, _ = run("play", copy, "--players", "1", "--module", "alone", "--quiet")
     assert status == 0 and "Final scores" in out
     status, _, err = run("play", copy, "--players", "2", "--module", "alone")
-    assert status == 2 and "Harvest (test game) with module 'alone' is for 1 to 1 players" in err
+    assert status == 2 and "Harvest (test game) with module 'alone' is for 1 player" in err
     status, out, _ = run("play", copy, "--module", "alone", "--quiet")       # the default: the module's most
     assert status == 0 and "P2" not in out
     assert compile_game(copy).player_range(["alone"]) == (1, 1)

@@ -63,7 +63,7 @@ def playthrough(game_id: str, players: int, seed: int, modules=()) -> str:
     game = Game(games.load(game_id), players, seed, modules)
     agents = [make_agent("random", seed, seat) for seat in range(players)]
     lookers = [Looker(seat) for seat in range(players)]
-    out = [f"# {game_id}, {players} players, seed {seed}, random agents"
+    out = [f"# {game_id}, {players} player{'s' * (players != 1)}, seed {seed}, random agents"
            + (f", modules {', '.join(modules)}" if modules else "") + "; regenerate: python tests/test_playthroughs.py"]
     decision = 0
     while not game.over:

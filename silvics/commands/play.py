@@ -112,8 +112,9 @@ def _stopped(session, save_to: Path | None) -> str:
 
 def header(ir, save) -> str:
     agents = ", ".join(seat.agent for seat in save.seats)
-    return f"{ir.name}: {save.players} players, seed {save.seed}, agents {agents}" + setup_line(
-        save.modules, save.options
+    return (
+        f"{ir.name}: {save.players} player{'s' * (save.players != 1)}, seed {save.seed}, agents {agents}"
+        + setup_line(save.modules, save.options)
     )
 
 

@@ -74,7 +74,9 @@ def itemised(game) -> str:
     the rules name them), per card (with the cards that awarded them), per player, and in total;
     cards by name, copies told apart by where they lie."""
     state, lines = game.state, []
-    shown = {mark.name: mark.shown for mark in game.rules.ir.marks if mark.shown}  # the rest are the rules' own
+    shown = {
+        mark.name: mark.shown for mark in game.rules.ir.marks if mark.shown
+    }  # the rest are the rules' own
     marked = [
         f"{card_name(game, uid)}: {words} {marks[name]}"
         for uid in lying(game)

@@ -73,7 +73,7 @@ def run(args) -> int:
         bar.close()
     elapsed = time.perf_counter() - started
     print(
-        f"{ir.name}: {args.games} games, {players} players, agents {args.agents}"
+        f"{ir.name}: {args.games} games, {players} player{'s' * (players != 1)}, agents {args.agents}"
         + setup_line(args.module, chosen_options(args))
         + f" ({args.games / elapsed:.0f} games/s)"
     )
