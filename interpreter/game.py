@@ -333,9 +333,9 @@ class Game:
         self.on_step: Callable[[Game], None] | None = None  # test hook: called after every action
         # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
         self.on_call: Callable[[Game, str, dict], None] | None = None
-        # called as on_choice(game, seat, prompt, answer, asked) as a choice is taken, asked or
+        # called as on_choice(game, seat, prompt, answer, asked, cards) as a choice is taken, asked or
         # not (a single option is taken without asking)
-        self.on_choice: Callable[[Game, int, str, str, bool], None] | None = None
+        self.on_choice: Callable[[Game, int, str, str, bool, tuple], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
@@ -398,7 +398,9 @@ class Game:
         )
         state.choices.append(index)
         if self.on_choice is not None:
-            self.on_choice(self, choice.seat, choice.prompt, choice.label(index), True)
+            self.on_choice(
+                self, choice.seat, choice.prompt, choice.label(index), True, () if card is None else (card,)
+            )
         self.advance()
 
     def observe(self, seat: int) -> Observation:

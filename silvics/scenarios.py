@@ -114,7 +114,7 @@ def run_file(path, use_cache: bool = True, options=None) -> Outcome:
         outcome.failures.append(f"{path}: cannot set up: {reason}")
         return outcome
     expect = data.get("expect", {})
-    game.on_choice = lambda _, seat, prompt, answer, asked: outcome.choices.append(
+    game.on_choice = lambda _, seat, prompt, answer, asked, cards: outcome.choices.append(
         f"P{seat + 1} {prompt}: {answer}" + ("" if asked else "  (automatic: the only option)")
     )
     stopped = _play(game, data)  # the error the run stopped with, if any

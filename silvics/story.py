@@ -7,7 +7,7 @@ action. `silvics play --log full` prints the engine's complete log instead."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import NamedTuple, cast
 
 from silvics.compiler.english import HEADING_HOLE, Wording
 from silvics.compiler.walk import every_rule, nodes
@@ -16,6 +16,7 @@ from silvics.interpreter.ir import GameIR, Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
 from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
+from silvics.interpreter.views import visible
 from silvics.position import PositionError, zone_from_label
 
 INDENT = "  "
@@ -76,15 +77,46 @@ class Asker:
         return (prompt, 0), prompt
 
 
+class Forced(NamedTuple):
+    """A choice taken without asking (a single option): told as an asked one is (a Said's fields)."""
+
+    seat: int
+    prompt: str
+    label: str
+    cards: tuple  # the cards it took
+
+    @property
+    def card(self) -> int | None:
+        return self.cards[0] if self.cards else None
+
+    @property
+    def picked(self) -> bool:
+        return bool(self.cards)
+
+
+def _picked(choice: Said | Forced) -> tuple:
+    """The cards a choice picked (none for a choice of words, a player, a space …)."""
+    if isinstance(choice, Forced):
+        return choice.cards
+    return (choice.card,) if choice.picked and choice.card is not None else ()
+
+
 class _Teller:
-    def __init__(self, ir: GameIR, game: Game):
-        self.ir, self.game = ir, game
+    """Tells one game for `viewers`, the seats whose story it is (every seat: the table's): a
+    card a choice names is named only if each of them saw it as it was chosen (taken from a
+    public place) or once the chooser's turn was over (played face up, paid into a public
+    place), else said to be hidden (kept in a hand, played face down)."""
+
+    def __init__(self, ir: GameIR, game: Game, viewers):
+        self.ir, self.game, self.viewers = ir, game, tuple(viewers)
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
-        # (log length then, a heading's words or the score items of an action)
-        self.events: list[tuple[int, str | list[tuple]]] = []
+        # (log length then, a heading's words, the score items of an action, or a choice not asked)
+        self.events: list[tuple[int, str | list[tuple] | Forced]] = []
         self.setup: list[str] = []
         self.scored = 0  # score items told so far
+        self.unsettled: list[tuple] = []  # (choice, its cards seen as chosen) while its chooser plays on
+        self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
 
     # ---- the hooks ----
     def on_call(self, game, name: str, env: dict):
@@ -94,6 +126,28 @@ class _Teller:
         if text is not None:
             filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
             self.events.append((len(game.state.log), filled))
+
+    def on_choice(self, game, seat: int, prompt: str, label: str, asked: bool, cards: tuple):
+        if asked:  # the log holds it (a Said)
+            choice = game.state.log[-1][2]
+        else:
+            choice = Forced(seat, prompt, label, tuple(cards))
+            self.events.append((len(game.state.log), choice))
+        self.unsettled.append((choice, self._seen(game, choice)))
+
+    def settle(self, game):
+        """Once the chooser's turn is over (the next question is another seat's, or none is
+        left), whether the viewers saw the cards its choices named."""
+        pending = game.state.pending
+        if self.unsettled and pending is not None and pending.seat == self.unsettled[-1][0].seat:
+            return  # the same seat plays on
+        for choice, seen in self.unsettled:
+            if not (seen or self._seen(game, choice)):
+                self.hidden.add(id(choice))
+        self.unsettled.clear()
+
+    def _seen(self, game, choice) -> bool:
+        return all(visible(game, seat, uid) for uid in _picked(choice) for seat in self.viewers)
 
     def on_step(self, game):
         items = game.state.score_items[self.scored :]
@@ -110,7 +164,11 @@ class _Teller:
         for i in range(len(log) + 1):
             while e < len(events) and events[e][0] <= i:
                 _, what = events[e]
-                if isinstance(what, str):  # a heading
+                if isinstance(what, Forced):
+                    if said and (said[0].seat != what.seat or self._run(said[0]) != self._run(what)):
+                        lines += self._decided(said)
+                    said.append(what)
+                elif isinstance(what, str):  # a heading
                     lines += self._decided(said)
                     lines += (
                         ["", what] if what[:1].isupper() else [f"{INDENT}— {what} —"]
@@ -135,7 +193,7 @@ class _Teller:
             lines.pop()
         return lines
 
-    def _run(self, choice: Said):
+    def _run(self, choice: Said | Forced):
         return self.asker.asked(choice.prompt)[0]
 
     def _decided(self, said: list) -> list[str]:
@@ -144,16 +202,19 @@ class _Teller:
             return []
         first, answers = said[0], [self._answer(choice) for choice in said]
         said.clear()
-        if first.prompt == ACTIONS:
-            return [f"{INDENT}P{first.seat + 1}: {answers[0]}"]
+        if first.prompt == ACTIONS:  # each action picked is a line of its own
+            return [f"{INDENT}P{first.seat + 1}: {answer}" for answer in answers]
         _, words = self.asker.asked(first.prompt)
         return [f"{INDENT}P{first.seat + 1}: {_short(words)} — {', '.join(answers)}"]
 
-    def _answer(self, choice: Said) -> str:
+    def _answer(self, choice: Said | Forced) -> str:
         if choice.prompt == ACTIONS:
             return self.asker.option(ACTIONS, choice.label)
-        if choice.picked and choice.card is not None:
-            return self._card(choice.card)
+        cards = _picked(choice)
+        if cards:
+            if id(choice) in self.hidden:
+                return "a hidden card" if len(cards) == 1 else f"{len(cards)} hidden cards"
+            return ", ".join(self._card(uid) for uid in cards)
         return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
 
     def _space(self, label: str) -> str:
@@ -311,12 +372,15 @@ class _Teller:
         return lines
 
 
-def told(ir: GameIR, save, choices: list[int]) -> list[str]:
-    """The game set up as `save` says and played with these choices, told for people."""
+def told(ir: GameIR, save, choices: list[int], viewers=None) -> list[str]:
+    """The game set up as `save` says and played with these choices, told for people: for the
+    seats `viewers` (the people at the table, or with none there every seat: the table's story)."""
     game = Game(ir, save.players, save.seed, save.modules, options=save.options, start=False)
-    teller = _Teller(game.rules.ir, game)
-    game.on_call, game.on_step = teller.on_call, teller.on_step
+    teller = _Teller(game.rules.ir, game, range(save.players) if viewers is None else viewers)
+    game.on_call, game.on_step, game.on_choice = teller.on_call, teller.on_step, teller.on_choice
     game.begin()
+    teller.settle(game)
     for index in choices:
         game.apply(index)
+        teller.settle(game)
     return teller.lines()

@@ -55,7 +55,8 @@ def test_four_forests_decisions_are_one_line_each_in_the_rulebooks_words():
     assert section[1].startswith("  P1: place a card from your hand face up in your forest — ")
     votes = [line for line in section if "under a creature" in line]
     assert len(votes) == 3           # a card, a creature and a way chosen: one decision, one line
-    assert re.search(r" — [A-Z][\w' -]+, [A-Z][a-z]+, (for|against)$", votes[0])
+    # the vote lies face down: the table's story keeps it hidden, and tells the creature and the way
+    assert all(re.search(r" — a hidden card, [A-Z][a-z]+, (for|against)$", vote) for vote in votes)
 
 
 def test_the_setup_header_says_what_is_dealt():

@@ -718,7 +718,7 @@ def one_of(node, build):
                 )
             picked = offered[0] if offered else None
             if game.on_choice is not None:
-                game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False)
+                game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False, ())
         game.pop()
         if picked is not None:
             game.procedure(picked)(game, frame)
@@ -823,7 +823,12 @@ def choose(node, build):
             frame.env[name] = found[0] if found else None
             if game.on_choice is not None:
                 game.on_choice(
-                    game, frame.env["you"], prompt, _said(game, found, of_cards, of_players), False
+                    game,
+                    frame.env["you"],
+                    prompt,
+                    _said(game, found, of_cards, of_players),
+                    False,
+                    found if of_cards else (),
                 )
             return
         ask(game, frame.env["you"], found, name)
@@ -853,7 +858,14 @@ def choose(node, build):
         ):  # every card left is needed
             picked.extend(left)
             if game.on_choice is not None:
-                game.on_choice(game, frame.env["you"], prompt, _said(game, left, of_cards, of_players), False)
+                game.on_choice(
+                    game,
+                    frame.env["you"],
+                    prompt,
+                    _said(game, left, of_cards, of_players),
+                    False,
+                    tuple(left) if of_cards else (),
+                )
             return
         ask(game, frame.env["you"], left, wanted=(measure, wanted))
 
