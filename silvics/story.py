@@ -16,7 +16,7 @@ from silvics.interpreter.ir import GameIR, Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
 from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
-from silvics.interpreter.views import visible
+from silvics.interpreter.views import visible, zone_sight
 from silvics.position import PositionError, zone_from_label
 
 INDENT = "  "
@@ -94,6 +94,16 @@ class Forced(NamedTuple):
         return bool(self.cards)
 
 
+def _unseen(game, cards: tuple) -> str:
+    """Cards not every viewer saw: face down where they lie now in sight of all, else hidden."""
+    down = all(
+        game.state.facedown[uid] and zone_sight(game.rules, game.state.location[uid])[0] == "public"
+        for uid in cards
+    )
+    what = "face-down" if down else "hidden"
+    return f"a {what} card" if len(cards) == 1 else f"{len(cards)} {what} cards"
+
+
 def _picked(choice: Said | Forced) -> tuple:
     """The cards a choice picked (none for a choice of words, a player, a space …)."""
     if isinstance(choice, Forced):
@@ -103,9 +113,10 @@ def _picked(choice: Said | Forced) -> tuple:
 
 class _Teller:
     """Tells one game for `viewers`, the seats whose story it is (every seat: the table's): a
-    card a choice names is named only if each of them saw it as it was chosen (taken from a
-    public place) or once the chooser's turn was over (played face up, paid into a public
-    place), else said to be hidden (kept in a hand, played face down)."""
+    card a choice names is named only if each of them could see it at some moment from its
+    choice to the end of the chooser's turn (taken from a public place, played face up, paid
+    into one, passed to them), else said to be hidden (kept in a hand) or face down. A turn
+    ends as the chooser is next asked after another seat (what it held back has happened then)."""
 
     def __init__(self, ir: GameIR, game: Game, viewers):
         self.ir, self.game, self.viewers = ir, game, tuple(viewers)
@@ -115,7 +126,10 @@ class _Teller:
         self.events: list[tuple[int, str | list[tuple] | Forced]] = []
         self.setup: list[str] = []
         self.scored = 0  # score items told so far
-        self.unsettled: list[tuple] = []  # (choice, its cards seen as chosen) while its chooser plays on
+        self.unsettled: dict[
+            int, list
+        ] = {}  # seat -> [(choice, its cards seen as chosen)], its turn going on
+        self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
 
     # ---- the hooks ----
@@ -133,18 +147,22 @@ class _Teller:
         else:
             choice = Forced(seat, prompt, label, tuple(cards))
             self.events.append((len(game.state.log), choice))
-        self.unsettled.append((choice, self._seen(game, choice)))
+        self.unsettled.setdefault(seat, []).append([choice, self._seen(game, choice)])
 
     def settle(self, game):
-        """Once the chooser's turn is over (the next question is another seat's, or none is
-        left), whether the viewers saw the cards its choices named."""
+        """Once a seat's turn is over (it is asked again after another seat was, or the game is
+        over: what it held back has happened), whether the viewers saw the cards its choices named."""
         pending = game.state.pending
-        if self.unsettled and pending is not None and pending.seat == self.unsettled[-1][0].seat:
-            return  # the same seat plays on
-        for choice, seen in self.unsettled:
-            if not (seen or self._seen(game, choice)):
-                self.hidden.add(id(choice))
-        self.unsettled.clear()
+        asked = None if pending is None else pending.seat
+        for told in self.unsettled.values():
+            for entry in told:
+                entry[1] = entry[1] or self._seen(game, entry[0])
+        if asked in self.waiting or asked is None:
+            for seat in list(self.unsettled) if asked is None else [asked]:
+                for choice, seen in self.unsettled.pop(seat, ()):
+                    if not seen:
+                        self.hidden.add(id(choice))
+        self.waiting = {seat for seat in self.unsettled if seat != asked} | (self.waiting - {asked})
 
     def _seen(self, game, choice) -> bool:
         return all(visible(game, seat, uid) for uid in _picked(choice) for seat in self.viewers)
@@ -213,7 +231,7 @@ class _Teller:
         cards = _picked(choice)
         if cards:
             if id(choice) in self.hidden:
-                return "a hidden card" if len(cards) == 1 else f"{len(cards)} hidden cards"
+                return _unseen(self.game, cards)
             return ", ".join(self._card(uid) for uid in cards)
         return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
 

@@ -56,7 +56,7 @@ def test_four_forests_decisions_are_one_line_each_in_the_rulebooks_words():
     votes = [line for line in section if "under a creature" in line]
     assert len(votes) == 3           # a card, a creature and a way chosen: one decision, one line
     # the vote lies face down: the table's story keeps it hidden, and tells the creature and the way
-    assert all(re.search(r" — a hidden card, [A-Z][a-z]+, (for|against)$", vote) for vote in votes)
+    assert all(re.search(r" — a face-down card, [A-Z][a-z]+, (for|against)$", vote) for vote in votes)
 
 
 def test_the_setup_header_says_what_is_dealt():
@@ -142,3 +142,30 @@ def test_a_headings_hole_is_said_by_its_type():
     assert compile_game(bundled.games()["four-forests"]).vocabulary.headings["round"] == "Round {round}"
     out, _ = story("reforest", 2, 3)
     assert "P2's turn" in out.splitlines() and not re.search(r"^\d+'s turn$", out, re.M)
+
+
+
+def test_a_seats_story_names_only_cards_that_seat_saw():
+    """Four Forests, 3 players: P1's story names P1's own votes and passes, never P2's (its votes
+    lie face down, its passes go to P3) nor P3's votes; the table's story names none of them."""
+    from silvics import games
+    from silvics.interpreter.agents import make_agent, play_on
+    from silvics.interpreter.game import Game
+    from silvics.saves import Save, Seat
+    from silvics.story import told
+    ir = games.load("four-forests")
+    game = Game(ir, 3, 1)
+    play_on(game, [make_agent("random", 1, seat) for seat in range(3)])
+    save = Save("four-forests", ir.id, ir.name, "", 3, 1, [], {}, [Seat("random")] * 3)
+
+    def hidden(lines, seat: int, doing: str) -> list[bool]:
+        """For each of the seat's decisions doing this: whether its card is said to be hidden."""
+        return [line.rpartition(" — ")[2].startswith(("a hidden card", "a face-down card"))
+                for line in lines if line.startswith(f"  P{seat}: ") and doing in line]
+
+    mine, table = told(ir, save, game.state.choices, [0]), told(ir, save, game.state.choices)
+    for doing in ("under a creature", "pass a card"):
+        assert hidden(mine, 1, doing) and not any(hidden(mine, 1, doing))      # P1 saw its own
+        assert hidden(mine, 2, doing) and all(hidden(mine, 2, doing))          # face down, or to P3
+        assert all(hidden(table, seat, doing) for seat in (1, 2, 3))
+    assert all(hidden(mine, 3, "under a creature")) and not any(hidden(mine, 3, "pass a card"))  # to P1

@@ -129,7 +129,8 @@ def print_game(ir, save, game, quiet: bool, log: str = "story"):
         else:
             from silvics.story import told
 
-            print("\n".join(told(ir, save, game.state.choices)))
+            people = [seat for seat, plays in enumerate(save.seats) if plays.agent == saves.PERSON]
+            print("\n".join(told(ir, save, game.state.choices, people or None)))  # what they saw
     print(_scores_table(game, full=log == "full"))
     if not game.over:
         print(f"Waiting for P{game.pending.seat + 1}: {game.pending.prompt}")
