@@ -2,7 +2,8 @@
 
 Per-card figures come from the itemised scores, so they mean the same in every game: how
 often a card earned points, how many, and how often the player it earned them for won;
-and for cards that award points (the `by` of a score), how many they handed out.
+and for cards that award points to other cards (the `by` of a score naming a card), how many
+they handed out. Points scored naming no card are the `by` card's own, as on a score sheet.
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ def play_and_record(ir, players: int, seed: int, names, modules=(), options=None
     earned: dict[str, list[float]] = {}  # card -> [points, share of the win] (GameResult)
     awarded: dict[str, list[float]] = {}
     for seat, uid, points, source, _ in game.state.score_items:
-        for table, card in ((earned, uid), (awarded, source)):
+        # points scored with no card named are the source card's own (as a score sheet lists them)
+        earner, awarder = (uid, source) if uid >= 0 else (source, -1)
+        for table, card in ((earned, earner), (awarded, awarder)):
             if card >= 0 and points:
                 entry = table.setdefault(game.card_id(card), [0, 0.0])
                 entry[0] += points

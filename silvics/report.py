@@ -418,8 +418,9 @@ def _cards(report: Report, summary, name):
     awarding = sorted(summary.awarded.items(), key=lambda item: (-item[1].points / item[1].games, item[0]))
     if awarding:
         report.lines += [
-            "Cards that award points to players (the `by` of a score: a goal, a creature, a "
-            "visitor): in how many games they awarded any, and how many points on average then.",
+            "Cards that award points for other cards (the `by` of a score that names another card, "
+            "as a creature scores the cards voting on it): in how many games they awarded any, and "
+            "how many points on average then.",
             "",
             "| card | games | mean points awarded |",
             "|---|---|---|",

@@ -114,3 +114,14 @@ def test_a_worker_killed_by_the_system_stops_the_run_with_a_clear_error(four_for
         simulate(four_forests, 2, 8, seed=1, workers=2)
     status, out, err = run_cli("simulate", "four-forests", "--games", 8, "--workers", 2)
     assert status == 1 and "a worker process ended without a word" in err, err
+
+
+def test_points_a_card_scores_naming_no_other_card_are_its_own():
+    """Forest Shuffle scores each card by itself (the `by` of each score, no card named): the balance
+    report's per-card points are what each card earned, and no card awards points to another
+    (before, every card showed 0 points earned and 'awarded' its own)."""
+    from silvics import games
+    summary = simulate(games.load("forest-shuffle"), 2, 3)
+    assert any(stats.points > 0 for stats in summary.earned.values()) and not summary.awarded
+    four = simulate(games.load("four-forests"), 2, 3)       # a creature awards points to the plants voting
+    assert four.awarded and four.earned
