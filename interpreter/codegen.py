@@ -122,7 +122,7 @@ class Module:
             body = gen.code(node)
             self.facts[id(node)] = Gen.listing(body), Gen.number(body)
             if shared:
-                body = gen.fill("kept({body})", kept=self.ref(kept), body=body)
+                body = _shared(body, gen, self.ref(kept))
         made = self._built[id(node)] = (node, self.define(name, ("game", "env", *params), [ast.Return(body)]))
         return self._handing(made[1], node)
 
@@ -483,6 +483,20 @@ def _waiting(*args):
 
 
 _WAITING = _waiting.__code__
+
+
+def _shared(body: ast.expr, gen, kept: ast.expr) -> ast.expr:
+    """A remembered value's code, so that a list is given as a tuple (kept): a number or a truth
+    needs nothing, a list made here is made a tuple at once."""
+    truth = isinstance(body, ast.Compare | ast.UnaryOp) or (
+        isinstance(body, ast.IfExp)
+        and all(isinstance(part, ast.Constant) and type(part.value) is bool for part in (body.body, body.orelse))
+    )
+    if Gen.number(body) or truth:
+        return body
+    if isinstance(body, ast.ListComp):
+        return gen.fill("tuple({body})", body=body)
+    return gen.fill("kept({body})", kept=kept, body=body)
 
 
 def kept(value):
