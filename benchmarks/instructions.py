@@ -1,0 +1,71 @@
+"""Two checkouts of silvics compared by the instructions a random game takes: counted by
+Valgrind (cachegrind, no cache simulation), so the figure does not move with the machine's load
+the way timings do. Slow (a game runs about 50× slower under Valgrind), but one run is enough.
+
+    python benchmarks/instructions.py OLD_PYTHON NEW_PYTHON [--only GAME]
+
+Each Python is an interpreter with one checkout installed (see versus.py). For each game it
+counts a process that plays one warm-up game, and one that plays N more after it: the
+difference over N is the instructions per game, start-up, compiling and caches left out. Run
+it from a folder holding no rules/ (each checkout then plays its own bundled games)."""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+PROBE = """
+import sys
+from silvics import games
+from silvics.interpreter.agents import RandomAgent
+from silvics.interpreter.game import Game
+game_id, players, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ir = games.load(game_id)
+
+def play(seed):
+    game = Game(ir, players, seed)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    while not game.over:
+        seat = game.pending.seat
+        game.apply(agents[seat].choose(game.observe(seat)))
+
+for seed in [10_000, *range(count)]:
+    play(seed)
+"""
+
+SETUPS = [("four-forests", 2, 30), ("reforest", 2, 6), ("forest-shuffle", 2, 6), ("renature", 2, 2)]
+
+
+def instructions(python: str, game_id: str, players: int, games: int, folder: str) -> int:
+    found = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         python, "-P", "-c", PROBE, game_id, str(players), str(games)],
+        capture_output=True, text=True, check=True, cwd=folder).stderr
+    return int(re.search(r"I\s+refs:\s+([\d,]+)", found).group(1).replace(",", ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--only", action="append", help="a game id; repeatable (default: all four)")
+    args = parser.parse_args()
+    if not shutil.which("valgrind"):
+        raise SystemExit("this needs valgrind (apt-get install valgrind)")
+    print(f"{'game':<16}{'players':>8}{'before M':>10}{'after M':>10}{'speed-up':>10}   (instructions a game)")
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(2) as pool:
+        for game_id, players, games in SETUPS:
+            if args.only and game_id not in args.only:
+                continue
+            runs = {(side, n): pool.submit(instructions, getattr(args, side), game_id, players, n, folder)
+                    for side in ("old", "new") for n in (0, games)}
+            per = {side: (runs[side, games].result() - runs[side, 0].result()) / games for side in ("old", "new")}
+            print(f"{game_id:<16}{players:>8}{per['old'] / 1e6:>10.1f}{per['new'] / 1e6:>10.1f}"
+                  f"{per['old'] / per['new']:>9.3f}x")
+
+
+if __name__ == "__main__":
+    main()
