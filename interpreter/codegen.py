@@ -490,7 +490,9 @@ def _shared(body: ast.expr, gen, kept: ast.expr) -> ast.expr:
     needs nothing, a list made here is made a tuple at once."""
     truth = isinstance(body, ast.Compare | ast.UnaryOp) or (
         isinstance(body, ast.IfExp)
-        and all(isinstance(part, ast.Constant) and type(part.value) is bool for part in (body.body, body.orelse))
+        and all(
+            isinstance(part, ast.Constant) and type(part.value) is bool for part in (body.body, body.orelse)
+        )
     )
     if Gen.number(body) or truth:
         return body
