@@ -130,12 +130,15 @@ class _Teller:
             int, list
         ] = {}  # seat -> [(choice, its cards seen as chosen)], its turn going on
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
+        self.ending = ""  # why a rule ended the game at once, in the game's words
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
 
     # ---- the hooks ----
     def on_call(self, game, name: str, env: dict):
         if name == "play" and not self.setup:
             self.setup = self._laid_out(game)
+        if name == "scoring" and game.state.log and game.state.log[-1][0] == "end":  # a rule ended it
+            self.ending = self._why_ended(game.recent[-1] if game.recent else None)
         text = self.ir.vocabulary.headings.get(name)
         if text is not None:
             filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
@@ -202,7 +205,8 @@ class _Teller:
                     lines += self._decided(said)  # a choice of another decision: the last one is whole
                 said.append(detail)
             elif what == "end":
-                lines += self._decided(said) + ["", "The game ends at once."]
+                why = f": {self.ending}" if self.ending else ""
+                lines += self._decided(said) + ["", f"The game ends at once{why}."]
             elif what == "draw":
                 lines += self._decided(said)
                 lines += [INDENT + row for row in detail.text(self.game.card_id).splitlines()]
@@ -210,6 +214,20 @@ class _Teller:
         while lines[-1] == "":
             lines.pop()
         return lines
+
+    def _why_ended(self, span) -> str:
+        """The condition under which the step at `span` ended the game (the innermost branch
+        whose `then` holds it), in the game's words; "" when none is found."""
+        found = ""
+        for rule in every_rule(self.ir):
+            for node in nodes(rule):
+                cond, other = role(node, "branch on"), role(node, "otherwise")
+                if cond is None:
+                    continue
+                then = [value for value in node.args.values() if value is not cond and value is not other]
+                if any(inner.span == span for inner in nodes(tuple(then))):
+                    found = self.wording.say(cond)  # parents first: the innermost is found last
+        return found
 
     def _run(self, choice: Said | Forced):
         return self.asker.asked(choice.prompt)[0]

@@ -169,3 +169,9 @@ def test_a_seats_story_names_only_cards_that_seat_saw():
         assert hidden(mine, 2, doing) and all(hidden(mine, 2, doing))          # face down, or to P3
         assert all(hidden(table, seat, doing) for seat in (1, 2, 3))
     assert all(hidden(mine, 3, "under a creature")) and not any(hidden(mine, 3, "pass a card"))  # to P1
+
+
+def test_a_game_ended_by_a_rule_says_why_in_the_games_words():
+    out, _ = story("forest-shuffle", 2, 1)
+    # the condition of the branch holding `end game`, as the vocabulary words it
+    assert "\nThe game ends at once: the last winter card lies beside the clearing.\n" in out
