@@ -175,3 +175,8 @@ def test_a_game_ended_by_a_rule_says_why_in_the_games_words():
     out, _ = story("forest-shuffle", 2, 1)
     # the condition of the branch holding `end game`, as the vocabulary words it
     assert "\nThe game ends at once: the last winter card lies beside the clearing.\n" in out
+
+
+def test_a_game_played_alone_ends_won_or_lost_in_the_games_words():
+    out, _ = story("reforest", 1, 2)
+    assert out.endswith("\nLost: to win, your score is more than the target score.\n")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from silvics import saves
+from silvics.compiler.english import Wording
 from silvics.errors import DATA_ERROR, OK, UsageError
 from silvics.human import InputEnded, shown_counter
 from silvics.interpreter.agents import AGENTS
@@ -168,4 +169,14 @@ def _scores_table(game, full: bool = False) -> str:
     counters = _counters_line(game, full)
     if counters:
         lines.append("Counters: " + ", ".join(counters))
-    return "\n".join(lines)
+    return "\n".join(lines + _solo_result(game))
+
+
+def _solo_result(game) -> list[str]:
+    """A game played alone that the rules say how to win: won or lost, and what winning takes,
+    in the game's words."""
+    ir = game.rules.ir
+    if not game.over or game.state.players != 1 or ir.solo.won is None:
+        return []
+    wanted = Wording(ir.vocabulary).say(ir.solo.won)
+    return [f"Won: {wanted}." if game.winners() else f"Lost: to win, {wanted}."]
