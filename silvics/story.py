@@ -126,9 +126,8 @@ class _Teller:
         self.events: list[tuple[int, str | list[tuple] | Forced]] = []
         self.setup: list[str] = []
         self.scored = 0  # score items told so far
-        self.unsettled: dict[
-            int, list
-        ] = {}  # seat -> [(choice, its cards seen as chosen)], its turn going on
+        # seat -> [[choice, whether every viewer has seen its cards so far]] while its turn goes on
+        self.unsettled: dict[int, list] = {}
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.ending = ""  # why a rule ended the game at once, in the game's words
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
@@ -157,8 +156,8 @@ class _Teller:
         over: what it held back has happened), whether the viewers saw the cards its choices named."""
         pending = game.state.pending
         asked = None if pending is None else pending.seat
-        for told in self.unsettled.values():
-            for entry in told:
+        for entries in self.unsettled.values():
+            for entry in entries:
                 entry[1] = entry[1] or self._seen(game, entry[0])
         if asked in self.waiting or asked is None:
             for seat in list(self.unsettled) if asked is None else [asked]:

@@ -529,3 +529,10 @@ def test_a_zone_on_a_card_out_of_sight_is_named_by_where_that_card_lies():
                            "upcoming": [{"card": "bald-eagle", "tucked": ["trillium"]}]}})
     assert {label: len(cards) for label, cards in game.observe(0).zones.items()} == {
         "visitor_deck": 2, "tucked@visitor_deck#1": 2, "tucked@visitor_deck#2": 1, "upcoming": 1, "tucked@bald-eagle": 1}
+
+
+def test_the_unseen_cards_found_zone_by_zone_are_those_no_visible_says_seen(position):
+    from silvics.interpreter.views import unseen_cards
+    for seat in range(position.state.players):
+        assert unseen_cards(position, seat) == [uid for uid in range(len(position.state.location))
+                                                if not visible(position, seat, uid)]

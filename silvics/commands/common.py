@@ -42,6 +42,22 @@ def backend_option(sub):
     )
 
 
+def table_options(parser, seed: int | None, agents: str | None):
+    """The table a game is played at (play, simulate): --players, --seed, --agents, --module, --set."""
+    parser.add_argument("--players", type=int, default=None, help="default: the game's maximum")
+    parser.add_argument("--seed", type=int, default=seed, help="default: 1")
+    parser.add_argument(
+        "--agents",
+        default=agents,
+        help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)}, "
+        "or a strategy of the game; a search agent may take a budget, ismcts:16 (default: random)",
+    )
+    parser.add_argument(
+        "--module", action="append", default=[], help="switch a module (variant) on; repeatable"
+    )
+    setting_option(parser)
+
+
 def setting_option(sub, over: str = ""):
     sub.add_argument(
         "--set",

@@ -11,10 +11,9 @@ from silvics import saves
 from silvics.compiler.english import Wording
 from silvics.errors import DATA_ERROR, OK, UsageError
 from silvics.human import InputEnded, shown_counter
-from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.state import parse_key
 
-from .common import GAME_HELP, agent_names, chosen_options, game_setup, log_option, setting_option, setup_line
+from .common import GAME_HELP, agent_names, chosen_options, game_setup, log_option, setup_line, table_options
 
 NAME = "play"
 HELP = "play a whole game with bots (and people) and print it"
@@ -22,18 +21,7 @@ HELP = "play a whole game with bots (and people) and print it"
 
 def arguments(parser):
     parser.add_argument("game", nargs="?", help=GAME_HELP)
-    parser.add_argument("--players", type=int, default=None, help="default: the game's maximum")
-    parser.add_argument("--seed", type=int, default=None, help="default: 1")
-    parser.add_argument(
-        "--agents",
-        default=None,
-        help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)}, "
-        "or a strategy of the game; a search agent may take a budget, ismcts:16 (default: random)",
-    )
-    parser.add_argument(
-        "--module", action="append", default=[], help="switch a module (variant) on; repeatable"
-    )
-    setting_option(parser)
+    table_options(parser, seed=None, agents=None)  # their defaults: 1, random, unless resumed
     parser.add_argument(
         "--human",
         type=int,

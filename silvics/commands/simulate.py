@@ -6,7 +6,6 @@ import time
 
 from silvics import pace
 from silvics.errors import OK
-from silvics.interpreter.agents import AGENTS
 from silvics.interpreter.game import Game
 from silvics.interpreter.simulate import simulate as run_simulation
 from silvics.progress import ProgressBar
@@ -19,8 +18,8 @@ from .common import (
     chosen_options,
     game_setup,
     runner,
-    setting_option,
     setup_line,
+    table_options,
     workers_option,
 )
 
@@ -30,18 +29,7 @@ HELP = "play many games and summarise scores and wins"
 
 def arguments(parser):
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("--players", type=int, default=None, help="default: the game's maximum")
-    parser.add_argument("--seed", type=int, default=1, help="default: 1")
-    parser.add_argument(
-        "--agents",
-        default="random",
-        help=f"one agent, or one per seat, comma-separated: {', '.join(AGENTS)}, "
-        "or a strategy of the game; a search agent may take a budget, ismcts:16 (default: random)",
-    )
-    parser.add_argument(
-        "--module", action="append", default=[], help="switch a module (variant) on; repeatable"
-    )
-    setting_option(parser)
+    table_options(parser, seed=1, agents="random")
     parser.add_argument("--games", type=int, required=True, help="how many games to play")
     parser.add_argument("--cards", action="store_true", help="also print points earned and awarded per card")
     workers_option(parser)
