@@ -35,7 +35,7 @@ import re
 
 import pytest
 
-from conftest import faults_of_seeds, in_two_halves, refereed_game
+from conftest import Conservation, faults_of_seeds, in_two_halves, refereed_game
 
 GAMES = int(os.environ.get("SILVICS_FS_GAMES", 300))          # the base game, or one module on
 COMBINED = int(os.environ.get("SILVICS_FS_COMBINED", 50))     # every other combination
@@ -86,6 +86,8 @@ class Referee:
 
     def __init__(self, game):
         self.state, self.faults = game.state, []
+        self.conserved = Conservation(game.state)
+        self.faults += self.conserved.start
         self.faces, self.defs = game.rules.faces, game.rules.defs
         self.where = list(self.state.location)        # where the log says each card is
         self.read = len(self.state.log)               # log lines already read
@@ -104,7 +106,7 @@ class Referee:
     # ---- after every action ----
     def after_action(self, game):
         state = self.state
-        self.faults += state.conservation_errors()
+        self.faults += self.conserved()
         for uid in self.in_passing:
             if state.location[uid] not in ALLOWED_WINTER:
                 self.fault(f"winter card stays in {state.location[uid]}")

@@ -59,3 +59,60 @@ def test_grove_test_game_plays_through():
             game = play_random(ir, players, seed)
             planted = [k for k, pile in game.state.zones.items() if k.startswith("region:") and pile]
             assert planted and all(k.rsplit("/", 1)[1] in {str(s) for s in range(players)} for k in planted)
+
+
+def faults_planted(game, plant) -> tuple[list[str], list[str]]:
+    """What the after-every-action watch and the full check find once `plant(state)` has broken
+    a game that conserved its cards."""
+    from conftest import Conservation
+    watch = Conservation(game.state)
+    assert watch.start == [] and watch() == []
+    plant(game.state)
+    return watch(), game.state.conservation_errors()
+
+
+def test_the_watch_after_every_action_finds_what_the_full_check_finds(four_forests):
+    """The watch looks only at what changed since it last looked: each way to lose or double
+    a card, or to record it in the wrong place, alone or two at once, is still found."""
+    from silvics.interpreter.game import Game
+
+    def game():
+        return Game(four_forests, 3, 5)                       # set up: hands dealt, a deck left
+
+    def hand(state, seat=0):
+        return state.zones[f"hand/{seat}"]
+
+    def doubled(state):                                       # a card also put in another hand
+        hand(state, 1).append(hand(state)[0])
+
+    def lost(state):                                          # a card taken out of play
+        hand(state).pop()
+
+    def misrecorded(state):                                   # a card recorded where it is not
+        state.location[hand(state)[0]] = "deck"
+
+    def twice_in_one_pile(state):
+        hand(state).append(hand(state)[0])
+
+    def swapped(state):                                       # one lost, one doubled: the count holds
+        uid = hand(state).pop()
+        hand(state, 1).append(hand(state, 2)[0])
+        assert uid not in state.zones["deck"]
+
+    def new_zone(state):                                      # a zone never filled now holds a card
+        state.zones["pruned"] = [state.zones["deck"][-1]]
+
+    from conftest import Conservation
+    for plant, wanted in [(doubled, "is in both"), (lost, "lost"), (misrecorded, "recorded in deck"),
+                          (twice_in_one_pile, "is in both"), (swapped, "lost"), (swapped, "is in both"),
+                          (new_zone, "is in both")]:
+        watched, full = faults_planted(game(), plant)
+        assert any(wanted in fault for fault in full), (plant.__name__, full)
+        assert any(wanted in fault for fault in watched), (plant.__name__, watched)
+
+    untouched, _ = faults_planted(game(), lambda state: None)
+    assert untouched == []
+    moved = game()                                            # a legal move: nothing to find
+    watch = Conservation(moved.state)
+    moved.state.move(moved.state.zones["deck"][-1], "pruned")
+    assert watch() == [] and moved.state.conservation_errors() == []
