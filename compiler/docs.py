@@ -17,6 +17,7 @@ from .faces import face_sides, face_svg, modules_of
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
+from .rulebook import personas
 
 KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
 
@@ -151,6 +152,8 @@ def game_page(ir: GameIR) -> str:
     lines += ["## Procedures", ""]
     for name, body in ir.procedures.items():
         lines += [f"**{_inline(name)}**", ""] + _fenced("yaml", [ir.written.get(name) or english(body)])
+    if ir.strategies:
+        lines += personas(ir)
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():

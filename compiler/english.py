@@ -98,15 +98,23 @@ class Wording:
         return " ".join(sentence(text) for text in self.steps(tuple(steps)))
 
     # ---- one node ----
+    def phrased(self, node: Node) -> str | None:
+        """The node's English when a phrase of the vocabulary words it; None when only the
+        primitives' templates would."""
+        for phrase in self.single:
+            holes: dict = {}
+            if _match(phrase.pattern[0], node, holes):
+                return self._filled(phrase, holes)
+        return None
+
     def _node(self, node: Node) -> str:
         if node.op == "call" and node.args["name"] in self.quiet:
             return ""
         if node.op == "var" and node.args.get("name") in self.named:
             return self.named[node.args["name"]]
-        for phrase in self.single:
-            holes: dict = {}
-            if _match(phrase.pattern[0], node, holes):
-                return self._filled(phrase, holes)
+        phrased = self.phrased(node)
+        if phrased is not None:
+            return phrased
         primitive = REGISTRY[node.op]
         unsaid = self._unsaid(primitive, node.args)
         template = next(

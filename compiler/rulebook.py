@@ -45,8 +45,6 @@ def rules_page(ir: GameIR, gallery: str = "") -> str:
         ]
     if ir.solo.won is not None:
         lines += [f"Playing alone, you win if {inline(wording.say(ir.solo.won))}.", ""]
-    if ir.strategies:
-        lines += _strategies(ir, wording)
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
@@ -71,11 +69,22 @@ def _components(ir: GameIR, wording: Wording, gallery: str) -> list[str]:
     for zone in ir.zones:
         if zone.name != "box":
             lines.append(f"- {inline(sentence(_zone_line(zone, wording)))}")
-    for counter in ir.counters:
-        name = _named(wording.say(Node("counter", {"name": counter.name, "per": counter.per})))
-        kept = "each player keeps" if counter.per == "player" else "kept for all"
-        lines.append(f"- {inline(sentence(f'{name}: a number {kept}, from {counter.start}'))}")
+    for counter in ir.counters:  # those players see (`shown:`); the rest is the rules' bookkeeping
+        if not counter.shown:
+            continue
+        name = counter.shown[:1].upper() + counter.shown[1:]
+        if counter.names:
+            whose = "each player's own" if counter.per == "player" else "kept for all"
+            said = f"{name}: {_listed(list(counter.names))} ({whose})"
+        else:
+            kept = "each player keeps" if counter.per == "player" else "kept for all"
+            said = f"{name}: a number {kept}, from {counter.start}"
+        lines.append(f"- {inline(sentence(said))}")
     return lines + [""]
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
@@ -180,8 +189,11 @@ def _module(ir: GameIR, module, wording: Wording) -> list[str]:
     return lines
 
 
-def _strategies(ir: GameIR, wording: Wording) -> list[str]:
-    """The personas a simulation may give a seat (`--agents NAME`), each rule in words."""
+def personas(ir: GameIR) -> list[str]:
+    """The personas a simulation may give a seat (`--agents NAME`), each rule in words: for the
+    designers' page (players never meet them)."""
+    empty = frozenset(name for name, body in _all_procedures(ir).items() if not _steps(body))
+    wording = Wording(ir.vocabulary, quiet=empty)
     lines = [
         "## Personas for simulation",
         "",

@@ -22,6 +22,7 @@ from silvics.position import PositionError, zone_from_label
 INDENT = "  "
 CELL = 22  # the widest a card's name is drawn in a grid's cell
 LONG = 100  # a decision's words longer than this are cut at a pause
+FEW = 3  # cards leaving the viewers' sight are named up to this many, else counted
 
 
 def _short(words: str) -> str:
@@ -104,11 +105,39 @@ def _unseen(game, cards: tuple) -> str:
     return f"a {what} card" if len(cards) == 1 else f"{len(cards)} {what} cards"
 
 
+def _counted(names: list[str]) -> str:
+    """Names, each once, with how many there are: Linden ×2, Oak."""
+    copies = {name: names.count(name) for name in names}  # in the order first named
+    return ", ".join(name + (f" ×{n}" if n > 1 else "") for name, n in copies.items())
+
+
 def _picked(choice: Said | Forced) -> tuple:
     """The cards a choice picked (none for a choice of words, a player, a space …)."""
     if isinstance(choice, Forced):
         return choice.cards
     return (choice.card,) if choice.picked and choice.card is not None else ()
+
+
+class Moved(NamedTuple):
+    """Cards moved by no one's choice (a reveal, a refill, an automa's action): a line of the
+    story, which runs of such moves to one place share."""
+
+    actor: str  # "P2: " when the cards went to or came from a place of P2's, else ""
+    phrase: str | None  # the step's own words, when the vocabulary phrases it
+    cards: str  # the cards as the viewers saw them: named, or counted
+    many: bool
+    place: str  # where they went, in the story's words
+
+    def line(self) -> str:
+        if self.phrase:
+            return f"{INDENT}{self.actor}{self.phrase} — {self.cards}"
+        return f"{INDENT}{self.actor}{self.cards} {'go' if self.many else 'goes'} to {self.place}"
+
+    def joined(self, other: Moved) -> Moved | None:
+        """One line for both, when they say the same kind of thing about the same place."""
+        if self[:2] + self[4:] != other[:2] + other[4:] or "card" in self.cards + other.cards:
+            return None  # (cards counted, not named, are not joined)
+        return self._replace(cards=f"{self.cards}, {other.cards}", many=True)
 
 
 class _Teller:
@@ -123,7 +152,7 @@ class _Teller:
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
         # (log length then, a heading's words, the score items of an action, or a choice not asked)
-        self.events: list[tuple[int, str | list[tuple] | Forced]] = []
+        self.events: list[tuple[int, str | list[tuple] | Forced | Moved]] = []
         self.setup: list[str] = []
         self.scored = 0  # score items told so far
         # seat -> [[choice, whether every viewer has seen its cards so far]] while its turn goes on
@@ -131,17 +160,26 @@ class _Teller:
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.ending = ""  # why a rule ended the game at once, in the game's words
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
+        self.where = list(game.state.location)  # where each card was after the last action
+        self.read = 0  # log entries looked at by on_step
+        self.picked: set[int] = set()  # cards the choices since the last heading named
+        self.scoring = False  # whether the final scoring has begun
+        self.shown: dict[int, bool] = {}  # whether every viewer saw a card after it last moved or turned
+        # each action step of the rules by where it is written (what Game.recent names)
+        self.steps = {node.span: node for rule in every_rule(ir) for node in nodes(rule) if node.span}
 
     # ---- the hooks ----
     def on_call(self, game, name: str, env: dict):
         if name == "play" and not self.setup:
             self.setup = self._laid_out(game)
+        self.scoring = self.scoring or name == "scoring"  # its moves are bookkeeping: its points are told
         if name == "scoring" and game.state.log and game.state.log[-1][0] == "end":  # a rule ended it
             self.ending = self._why_ended(game.recent[-1] if game.recent else None)
         text = self.ir.vocabulary.headings.get(name)
         if text is not None:
             filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
             self.events.append((len(game.state.log), filled))
+            self.picked.clear()
 
     def on_choice(self, game, seat: int, prompt: str, label: str, asked: bool, cards: tuple):
         if asked:  # the log holds it (a Said)
@@ -150,6 +188,7 @@ class _Teller:
             choice = Forced(seat, prompt, label, tuple(cards))
             self.events.append((len(game.state.log), choice))
         self.unsettled.setdefault(seat, []).append([choice, self._seen(game, choice)])
+        self.picked.update(_picked(choice))
 
     def settle(self, game):
         """Once a seat's turn is over (it is asked again after another seat was, or the game is
@@ -170,16 +209,66 @@ class _Teller:
         return all(visible(game, seat, uid) for uid in _picked(choice) for seat in self.viewers)
 
     def on_step(self, game):
+        log = game.state.log
+        for what, uids, detail in log[self.read :]:
+            if what in ("move", "refill"):
+                origins = [self.where[uid] for uid in uids]
+                if self.setup and not self.scoring and not self.picked.issuperset(uids):
+                    self._moved(game, uids, origins, detail)
+                for uid in uids:
+                    self.where[uid] = detail
+            if what in ("move", "refill", "flip", "turn"):
+                self.shown.update((uid, self._shown(game, uid)) for uid in uids)
+        self.read = len(log)
         items = game.state.score_items[self.scored :]
         self.scored += len(items)
         if items:
             self.events.append((len(game.state.log), items))
+
+    def _shown(self, game, uid: int) -> bool:
+        return all(visible(game, seat, uid) for seat in self.viewers)
+
+    def _moved(self, game, uids, origins: list, to: str):
+        """Tell a move no choice made, when the viewers see the cards where they go or saw them
+        where they were (named, unless more than a few leave their sight), with the seat whose
+        place they went to or came from."""
+        now = [self._shown(game, uid) for uid in uids]
+        seen = all(up or self.shown.get(uid) for uid, up in zip(uids, now, strict=True))
+        if not seen and not all(zone_sight(game.rules, key)[0] == "public" for key in origins):
+            return
+        step = self.steps.get(game.recent[-1]) if game.recent else None
+        phrase = self.wording.phrased(step) if step is not None else None
+        places = {self._place(key) for key in origins}
+        if all(now) or len(uids) <= FEW:
+            cards = _counted([self._card(uid) for uid in uids])
+        else:
+            cards = f"{len(uids)} cards" + (
+                f" from {places.pop()}" if len(places) == 1 and not phrase else ""
+            )
+        seats = {cast(int, parse_key(key).owner) for key in (to, *origins) if self._owned(key)}
+        actor = f"P{seats.pop() + 1}: " if len(seats) == 1 else ""
+        self.events.append((len(game.state.log), Moved(actor, phrase, cards, len(uids) > 1, self._place(to))))
+
+    def _owned(self, key: str) -> bool:
+        return self.game.rules.zones[parse_key(key).name].per == "player"
+
+    def _place(self, key: str) -> str:
+        """A zone in the story's words: the clearing, P2's forest."""
+        parts = parse_key(key)
+        zone = self.game.rules.zones[parts.name]
+        words = self._zone_words(zone)
+        if words == zone.name.replace("_", " "):  # not worded by the vocabulary
+            words = f"the {words}"
+        if zone.per != "player":
+            return words
+        return f"P{cast(int, parts.owner) + 1}'s {words.removeprefix('the ')}"
 
     # ---- the lines ----
     def lines(self) -> list[str]:
         lines = ["Setup:", *(INDENT + line for line in self.setup)]
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
+        told: Moved | None = None  # the last move told, which the next may join
         e = 0
         for i in range(len(log) + 1):
             while e < len(events) and events[e][0] <= i:
@@ -188,6 +277,14 @@ class _Teller:
                     if said and (said[0].seat != what.seat or self._run(said[0]) != self._run(what)):
                         lines += self._decided(said)
                     said.append(what)
+                elif isinstance(what, Moved):
+                    lines += self._decided(said)
+                    joined = told.joined(what) if told is not None and lines[-1] == told.line() else None
+                    told = joined or what
+                    if joined is not None:
+                        lines[-1] = told.line()
+                    else:
+                        lines.append(told.line())
                 elif isinstance(what, str):  # a heading
                     lines += self._decided(said)
                     lines += (
@@ -336,8 +433,7 @@ class _Teller:
         )
         unseen = len(cards) - len(shown)
         counted = f"{unseen} {'face-down ' * bool(shown)}card{'s' * (unseen != 1)}" if unseen else ""
-        copies = {name: shown.count(name) for name in shown}  # in the order first shown
-        named = ", ".join(name + (f" ×{n}" if n > 1 else "") for name, n in copies.items())
+        named = _counted(shown)
         return named + (" and " if shown and unseen else "") + counted
 
     def _built(self) -> list[str]:

@@ -63,14 +63,24 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     return [f"{name!r} is no card you can see, step of the rules or option of this question.{hint}"]
 
 
+def unmet(game, seat: int, condition: Node, wording) -> list[str]:
+    """The parts of a condition of the rules that do not hold for `seat` now, a line each, with
+    their values (as `why` says them): how far a game played alone came from its goal."""
+    return _Asking(game, seat, wording, {"you": seat}, cite=False).failing(condition, {"you": seat})
+
+
 class _Asking:
     """One `why` question: the game, the seat asking, the game's words, and the bindings of the
     question asked now."""
 
-    def __init__(self, game, seat: int, wording, env: dict):
+    def __init__(self, game, seat: int, wording, env: dict, cite: bool = True):
         self.game, self.seat, self.wording, self.env = game, seat, wording, env
+        self.cite = cite  # whether each part says where it is written (designers read that; players need not)
         self.offered, self.card_vars = _indexed(game.rules.ir)  # `one of` steps; names bound to cards
         self.naming = Naming(game.rules.ir, seat)
+
+    def at(self, node: Node) -> str:
+        return f" ({_where(node)})" if self.cite else ""
 
     # ---- what NAME can be ----
     def option_words(self, choice, index: int) -> str:
@@ -217,7 +227,7 @@ class _Asking:
                 return []
         except FAULTS as error:
             said = self.say(node, scope)
-            return [f"{'  ' * depth}{said} cannot be worked out now ({error}) ({_where(node)})"]
+            return [f"{'  ' * depth}{said} cannot be worked out now ({error}){self.at(node)}"]
         return self._false(part, env, depth, scope)
 
     def _false(self, part, env: dict, depth: int, scope: Scope) -> list[str]:
@@ -226,7 +236,7 @@ class _Asking:
             return [line for inner in part.parts for line in self.failing(inner.node, env, depth, scope)]
         if node.op == "any_of":
             return [
-                f"{indent}none of these holds ({_where(node)}):",
+                f"{indent}none of these holds{self.at(node)}:",
                 *self._alternatives(part, env, depth + 1, scope),
             ]
         if part.parameters:  # a definition used: its text, its parameters bound to what was passed
@@ -243,7 +253,7 @@ class _Asking:
             return self.failing(body, inner, depth, inner_scope)
         if node.op == "compare":
             return self._compared(part, env, depth, scope)
-        return [f"{indent}not so: {self.say(node, scope)} ({_where(node)})"]
+        return [f"{indent}not so: {self.say(node, scope)}{self.at(node)}"]
 
     def _alternatives(self, part, env: dict, depth: int, scope: Scope) -> list[str]:
         """The failing parts of an `or`, an `or` among them read as more of the same."""
@@ -264,7 +274,7 @@ class _Asking:
         right_node = part.parts[1].node
         said_right = right if right_node.op == "const" else f"{self.say(right_node, scope)} ({right})"
         said_left = self.say(part.parts[0].node, scope)
-        lines = [f"{indent}{said_left} is {left}, and must be {must}{said_right} ({_where(node)})"]
+        lines = [f"{indent}{said_left} is {left}, and must be {must}{said_right}{self.at(node)}"]
         counted = role(part.parts[0].node, "size of")
         if (
             scope.items and isinstance(counted, Node) and has_role(counted, "test") and left == "0"

@@ -23,6 +23,8 @@ RUNS = {      # the engine's full log (--log full), and the story people read (-
     **{f"{game}-{players}p-seed{seed}-story.txt": ["play", game, "--players", str(players), "--seed", str(seed)]
        for game, players, seed in [("four-forests", 3, 1), ("reforest", 2, 3), ("forest-shuffle", 2, 1),
                                    ("renature", 2, 3)]},
+    "forest-shuffle-1p-seed3-alone-story.txt":        # played alone: Anna's turns, the result in words
+        ["play", "forest-shuffle", "--players", "1", "--seed", "3", "--module", "alone-in-the-forest"],
 }
 
 

@@ -48,7 +48,7 @@ def test_a_report_has_seats_agents_and_cards_and_comes_out_the_same_each_time(tm
 
 
 def test_a_game_played_alone_is_won_by_its_own_criterion(tmp_path):
-    """Reforest alone is won by beating the target (`solo: won: won = 1`), not by being the only
+    """Reforest alone is won by beating the target (`solo: won: you.score > target`), not by being the only
     player: the report's win rate is the share of games whose `won` counter is 1."""
     ir, won = games.load("reforest"), 0
     for seed in range(1, 9):

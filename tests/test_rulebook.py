@@ -36,7 +36,8 @@ def test_components_count_the_cards_and_name_each_place_in_the_games_words(marke
     assert "- 6 cards: 6 goods cards ([every card](cards.md))." in components
     assert "- The row: shared, face up." in components           # the vocabulary's "the row"
     assert "- Your stall: each player has one, face up." in components
-    assert "- Your coins: a number each player keeps, from 0." in components
+    assert "- Coins: a number each player keeps, from 0." in components           # declared `shown: coins`
+    assert "turns" not in components.lower()                                    # the rules' own bookkeeping
 
 
 def test_setup_is_numbered_steps(market):
@@ -88,13 +89,17 @@ def test_a_module_filling_a_procedure_with_no_steps_names_it_and_replaces_nothin
 
 
 def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
+    """How a game alone is won is for players; the personas, for designers (the rules as written)."""
     from silvics import bundled
+    from silvics.compiler.docs import game_page
     reforest = rules_page(compile_game(bundled.games()["reforest"]))
     assert "Playing alone, you win if your score is more than the target score." in reforest
+    assert "Personas" not in reforest
+    reforest = game_page(compile_game(bundled.games()["reforest"]))
     personas = reforest.split("## Personas for simulation\n")[1].split("\n## ")[0]
     assert "### grower" in personas and "- Always: take play a plant, when offered." in personas
     assert "- At play a plant, asked to choose space: keep the options for which" in personas
-    four_forests = rules_page(compile_game(bundled.games()["four-forests"]))
+    four_forests = game_page(compile_game(bundled.games()["four-forests"]))
     assert "- At cultivate: keep the options with the highest value." in four_forests
     assert "- At prune: keep the options with the lowest value." in four_forests           # prefer: 0 - value
     assert "the highest the " not in four_forests and "0 minus" not in four_forests

@@ -178,5 +178,14 @@ def test_a_game_ended_by_a_rule_says_why_in_the_games_words():
 
 
 def test_a_game_played_alone_ends_won_or_lost_in_the_games_words():
+    """Lost, with how far the game came from the rules' criterion: each part that failed, and its numbers."""
     out, _ = story("reforest", 1, 2)
-    assert out.endswith("\nLost: to win, your score is more than the target score.\n")
+    score = re.search(r"Final scores:\n  P1 +(\d+)\n", out)[1]
+    target = re.search(r"\btarget (\d+)\b", story("reforest", 1, 2, "--log", "full")[0])[1]  # the counter
+    assert out.endswith(
+        "\nLost: to win, your score is more than the target score:\n"
+        f"  your score is {score}, and must be more than the target score ({target})\n"
+    )
+    alone, _ = story("forest-shuffle", 1, 3, "--module", "alone-in-the-forest")
+    assert "\nLost: to win, you meet the challenge's goal and minimum score for the tier you aimed for:\n" in alone
+    assert re.search(r"\n  your score is \d+, and must be at least the minimum score of your tier \(200\)\n$", alone)

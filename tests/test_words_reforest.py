@@ -83,7 +83,7 @@ def test_a_card_reads_as_the_rulebook_words_it(reforest, card, expected):
     ("gather", 2, "until you have drawn 2 cards, repeat: (choose one: draw 1 card from the deck, or draw 1 card "
                   "from the nursery, or stop drawing)"),      # "Draw up to 2 cards from … the deck and/or the nursery"
     ("grow", 5, "grow it"),                                          # bookkeeping steps (let, set draws) are hidden
-    ("end_round", 1, "add the leftmost round-end visitor to the visitors being awarded"),
+    ("end_round", 1, "turn up the leftmost round-end visitor to be awarded"),
 ])
 def test_a_rule_step_reads_as_a_rulebook_sentence(reforest, procedure, step, expected):
     body = reforest.procedures[procedure]

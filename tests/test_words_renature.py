@@ -50,7 +50,7 @@ def test_no_effect_language_is_left_in_the_rules():
 def test_no_card_prints_text_only_numbers_and_animals(ir):
     assert all(not side.lines for card in cardtext_golden.every_card(ir) for side in card_text(ir, card))
     domino = next(c for c in ir.cards if c.id == "butterfly-owl")
-    assert describe_card(ir, domino) == "butterfly-owl (domino, id butterfly-owl)\n  first butterfly · second owl"
+    assert describe_card(ir, domino) == "Butterfly–Owl domino (domino, id butterfly-owl)\n  first butterfly · second owl"
 
 
 @pytest.mark.parametrize("heading, expected", [

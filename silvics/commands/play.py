@@ -12,6 +12,7 @@ from silvics.compiler.english import Wording
 from silvics.errors import DATA_ERROR, OK, UsageError
 from silvics.human import InputEnded, shown_counter
 from silvics.interpreter.state import parse_key
+from silvics.why import unmet
 
 from .common import GAME_HELP, agent_names, chosen_options, game_setup, log_option, setup_line, table_options
 
@@ -166,5 +167,8 @@ def _solo_result(game) -> list[str]:
     ir = game.rules.ir
     if not game.over or game.state.players != 1 or ir.solo.won is None:
         return []
-    wanted = Wording(ir.vocabulary).say(ir.solo.won)
-    return [f"Won: {wanted}." if game.winners() else f"Lost: to win, {wanted}."]
+    wording = Wording(ir.vocabulary)
+    wanted = wording.say(ir.solo.won)
+    if game.winners():
+        return [f"Won: {wanted}."]
+    return [f"Lost: to win, {wanted}:", *unmet(game, 0, ir.solo.won, wording)]
