@@ -17,6 +17,7 @@ from ..interpreter.ir import (
     GameIR,
     Module,
     Node,
+    Pack,
     Phrase,
     SideDef,
     Solo,
@@ -188,12 +189,14 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
     if changes is not None:
         changes += [module_changes(ir, name) for name in added]
     base_file = Path(base) / "game.yaml" if Path(base).is_dir() else Path(base)
-    return _from_pack(ir, pack.data["name"], fence, game_root(base_file))
+    about = Pack(pack.data["name"], str(pack.data.get("description") or ""), tuple(added))
+    return _from_pack(ir, about, fence, game_root(base_file))
 
 
-def _from_pack(ir: GameIR, name: str, fence: Fence, root: Path) -> GameIR:
+def _from_pack(ir: GameIR, about: Pack, fence: Fence, root: Path) -> GameIR:
     """The IR with the pack's cards (those read from its folder, its modules' too) saying so, for
-    the footers of their faces."""
+    the footers of their faces, and the pack itself (its reference site is about it)."""
+    name = about.name
 
     def marked(cards):
         return tuple(
@@ -207,6 +210,7 @@ def _from_pack(ir: GameIR, name: str, fence: Fence, root: Path) -> GameIR:
         ir,
         cards=marked(ir.cards),
         modules={key: replace(m, cards=marked(m.cards)) for key, m in ir.modules.items()},
+        pack=about,
     )
 
 

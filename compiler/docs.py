@@ -17,7 +17,7 @@ from .faces import face_sides, face_svg, modules_of
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
-from .rulebook import personas
+from .rulebook import module_section, personas
 
 KIND_TITLES = {"action": "Actions", "expression": "Expressions", "flow": "Flow"}
 
@@ -136,7 +136,7 @@ def game_page(ir: GameIR) -> str:
         f"# {_inline(ir.name)}: the rules as written",
         "",
         "Generated from the game's rules and cards by `silvics docs`, for designers; the "
-        "[rules](index.md) say the same for players.",
+        f"[rules]({'rules.md' if ir.pack.name else 'index.md'}) say the same for players.",
         "",
         f"Players: {ir.min_players} to {ir.max_players}. Cards: {sum(c.copies for c in ir.cards)}.",
         "",
@@ -168,20 +168,55 @@ def game_page(ir: GameIR) -> str:
 
 
 def gallery_page(ir: GameIR) -> str:
-    """Every card of the game and of its modules, grouped by kind, each drawn and its text given."""
+    """Every card of the game and of its modules, grouped by kind, each drawn and its text given;
+    a pack's own cards first."""
     every = {card.id: card for cards in [ir.cards, *(m.cards for m in ir.modules.values())] for card in cards}
+    own = [card for card in every.values() if ir.pack.name and card.origin == ir.pack.name]
     lines = [
-        f"# {_inline(ir.name)}: the cards",
+        f"# {_inline(ir.pack.name or ir.name)}: the cards",
         "",
         f"Every card of the game and its modules ({len(every)} cards, "
-        f"{sum(c.copies for c in every.values())} copies), as printed by `silvics print`.",
+        f"{sum(c.copies for c in every.values())} copies), as printed by `silvics print`"
+        + (f"; the pack's own {len(own)} first." if own else "."),
         "",
     ]
+    if own:
+        lines += [f"## {_inline(ir.pack.name)} ({len(own)})", "", *(card_entry(ir, card) for card in own)]
     for kind in ir.kinds:
-        cards = [card for card in every.values() if card.kind == kind.name]
+        cards = [card for card in every.values() if card.kind == kind.name and card not in own]
         if cards:
             lines += [f"## {_inline(kind.name.replace('_', ' ').capitalize())} ({len(cards)})", ""]
             lines += [card_entry(ir, card) for card in cards]
+    return "\n".join(lines)
+
+
+def pack_page(ir: GameIR) -> str:
+    """A pack's first page: what it says of itself, what each of its modules changes, and its own
+    cards, each drawn (the rules and every card follow on pages of their own)."""
+    pack = ir.pack
+    own = [
+        card
+        for cards in [ir.cards, *(m.cards for m in ir.modules.values())]
+        for card in cards
+        if card.origin == pack.name
+    ]
+    lines = [
+        f"# {_inline(pack.name)}",
+        "",
+        f"A pack for {_inline(ir.name)}. " + _inline(pack.description),
+        "",
+        "The [rules](rules.md) are the game's with this pack's modules; [every card](cards.md) "
+        "lists the pack's own first.",
+        "",
+    ]
+    if pack.modules:
+        wording = Wording(ir.vocabulary)
+        lines += ["## What it changes", ""]
+        for name in pack.modules:
+            lines += module_section(ir, ir.modules[name], wording)
+    if own:
+        unique = list({card.id: card for card in own}.values())
+        lines += [f"## Its cards ({len(unique)})", "", *(card_entry(ir, card) for card in unique)]
     return "\n".join(lines)
 
 

@@ -48,7 +48,7 @@ def rules_page(ir: GameIR, gallery: str = "") -> str:
     if ir.modules:
         lines += ["## Modules", ""]
         for module in ir.modules.values():
-            lines += _module(ir, module, wording)
+            lines += module_section(ir, module, wording)
     return "\n".join(lines)
 
 
@@ -163,7 +163,8 @@ def _reached(roots: list, procedures: dict) -> list[str]:
     return order
 
 
-def _module(ir: GameIR, module, wording: Wording) -> list[str]:
+def module_section(ir: GameIR, module, wording: Wording) -> list[str]:
+    """A module in the players' words: its name, what it says of itself, and what it changes."""
     lines = [f"### {inline(module.name)}", "", inline(module.description), ""]
     changes = [
         f"Before {_heading(wording, name).lower()}: {_joined(wording, body)}"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 9
+IR_VERSION = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +189,16 @@ class Vocabulary:
 
 
 @dataclass(frozen=True, slots=True)
+class Pack:
+    """A fan pack compiled on its base game: its name and what it says of itself (pack.yaml), and
+    the modules it adds (its cards say `origin`). A game's own IR has none (name "")."""
+
+    name: str = ""
+    description: str = ""
+    modules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Solo:
     """How a game played alone is won: `won`, a condition worked out at the end (the player as
     you); `result`, a counter whose final value names how well (a challenge's tier)."""
@@ -255,6 +265,7 @@ class GameIR:
     faces: tuple[FaceDecl, ...] = ()  # how each kind of card is drawn (kinds left out: a default layout)
     strategies: dict = field(default_factory=dict)  # name -> Strategy: personas agents play by
     solo: Solo = Solo()  # how a game played alone is won (none: the player alone always is)
+    pack: Pack = Pack()  # the pack this IR is compiled from, on its base game (none: the game itself)
     version: int = IR_VERSION
 
     def with_modules(self, names) -> GameIR:

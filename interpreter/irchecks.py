@@ -36,6 +36,7 @@ from .ir import (
     Module,
     Node,
     OptionDecl,
+    Pack,
     Phrase,
     SideDef,
     Solo,
@@ -659,8 +660,10 @@ FIELDS = {
         "faces": _list(_record("FaceDecl")),
         "strategies": _map(_record("Strategy")),
         "solo": _record("Solo"),
+        "pack": _record("Pack"),
     },
     "Solo": {"won": _or_null(_expression), "result": _text},
+    "Pack": {"name": _text, "description": _text, "modules": _list(_text)},
     "StrategyRule": {"at": _text, "prefer": _or_null(_expression), "pick": _list(_text), "span": _span},
     "Strategy": {"name": _text, "doc": _text, "rules": _list(_record("StrategyRule"))},
     "Phrase": {"pattern": _pattern, "text": _text, "span": _span},
@@ -686,6 +689,7 @@ _CLASSES = {
         StrategyRule,
         Strategy,
         Solo,
+        Pack,
         GameIR,
     )
 }

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from silvics import bundled, games
-from silvics.compiler.docs import gallery_page, game_page, primitives_page
+from silvics.compiler.docs import gallery_page, game_page, pack_page, primitives_page
 from silvics.compiler.rulebook import rules_page
 from silvics.errors import UsageError
 from silvics.extras import require
@@ -24,6 +24,11 @@ GAME_PAGES = (
     ("index.md", "Rules", lambda ir: rules_page(ir, gallery="cards.md")),
     ("cards.md", "Cards", gallery_page),
     ("as-written.md", "As written", game_page),
+)
+PACK_PAGES = (  # a pack's site is about the pack: what it adds first, then the game's pages with it
+    ("index.md", "What it adds", pack_page),
+    ("rules.md", "Rules", lambda ir: rules_page(ir, gallery="cards.md")),
+    *GAME_PAGES[1:],
 )
 BALANCE = ("balance", "Balance")  # the balance report's folder, and its title in the menu
 MARK = "# Written by `silvics docs`, which rewrites this folder: edit the game, not these files.\n"
@@ -85,9 +90,10 @@ def prepare_site(out: Path) -> None:
 def write_site(ir, out: Path, balance) -> list[Path]:
     """Write the mkdocs project of one game (or pack) into the prepared folder `out`: `mkdocs.yml`,
     and in `docs/` a page per GAME_PAGES entry, and the balance report (`balance`, or None)."""
-    nav = [{title: name} for name, title, _ in GAME_PAGES]
+    pages = PACK_PAGES if ir.pack.name else GAME_PAGES
+    nav = [{title: name} for name, title, _ in pages]
     config = {
-        "site_name": ir.name,
+        "site_name": ir.pack.name or ir.name,
         "docs_dir": "docs",
         "site_dir": "site",
         "theme": {"name": "mkdocs", "highlightjs": False},  # no scripts from the network
@@ -102,8 +108,8 @@ def write_site(ir, out: Path, balance) -> list[Path]:
     (out / "mkdocs.yml").write_text(
         MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
-    pages = [_write(out / "docs" / name, page(ir)) for name, _, page in GAME_PAGES]
-    return [out / "mkdocs.yml", *pages, *_write_report(balance, out / "docs" / BALANCE[0])]
+    written = [_write(out / "docs" / name, page(ir)) for name, _, page in pages]
+    return [out / "mkdocs.yml", *written, *_write_report(balance, out / "docs" / BALANCE[0])]
 
 
 def build_site(out: Path) -> Path:

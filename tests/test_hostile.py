@@ -4,6 +4,7 @@ hanging, eating memory or showing a traceback."""
 from __future__ import annotations
 
 import csv
+import functools
 import os
 import resource
 import shutil
@@ -441,27 +442,32 @@ cards:
 '''
 
 
-@pytest.mark.parametrize("page", ["as written", "rules"])
+@pytest.mark.parametrize("page", ["as written", "rules", "what it adds"])
 def test_a_packs_html_and_markdown_stay_text_in_the_generated_page(pack, page):
     import markdown
 
     from silvics import games
-    from silvics.compiler.docs import game_page
+    from silvics.compiler.docs import game_page, pack_page
     from silvics.compiler.rulebook import rules_page
     (pack / "cards" / "hostile.yaml").write_text(HOSTILE_CARDS)
+    described = (pack / "pack.yaml").read_text().replace(
+        "description: Two", "description: \"<img src=x onerror=alert(6)> [z](javascript:alert(7)) # Two\"\n# ")
+    (pack / "pack.yaml").write_text(described)
     (pack / "modules" / "m.yaml").write_text('name: sneaky\ndescription: "[click](javascript:alert(3)) <b>x</b> `code`'
                                              '\\n\\n# Owned\\n```\\n<img src=x onerror=alert(4)>"\n'
                                              'procedures:\n  scoring: [{each player: [score 1]}]\n'
                                              'vocabulary:\n  phrases:\n    "score N": "<script>alert(5)</script> `x` [y](z)"\n')
     ir = games.load(str(pack), use_cache=False)
-    text = game_page(ir) if page == "as written" else rules_page(ir)
+    text = {"as written": game_page, "rules": rules_page, "what it adds": pack_page}[page](ir)
     html = markdown.markdown(text, extensions=["toc", "tables", "fenced_code"])   # as mkdocs renders it
     assert "<script" not in html and "<img" not in html and "<b>" not in html, html
-    assert "<a " not in html.replace('<a href="as-written.md">', "").replace('<a href="index.md">', "")  # no link
+    ours = ('<a href="as-written.md">', '<a href="index.md">', '<a href="rules.md">', '<a href="cards.md">')
+    assert "<a " not in functools.reduce(lambda page, link: page.replace(link, ""), ours, html)  # no link of theirs
     assert "<code>code</code>" not in html and "<code>x</code>" not in html      # no code span opened
-    shown = "&lt;script&gt;alert(1)&lt;/script&gt;" if page == "as written" else "&lt;script&gt;alert(5)&lt;/script&gt;"
+    shown = "&lt;script&gt;alert(5)&lt;/script&gt;" if page == "rules" else "&lt;script&gt;alert(1)&lt;/script&gt;"
     assert shown in html                                              # shown as text
     assert "<h1" in html and html.count("<h1") == 1                 # no heading smuggled in
+    assert page != "what it adds" or "&lt;img src=x onerror=alert(6)&gt;" in html   # the pack's own words
 
 
 def test_a_games_name_stays_text_in_its_balance_report(tmp_path):

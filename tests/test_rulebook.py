@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from silvics import bundled
 from silvics.compiler.build import compile_game
 from silvics.compiler.rulebook import rules_page
 
@@ -105,3 +106,15 @@ def test_the_page_words_each_persona_and_how_a_game_alone_is_won():
     assert "the highest the " not in four_forests and "0 minus" not in four_forests
     assert "- At harvest/burn, asked to choose way: take “for”, when offered." in four_forests   # an option's label, quoted
     assert "Playing alone" not in four_forests
+
+
+@pytest.mark.parametrize("game_id", sorted(bundled.games()))
+def test_the_players_page_lists_only_the_counters_players_see_and_no_persona(game_id):
+    """The rules' own bookkeeping (a counter not declared `shown:`) and the simulation's personas
+    belong on the designers' page, not the players'."""
+    ir = compile_game(bundled.games()[game_id])
+    page = rules_page(ir)
+    counted = re.findall(r"^- ([^:]+): (?:a number (?:kept for all|each player keeps)|.*\((?:kept for all|each "
+                         r"player's own)\)\.$)", section(page, "Components"), re.M)
+    assert sorted(counted) == sorted(c.shown[:1].upper() + c.shown[1:] for c in ir.counters if c.shown)
+    assert "Personas" not in page

@@ -50,8 +50,12 @@ def visible_text(page: str) -> str:
 def test_a_pack_gets_a_site_with_its_cards_and_its_balance_report(capsys, tmp_path):
     status, out, err = run(capsys, "docs", str(PACK), "-o", str(tmp_path / "site"), "--balance", "3", "--workers", "1")
     assert status == 0, err
-    assert "Krakens" in html(tmp_path / "site", "cards.md")          # the pack's own cards
-    assert "Sphinxes" in html(tmp_path / "site", "cards.md")
+    cards = html(tmp_path / "site", "cards.md")
+    assert cards.index("Krakens") < cards.index("Dryads") and "Sphinxes" in cards   # the pack's own first
+    first = html(tmp_path / "site")                                     # about the pack: what it adds
+    assert "<title>Mythic Creatures (a fan pack)</title>" in first
+    assert "A pack for Four Forests. Two more double-sided creatures" in visible_text(first)
+    assert "mythic-first" in visible_text(first) and "Krakens" in visible_text(first) and "Dryads" not in visible_text(first)
     report = (tmp_path / "site" / "site" / "balance" / "index.html").read_text(encoding="utf-8")
     assert "3 games of 2 players" in report and "Agent against agent" in report
     assert 'src="matrix.png"' in report and (tmp_path / "site" / "site" / "balance" / "matrix.png").is_file()
