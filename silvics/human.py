@@ -1,11 +1,14 @@
-"""A person at the terminal: sees their seat's observation (what changed since their last
-turn, then every zone with the cards they can see), and picks from numbered legal options."""
+"""A person at the terminal: at each decision, the question, what happened since their last
+one (the story, as they saw it), the table as their seat sees it (screen.py), and numbered
+legal options; they answer by number or by name, and may ask `show NAME`, `why NAME`, `undo`."""
 
 from __future__ import annotations
 
 from silvics.compiler.cardtext import attribute_line
+from silvics.compiler.english import Wording
 from silvics.interpreter.ir import Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
+from silvics.screen import plain, rich
 
 
 class InputEnded(Exception):
@@ -27,6 +30,8 @@ class HumanAgent:
         why=None,
         counters: dict | None = None,
         naming: Naming | None = None,
+        screen=None,
+        since=None,
     ):
         """`table`, shared by the people of one game played at one screen (hot seat), holds the
         seat that decided last: the screen is cleared and handed over between two people.
@@ -41,30 +46,26 @@ class HumanAgent:
         self.counters = counters or {}  # name -> CounterDecl: the counters players see are shown
         self.naming = naming  # zones, cards and marks in the game's words (never by id)
         self.table = table
-        self.last: dict[str, list[str]] = {}
+        self.screen = screen  # screen.Screen: the table in the game's words (None: every zone by its label)
+        self.since = since  # since(seat): the story's lines since the seat's last decision
+        self.show = rich_console() if write is None else None  # a terminal's: rich tables
 
     def choose(self, observation) -> int:
         self._hand_over()
-        zones, naming = observation.zones, self.naming
-        seen = {
-            naming.zone(label) if naming else label: [
-                (naming.card(card, label) if naming else card.id) if card.card else "?" for card in cards
-            ]
-            for label, cards in zones.items()
-        }
         prompt = observation.prompt
         self.write(f"\n--- P{self.seat + 1}, your turn: {self._question(observation)} ---")
         self.write("  " + status(observation, self.seat, self.counters))
-        for line in changes(self.last, seen):
-            self.write(f"  * {line}")
-        self.last = seen
-        for label, cards in zones.items():
-            where = naming.zone(label) if naming else label
-            self.write(f"  {where:<20} {describe_pile(cards, self.wording, naming, label)}")
+        since = self.since(self.seat) if self.since else []
+        if since:
+            self.write("  What happened:" if since[0] == "Setup:" else "  Since your last decision:")
+            for line in since:
+                self.write(f"  {line}" if line else "")
+        self._table(observation)
         labels = observation.labels
         shown = [self._option(prompt, label) for label in labels]
         for number, said in enumerate(shown, 1):
             self.write(f"  [{number}] {said}")
+        self.write(f"  ({self._hint(len(labels))})")
         while True:
             try:
                 answer = self.read(f"P{self.seat + 1} > ").strip()
@@ -78,10 +79,43 @@ class HumanAgent:
                 for line in self.why(self.seat, asked) if asked else ["why what? type: why NAME"]:
                     self.write(f"  {line}")
                 continue
+            if answer.startswith("show "):
+                for line in self._card_named(observation, answer[5:].strip()):
+                    self.write(f"  {line}")
+                continue
             index = _index(answer, labels, shown)
             if index is not None:
                 return index
             self.write(f"  {self._hint(len(labels))}")
+
+    def _table(self, observation):
+        """The table as the seat sees it: the screen, or without one every zone by its label."""
+        if self.screen is None:
+            for label, cards in observation.zones.items():
+                self.write(f"  {label:<20} {describe_pile(cards, self.wording)}")
+            return
+        blocks = self.screen.blocks(observation)
+        if self.show is not None:
+            rich(blocks, self.show)
+        else:
+            for line in plain(blocks):
+                self.write(line)
+
+    def _card_named(self, observation, name: str) -> list[str]:
+        """A card the seat sees, by its name, with all it prints (`show NAME`)."""
+        naming, wanted = self.naming, name.casefold()
+        for label, cards in observation.zones.items():
+            for card in cards:
+                if card.card is None:
+                    continue
+                names = {card.card.id, *(side.name for side in card.card.sides)}
+                if naming:
+                    names |= {naming.card(card, label), naming.printed(card.card.id)}
+                if wanted in {n.casefold() for n in names if n}:
+                    if self.screen is not None:
+                        return self.screen.card(card, label)
+                    return [describe(card, self.wording, naming, label)]
+        return [f"no card you can see is called {name!r}"]
 
     def _option(self, prompt: str, label: str) -> str:
         """An option as the person reads it: a step in the game's words, a card by name, a place in words."""
@@ -94,10 +128,12 @@ class HumanAgent:
         return question(self.asker, observation.prompt, observation.labels, observation.still)
 
     def _hint(self, count: int) -> str:
-        """What may be typed: a number or an option's words, and undo and why when offered."""
-        others = [word for word, offered in (("undo", self.undo), ("why NAME", self.why)) if offered]
-        said = "".join(f", or {word}" for word in others)
-        return f"type a number from 1 to {count} or an option as written{said}"
+        """What may be typed: a number or an option's words, and show, why and undo when offered."""
+        others = [
+            "show NAME",
+            *(word for word, offered in (("why NAME", self.why), ("undo", self.undo)) if offered),
+        ]
+        return f"type a number from 1 to {count} or an option as written; or {', '.join(others)}"
 
     def _hand_over(self):
         """Between two people at one screen: hide what the last one saw, and wait until the
@@ -111,6 +147,17 @@ class HumanAgent:
                 self.read(f"P{self.seat + 1}, press Enter when only you can see the screen ")
             except EOFError:
                 raise InputEnded from None
+
+
+def rich_console():
+    """A rich console when the output is a terminal (tables drawn, colour); None for a file or a pipe."""
+    import sys
+
+    if not sys.stdout.isatty():
+        return None
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
@@ -135,15 +182,26 @@ class Naming:
             if card.kind in split
         }
         self.shown_marks = {mark.name: mark.shown for mark in ir.marks if mark.shown}
+        wording = Wording(ir.vocabulary)
+        self.places = {
+            zone.name: wording.say(Node("zone", {"name": zone.name, "per": zone.per})).replace("_", " ")
+            for zone in ir.zones
+        }
 
     def zone(self, label: str) -> str:
         name, _, owner = label.partition("@")
         zone, _, space = name.partition(":")
-        said = zone.replace("_", " ") + (f", {space}" if space else "")
+        words = self.places.get(zone, zone.replace("_", " "))  # the vocabulary's "the draw pile", "your hand"
+        plain = words.removeprefix("the ").removeprefix("your ")
+        said = plain + (f", {space}" if space else "")
         if not owner:
-            return f"the {said}"
+            return f"the {said}" if words.startswith("the ") or words == plain else said
         if owner.isdigit():
-            return f"your {said}" if int(owner) == self.seat + 1 else f"P{owner}'s {said}"
+            whose = "your" if int(owner) == self.seat + 1 else f"P{owner}'s"
+            whole = words + (f", {space}" if space else "")
+            if "your " in whole.removeprefix("your "):  # "the plants on your player board": whose board
+                return whole.replace("your ", f"{whose} ")
+            return f"{whose} {said}"
         if "@" in owner:  # the zone of a card known by where it lies: "slots@forest@2#3"
             place, _, number = owner.partition("#")
             return (
@@ -198,6 +256,9 @@ def _named(name: str, card_id: str) -> str:
     return name if name and name != card_id else _said(card_id)
 
 
+card_name = _named  # for the story, which names cards as the screen does
+
+
 def _said(card_id: str) -> str:
     """A card without a name said by its id in words: "white-turf" is "White turf"."""
     words = card_id.replace("--", " / ").replace("-", " ")
@@ -213,7 +274,9 @@ def question(asker, prompt: str, labels, still=None) -> str:
     if still is None:
         return words
     measure, amount = still
-    return f"{words} ({amount} more)" if measure == "count" else f"{words} (worth {amount} more)"
+    if measure == "count":
+        return f"{words} ({amount} more, of these {len(labels)})"
+    return f"{words} (worth {amount} more, from these {len(labels)})"
 
 
 def status(observation, seat: int, declared: dict | None = None) -> str:
@@ -301,21 +364,3 @@ def _printed(value) -> str:
     if isinstance(value, Node):
         return f"({value.op})"
     return str(value)
-
-
-def changes(before: dict, after: dict) -> list[str]:
-    """What this seat could see change since its last decision (zones by label, cards by id or ?)."""
-    if not before:
-        return []
-    lines = []
-    for label in sorted(set(before) | set(after)):
-        old, new = before.get(label, []), after.get(label, [])
-        added = [c for c in new if c != "?" and c not in old]
-        gone = [c for c in old if c != "?" and c not in new]
-        if added:
-            lines.append(f"{label}: now has {', '.join(added)}")
-        if gone:
-            lines.append(f"{label}: no longer has {', '.join(gone)}")
-        if new.count("?") != old.count("?"):
-            lines.append(f"{label}: {old.count('?')} -> {new.count('?')} unseen cards")
-    return lines

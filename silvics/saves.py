@@ -34,7 +34,8 @@ from silvics.interpreter.agents import AGENTS, agent_known, agent_seed, build_ag
 from silvics.interpreter.game import Game, SetupError
 from silvics.interpreter.runtime import Choice
 from silvics.interpreter.views import visible
-from silvics.story import Asker
+from silvics.screen import Screen
+from silvics.story import Asker, Chronicle
 from silvics.why import why
 
 FORMAT, VERSION = "silvics save", 1
@@ -336,6 +337,9 @@ class Session:
         people = sum(seat.agent == PERSON for seat in save.seats)
         table: dict | None = {} if people > 1 else None  # people sharing one screen: hot seat
         asker = Asker(rules, wording) if people else None
+        # the story as it goes, told for the people at the table
+        people_seats = [number for number, seat in enumerate(save.seats) if seat.agent == PERSON]
+        self.chronicle = Chronicle(rules, save, people_seats) if people else None
         self.agents = [
             HumanAgent(
                 number,
@@ -347,12 +351,18 @@ class Session:
                 asker=asker,
                 why=lambda seat, name: why(self.game, seat, name, wording),
                 counters={counter.name: counter for counter in rules.counters},
-                naming=Naming(rules, number),
+                naming=(naming := Naming(rules, number)),
+                screen=Screen(rules, number, naming, wording),
+                since=lambda seat: self._since(seat),
             )
             if seat.agent == PERSON
             else _bot(seat, number)
             for number, seat in enumerate(save.seats)
         ]
+
+    def _since(self, seat: int) -> list[str]:
+        assert self.chronicle is not None, "a person is at the table"
+        return self.chronicle.since(seat, self.game.state.choices)
 
     @classmethod
     def new(

@@ -11,6 +11,7 @@ from typing import NamedTuple, cast
 
 from silvics.compiler.english import HEADING_HOLE, Wording
 from silvics.compiler.walk import every_rule, nodes
+from silvics.human import card_name
 from silvics.interpreter.game import Game
 from silvics.interpreter.ir import GameIR, Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
@@ -160,6 +161,9 @@ class _Teller:
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.ending = ""  # why a rule ended the game at once, in the game's words
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
+        self.doubtful: set[int] = (
+            set()
+        )  # id() of the choices not yet settled whose cards a viewer has not seen
         self.where = list(game.state.location)  # where each card was after the last action
         self.read = 0  # log entries looked at by on_step
         self.picked: set[int] = set()  # cards the choices since the last heading named
@@ -264,7 +268,12 @@ class _Teller:
         return f"P{cast(int, parts.owner) + 1}'s {words.removeprefix('the ')}"
 
     # ---- the lines ----
-    def lines(self) -> list[str]:
+    def lines(self, final: bool = True) -> list[str]:
+        """The story so far; `final`: with what each player built and the points by heading."""
+        # a choice whose chooser's turn goes on is named only if every viewer has seen its cards yet
+        self.doubtful = {
+            id(entry[0]) for entries in self.unsettled.values() for entry in entries if not entry[1]
+        }
         lines = ["Setup:", *(INDENT + line for line in self.setup)]
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
@@ -306,7 +315,7 @@ class _Teller:
             elif what == "draw":
                 lines += self._decided(said)
                 lines += [INDENT + row for row in detail.text(self.game.card_id).splitlines()]
-        lines += self._decided(said) + ["", *self._built()]
+        lines += self._decided(said) + (["", *self._built()] if final else [])
         while lines[-1] == "":
             lines.pop()
         return lines
@@ -344,7 +353,7 @@ class _Teller:
             return self.asker.option(ACTIONS, choice.label)
         cards = _picked(choice)
         if cards:
-            if id(choice) in self.hidden:
+            if id(choice) in self.hidden or id(choice) in self.doubtful:
                 return _unseen(self.game, cards)
             return ", ".join(self._card(uid) for uid in cards)
         return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
@@ -381,7 +390,7 @@ class _Teller:
     # ---- words for the state ----
     def _card(self, uid: int) -> str:
         face = self.game.rules.faces[uid][self.game.state.side[uid]]
-        return str(face.get("name") or face["id"])
+        return card_name(str(face.get("name") or ""), str(face["id"]))
 
     @staticmethod
     def _value(game, env: dict, name: str, player: bool) -> str:
@@ -506,12 +515,50 @@ class _Teller:
 def told(ir: GameIR, save, choices: list[int], viewers=None) -> list[str]:
     """The game set up as `save` says and played with these choices, told for people: for the
     seats `viewers` (the people at the table, or with none there every seat: the table's story)."""
-    game = Game(ir, save.players, save.seed, save.modules, options=save.options, start=False)
-    teller = _Teller(game.rules.ir, game, range(save.players) if viewers is None else viewers)
-    game.on_call, game.on_step, game.on_choice = teller.on_call, teller.on_step, teller.on_choice
-    game.begin()
-    teller.settle(game)
-    for index in choices:
-        game.apply(index)
-        teller.settle(game)
-    return teller.lines()
+    chronicle = Chronicle(ir, save, viewers)
+    chronicle.follow(choices)
+    return chronicle.teller.lines()
+
+
+class Chronicle:
+    """The story as a game goes on, for the people at its table: a game of its own, hooked to a
+    teller, follows the choices of the game played (`follow`), and `since(seat, choices)` gives
+    the lines told since that seat last asked. Going back (undo) starts it again."""
+
+    def __init__(self, ir: GameIR, save, viewers=None):
+        self.ir, self.save, self.viewers = ir, save, viewers
+        self.told: dict[int, int] = {}  # seat -> the story's lines it has been given
+        self._start()
+
+    def _start(self):
+        save = self.save
+        game = Game(self.ir, save.players, save.seed, save.modules, options=save.options, start=False)
+        self.teller = _Teller(
+            game.rules.ir, game, range(save.players) if self.viewers is None else self.viewers
+        )
+        game.on_call, game.on_step, game.on_choice = (
+            self.teller.on_call,
+            self.teller.on_step,
+            self.teller.on_choice,
+        )
+        game.begin()
+        self.teller.settle(game)
+        self.game = game
+
+    def follow(self, choices: list[int]):
+        """Catch up with a game played with these choices (from the start, if it went back)."""
+        made = self.game.state.choices
+        if choices[: len(made)] != made:
+            self._start()
+            made = self.game.state.choices
+        for index in choices[len(made) :]:
+            self.game.apply(index)
+            self.teller.settle(self.game)
+
+    def since(self, seat: int, choices: list[int]) -> list[str]:
+        """The story's lines since `seat` last asked, the game having been played with `choices`
+        (after going back, nothing it was given already)."""
+        self.follow(choices)
+        lines = self.teller.lines(final=False)
+        start, self.told[seat] = min(self.told.get(seat, 0), len(lines)), len(lines)
+        return lines[start:]

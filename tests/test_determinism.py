@@ -25,6 +25,7 @@ RUNS = {      # the engine's full log (--log full), and the story people read (-
                                    ("renature", 2, 3)]},
     "forest-shuffle-1p-seed3-alone-story.txt":        # played alone: Anna's turns, the result in words
         ["play", "forest-shuffle", "--players", "1", "--seed", "3", "--module", "alone-in-the-forest"],
+    "reforest-1p-seed2-story.txt": ["play", "reforest", "--players", "1", "--seed", "2"],   # solitaire
 }
 
 

@@ -1,6 +1,7 @@
 """A person at the terminal (silvics/human.py), driven by a script: whole games in which every
 seat is a HumanAgent answering by number, so every kind of card, with every type of
 attribute and mark, is described to someone at some decision."""
+import contextlib
 import random
 import re
 
@@ -182,8 +183,8 @@ def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(m
     assert asked[:4] == [
         "--- P1, your turn: choose one: draw 2 cards, or play a card, or plant a sapling ---",
         "--- P1, your turn: choose a card in your hand that you can pay for and place ---",
-        "--- P1, your turn: pay its cost: choose as many other cards from your hand (2 more) ---",
-        "--- P1, your turn: pay its cost: choose as many other cards from your hand (1 more) ---",
+        "--- P1, your turn: pay its cost: choose as many other cards from your hand (2 more, of these 5) ---",
+        "--- P1, your turn: pay its cost: choose as many other cards from your hand (1 more, of these 4) ---",
     ]
 
 
@@ -193,7 +194,7 @@ def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_m
     options, the story) names no zone by its key (hand@1, votes@dryads), no card by an id that
     is not its name (bullfinch--blackberries), no side by its key (top_half) and no mark the rules
     do not declare `shown` (played_turn). Words that are also printed values (an icon `leaf`, a
-    creature's side `leaf`) are not ids."""
+    creature's side `leaf`) or words of the game's vocabulary (a "cloud action") are not ids."""
     import re
 
     from conftest import run_cli
@@ -204,9 +205,10 @@ def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_m
     printed = {str(value) for card in cards for side in card.sides for value in side.attributes.values()}
     printed |= {str(item) for card in cards for side in card.sides for value in side.attributes.values()
                 if isinstance(value, tuple) for item in value}
+    worded = {word for phrase in ir.vocabulary.phrases for word in re.findall(r"[\w-]+", phrase.text)}
     engine_words = ({card.id for card in cards if card.id != card.sides[0].name.lower()}
                     | {side.side for card in cards for side in card.sides if len(card.sides) > 1}
-                    | {mark.name for mark in ir.marks if not mark.shown}) - printed
+                    | {mark.name for mark in ir.marks if not mark.shown}) - printed - worded  # "cloud": a word
     words = re.findall(r"[\w:.@#-]+", out.split("\nFinal scores:")[0])
     found = sorted({word.strip(".,;:") for word in words if "@" in word or word.strip(".,;:") in engine_words})
     assert found == [], found
@@ -223,3 +225,86 @@ def piped(monkeypatch, answers: list[str]):
         return answer
 
     monkeypatch.setattr("builtins.input", typed)
+
+
+class Watching:
+    """A person answering the first option, whose screen is read as it is written: each card name
+    in it is checked against the cards the seat has seen so far (at any action: every copy of
+    that name), a name seen, the longest first, taken out before looking."""
+
+    def __init__(self, names: set[str]):
+        self.names, self.session, self.seen, self.read_up_to, self.lines, self.faults = names, None, set(), 0, [], []
+        self.asked = 0
+
+    def write(self, line: str):
+        self.lines.append(line)
+
+    def watch(self, game):
+        from silvics.interpreter.views import visible
+        self.seen |= {side.name for uid in range(len(game.state.location)) if visible(game, 0, uid)
+                      for side in game.rules.defs[uid].sides}
+
+    def read(self, prompt: str) -> str:
+        self.watch(self.session.game)
+        seen = sorted(self.seen, key=len, reverse=True)
+        for line in self.lines[self.read_up_to:]:
+            for name in seen:
+                line = line.replace(name, "")
+            self.faults += [f"{name!r} in {line!r}" for name in self.names - self.seen
+                            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", line)]
+        self.read_up_to = len(self.lines)
+        self.asked += 1
+        if self.asked > 60:
+            raise EOFError
+        return "1"
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_a_persons_screen_names_no_card_they_have_not_seen(game_id):
+    """The story since their last decision, the table and the options: a card is named on a
+    person's screen only once their seat has seen it (a name the vocabulary also gives a word, a
+    tree symbol "Oak", is a word). Seat 1 against a bot, 60 decisions or the whole game."""
+    from silvics import saves
+    from silvics.human import InputEnded
+    rules = games.load(game_id)
+    worded = {phrase.text for phrase in rules.vocabulary.phrases}
+    names = {side.name for card in rules.cards for side in card.sides if side.name} - worded
+    terminal = Watching(names)
+    session = saves.Session.new(rules, game_id, 2, 3, [], {}, ["human", "random"],
+                                terminal=(terminal.read, terminal.write))
+    terminal.session, session.game.on_step = session, terminal.watch
+    with contextlib.suppress(InputEnded):
+        session.play()
+    assert terminal.asked > 20 and terminal.faults == [], terminal.faults[:5]
+
+
+def test_the_screen_draws_a_hand_as_a_table_of_what_its_cards_print_and_counts_what_is_unseen():
+    """Forest Shuffle: the hand's columns are the faces' corners and badges (cost; types, symbol),
+    a split card by both halves with both halves' values, its text beneath it once; the same in
+    rich's table at a terminal; the cards the seat cannot see are counted, never named."""
+    import io
+
+    from rich.console import Console
+
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming
+    from silvics.interpreter.game import Game
+    from silvics.screen import Screen, plain, rich
+    ir = games.load("forest-shuffle")
+    game = Game(ir, 2, 1)
+    screen = Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary))
+    lines = plain(screen.blocks(game.observe(0)))
+    assert lines[:3] == ["  Your hand:", "    card                             cost   types                              symbol",
+                         "    Tawny Owl / Wild Strawberries    2 / 0  bird / plant                       Birch / Sycamore"]
+    assert "      Tawny Owl: Effect: Draw 1 card. Bonus: Draw 2 cards. Scoring: 5 points." in lines
+    assert lines[-1] == "  Cards you cannot see: the draw pile 119 · P2's hand 6"
+    names = lambda seat: {side.name for uid in game.state.zones[f"hand/{seat}"]           # noqa: E731
+                          for side in game.rules.defs[uid].sides}
+    assert [name for name in names(1) - names(0) if name in "\n".join(lines)] == []
+    again = plain(screen.blocks(game.observe(0)))
+    assert len(again) == len(lines) - 9 and not any("Scoring:" in line for line in again)   # texts once
+    drawn = io.StringIO()
+    rich(Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary)).blocks(game.observe(0)),
+         Console(file=drawn, width=120, color_system=None))
+    assert "Tawny Owl / Wild Strawberries" in drawn.getvalue() and "─" in drawn.getvalue()
+    assert "    Wild Strawberries: Scoring: 10 points if you have at least 8 different tree species." in drawn.getvalue()

@@ -54,7 +54,7 @@ def test_the_hint_says_names_and_why_work():
     person = HumanAgent(game.pending.seat, lambda prompt: next(answers), written.append, undo=lambda s: "",
                         why=lambda s, n: [])
     person.choose(game.observe(game.pending.seat))
-    assert written[-1] == "  type a number from 1 to 4 or an option as written, or undo, or why NAME"
+    assert written[-1] == "  type a number from 1 to 4 or an option as written; or show NAME, why NAME, undo"
 
 
 @pytest.mark.parametrize("game_id", sorted(bundled.games()))

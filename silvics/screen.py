@@ -1,0 +1,230 @@
+"""What a person at the terminal sees at each decision: one compact screen of the table as
+their seat sees it. Their own hidden cards (a hand) as a table whose columns are what the
+cards print in their corners and badges (the game's `faces:`), each card's text beneath the
+first time it is shown (`show NAME` gives it again); the
+cards lying in sight as one line per place, named; the places of cards they cannot see as
+counts; the spaces of a grid that hold cards, a line per grid. Nothing here knows a game: it
+reads the observation, the faces and the vocabulary.
+
+`Screen.blocks` gives the screen as blocks (lines of text, and tables); `plain` writes them as
+lines of text (a file, a pipe, a test), `rich` prints them with rich's tables at a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from silvics.compiler.cardtext import attribute_line
+from silvics.interpreter.ir import Node
+from silvics.interpreter.state import parse_key
+
+INDENT = "  "
+NAMED = 12  # the cards of a place named on its line, at most (then how many more)
+TEXT = 96  # a card's text is cut to this width on the screen (`show NAME` gives it whole)
+
+
+class Table(NamedTuple):
+    """Cards as rows: a title, the column headings, and for each card its cells and its text."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[tuple[str, ...], list[str]]]
+
+
+class Screen:
+    """The screen of one seat, worded with the game's vocabulary and names (human.Naming)."""
+
+    def __init__(self, ir, seat: int, naming, wording):
+        self.ir, self.seat, self.naming, self.wording = ir, seat, naming, wording
+        self.faces = {face.kind: face for face in ir.faces}
+        self.zones = {zone.name: zone for zone in ir.zones}
+        self.texts_shown: set[str] = set()  # the cards whose text this seat has been shown
+
+    def blocks(self, observation) -> list[str | Table]:
+        """The seat's own hidden places as tables, then the places in sight, then what it cannot see."""
+        tables: list[Table] = []
+        seen: list[str] = []
+        grids: dict[str, list[str]] = {}  # a grid's words -> its spaces that hold cards
+        unseen: list[str] = []
+        for label, cards in observation.zones.items():
+            parts = parse_key(_key(label))
+            zone = self.zones.get(parts.name)
+            where = self.naming.zone(label)
+            shown = [card for card in cards if card.card is not None]
+            hidden = len(cards) - len(shown)
+            if zone is not None and zone.visibility == "owner" and parts.owner == self.seat and shown:
+                tables.append(self.table(where, shown, label))
+            elif zone is not None and (zone.rows or zone.map) and shown:
+                grids.setdefault(self.naming.zone(parts.name + _owner(label)), []).append(
+                    f"{parts.row}.{parts.column} {self._names(shown, label)}"
+                )
+            elif shown:
+                seen.append(f"{_capital(where)}: {self._names(shown, label)}" + _more(hidden))
+                seen += self._new_texts(shown, label)
+            if hidden and not shown:
+                unseen.append(f"{where} {hidden}")
+        blocks: list[str | Table] = [*tables, *seen]
+        blocks += [f"{_capital(grid)}: {'; '.join(spaces)}" for grid, spaces in grids.items()]
+        if unseen:
+            blocks.append("Cards you cannot see: " + " · ".join(unseen))
+        return blocks
+
+    def table(self, where: str, cards, label: str) -> Table:
+        """A place's cards, a row each: the attributes printed in the corners and as badges."""
+        columns: list[str] = []
+        for card in cards:
+            for name in self._printed(card.card):
+                if name not in columns:
+                    columns.append(name)
+        rows = []
+        for card in cards:
+            sides = card.card.sides if self._whole(card, label) else [card.card.sides[card.side]]
+            cells = tuple(
+                " / ".join(dict.fromkeys(self._value(side.attributes.get(name)) for side in sides)).strip(
+                    " /"
+                )
+                for name in columns
+            )
+            new = card.card.id not in self.texts_shown  # its text is given once: `show NAME` gives it again
+            self.texts_shown.add(card.card.id)
+            named = self.naming.card(card, label)
+            rows.append(((named, *cells), self._text(sides, named) if new else []))
+        return Table(_capital(where), ("card", *(name.replace("_", " ") for name in columns)), rows)
+
+    def _new_texts(self, cards, label: str) -> list[str]:
+        """The text of each card of a place in sight that the seat is shown for the first time."""
+        lines = []
+        for card in cards:
+            if card.card.id in self.texts_shown or card.down:
+                continue
+            self.texts_shown.add(card.card.id)
+            sides = card.card.sides if self._whole(card, label) else [card.card.sides[card.side]]
+            lines += [INDENT + line for line in self._text(sides, self.naming.card(card, label))]
+        return lines
+
+    def _printed(self, card) -> tuple[str, ...]:
+        """The attributes a card shows in its columns: its corners and badges (`faces:`), or
+        without a layout every attribute that is not text."""
+        face = self.faces.get(card.kind)
+        if face is not None:
+            return (*face.corners, *face.badges)
+        names = (name for side in card.sides for name, value in side.attributes.items())
+        return tuple(
+            dict.fromkeys(
+                name
+                for name in names
+                if not any(isinstance(side.attributes.get(name), Node) for side in card.sides)
+            )
+        )
+
+    def card(self, card, label: str) -> list[str]:
+        """A card the seat sees, with all it prints (`show NAME`): each side shown, its corners
+        and badges by name, and its whole text."""
+        whole = self._whole(card, label)
+        sides = card.card.sides if whole else [card.card.sides[card.side]]
+        lines = [self.naming.card(card, label)]
+        for side in sides:
+            printed = [
+                f"{name.replace('_', ' ')} {self._value(side.attributes[name])}"
+                for name in self._printed(card.card)
+                if name in side.attributes
+            ]
+            head = f"{side.name}: " if len(sides) > 1 else ""
+            lines.append(INDENT + head + " · ".join(printed))
+            lines += [
+                INDENT * 2 + attribute_line(name, value, self.wording)
+                for name, value in side.attributes.items()
+                if isinstance(value, Node)
+            ]
+        return [line for line in lines if line.strip()]
+
+    def _whole(self, card, label: str) -> bool:
+        """Whether the card shows all its sides (a split card in hand), not its face-up one."""
+        halves = self.naming.halves.get(card.card.id)
+        return halves is not None and self.naming.card(card, label) == halves
+
+    def _value(self, value) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, tuple | list | set | frozenset):
+            return ", ".join(self._value(item) for item in value)
+        said = self.wording.say(Node("const", {"value": value})).replace("-", " ")
+        return said.removeprefix("the ")  # a value as a word in a column: "low row", not "the low row"
+
+    def _text(self, sides, name: str) -> list[str]:
+        """What the sides print as text (their effects, in the game's words), a line a side,
+        each led by its name (the card's, `name`, when it shows one side)."""
+        said = []
+        for side in sides:
+            lines = [
+                attribute_line(name, value, self.wording)
+                for name, value in side.attributes.items()
+                if isinstance(value, Node)
+            ]
+            text = f"{side.name if len(sides) > 1 else name}: " + " ".join(lines)
+            if lines:
+                said.append(text if len(text) <= TEXT else text[: TEXT - 1].rsplit(" ", 1)[0] + " …")
+        return said
+
+    def _names(self, cards, label: str) -> str:
+        names = [self.naming.card(card, label) for card in cards]
+        counted = {name: names.count(name) for name in names}
+        listed = [name + (f" ×{n}" if n > 1 else "") for name, n in counted.items()]
+        return ", ".join(listed[:NAMED]) + (f" and {len(listed) - NAMED} more" if len(listed) > NAMED else "")
+
+
+def plain(blocks) -> list[str]:
+    """The blocks as lines of text: a table's columns aligned, each card's text beneath it."""
+    lines = []
+    for block in blocks:
+        if isinstance(block, str):
+            lines.append(INDENT + block)
+            continue
+        cells = [block.columns, *(row for row, _ in block.rows)]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(block.columns))]
+        lines.append(f"{INDENT}{block.title}:")
+        for number, row in enumerate(cells):
+            lines.append(
+                (INDENT * 2 + "  ".join(f"{c:<{w}}" for c, w in zip(row, widths, strict=True))).rstrip()
+            )
+            lines += [INDENT * 3 + text for text in (block.rows[number - 1][1] if number else ())]
+    return lines
+
+
+def rich(blocks, console) -> None:
+    """The blocks printed with rich: a table's cells drawn as a table, the new cards' text after it."""
+    from rich import box
+    from rich.table import Table as RichTable
+
+    for block in blocks:
+        if isinstance(block, str):
+            console.print(INDENT + block, highlight=False, markup=False)
+            continue
+        table = RichTable(title=block.title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for column in block.columns:
+            table.add_column(column, style="bold" if column == block.columns[0] else "")
+        for row, _ in block.rows:
+            table.add_row(*row)
+        console.print(table)
+        for _, texts in block.rows:
+            for text in texts:
+                console.print(INDENT * 2 + text, style="dim", highlight=False, markup=False)
+
+
+def _key(label: str) -> str:
+    """A zone's label as a key parse_key reads: the owner's seat as written (hand@2) is the key's."""
+    name, _, owner = label.partition("@")
+    return f"{name}/{int(owner) - 1}" if owner.isdigit() else name
+
+
+def _owner(label: str) -> str:
+    owner = label.partition("@")[2]
+    return f"@{owner}" if owner else ""
+
+
+def _more(hidden: int) -> str:
+    return f", and {hidden} card{'s' * (hidden != 1)} you cannot see" if hidden else ""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
