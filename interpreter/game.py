@@ -102,6 +102,10 @@ class Rules:
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
         self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
+        # each interrupt's condition as Game.remembered calls it, under its key: made once
+        self.watched = [
+            (("interrupt", index), _keyless(watched.cond)) for index, watched in enumerate(self.interrupts)
+        ]
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[
             str, list
@@ -507,12 +511,13 @@ class Game:
         """After every action: an interrupt whose condition has turned true runs its body at once
         (the interrupted flow resumes after it). Priming only records each condition."""
         watch = self.state.watch
-        for index, (cond, body, span) in enumerate(self.rules.interrupts):
+        for index, (key, cond) in enumerate(self.rules.watched):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(self.remembered(("interrupt", index), _keyless(cond), {}))
+            was, now = watch[index], bool(self.remembered(key, cond, {}))
             watch[index] = now
             if now and was is False:
+                _, body, span = self.rules.interrupts[index]
                 self.note("interrupt", [], str(span))
                 body(self, Frame(None, {}))  # a flow started with no bindings
 
@@ -676,19 +681,26 @@ class Game:
 
 class Reading:
     """The keys of the state that some remembered values read (exactly these, and no others),
-    shared by all of them: the keys' stamps are looked up once per state, not once per value."""
+    shared by all of them: the keys' stamps are looked up once per state, not once per value,
+    and in the state they were looked up in, again only when one of the keys stamped since is
+    theirs (State.changed): most actions change nothing a value read."""
 
-    __slots__ = ("keys", "clock", "now")
+    __slots__ = ("keys", "clock", "now", "serial", "seen")
 
     def __init__(self, keys: frozenset):
         self.clock: int | None  # None: the stamps are yet to be looked up
         self.now: tuple[int | None, ...]
         self.keys, self.clock, self.now = keys, None, ()
+        self.serial, self.seen = 0, 0  # the state they were looked up in, and its keys stamped then
 
     def stamps(self, state: State) -> tuple[int | None, ...]:
-        """The keys' stamps in this state (looked up again only when its clock has moved)."""
+        """The keys' stamps in this state (looked up again only when its clock has moved, and one
+        of them has been stamped since, or it is another state)."""
         if self.clock != state.clock:
-            self.now, self.clock = tuple(map(state.stamps.get, self.keys)), state.clock
+            changed = state.changed
+            if self.serial != state.serial or not self.keys.isdisjoint(changed[self.seen :]):
+                self.now, self.serial = tuple(map(state.stamps.get, self.keys)), state.serial
+            self.clock, self.seen = state.clock, len(changed)
         return self.now
 
 

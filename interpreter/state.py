@@ -23,6 +23,7 @@ from .runtime import Frame, bounded
 
 BOX = "box"
 _CLOCK = count(1)  # one clock for every game of the process, so copies never reuse a stamp
+_SERIALS = count(1)  # each State object's own number (a copy is another state)
 SCORES, EVERYTHING = "$scores", "*"  # stamp keys besides zone keys; counters are "#key", markers "@name",
 ATTRIBUTES = "%"  # a space's attributes "%key" (stamped apart from the cards on it)
 
@@ -156,6 +157,10 @@ class State:
     spaced: dict = field(
         default_factory=dict
     )  # space key -> attributes the rules set on it (replaced, never changed in place)
+    # every key stamped in this state object, in order (not its copies'): what a remembered value
+    # read has changed since it was last checked is looked up among the keys stamped since
+    changed: list[str] = field(default_factory=list)
+    serial: int = field(default_factory=_SERIALS.__next__)
 
     @classmethod
     def new(cls, players: int, box: list[int], seed: int) -> State:
@@ -215,6 +220,7 @@ class State:
 
     def stamp(self, key: str):
         self.stamps[key] = self.clock = next(_CLOCK)
+        self.changed.append(key)
 
     def reseed(self, seed):
         """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
@@ -250,6 +256,7 @@ class State:
         if facedown is not None:
             self.facedown[uid] = facedown
         self.stamps[origin] = self.stamps[to] = self.clock = next(_CLOCK)
+        self.changed += (origin, to)
 
     def move_cards(
         self,
@@ -292,6 +299,7 @@ class State:
         for key in origins:
             self.stamps[key] = now
         self.stamps[to] = now
+        self.changed += (*origins, to)
 
     # ---- everything else that changes ----
     def mark(self, uid: int, name: str, value):

@@ -132,6 +132,23 @@ def test_a_game_and_its_copy_each_see_their_own_changes(tmp_path):
     assert (game.state.counters["trace"], other.state.counters["trace"]) == (222, 211)
 
 
+def test_what_a_value_read_is_looked_up_again_only_once_one_of_its_keys_changed(tmp_path):
+    # In the state it was looked up in, a value's stamps are looked up again only when a key it
+    # read has been stamped since; in any other state (a copy), always.
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile")
+    entry = next(e for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("up_in_pile"))
+    reading, state = entry[1], game.state
+    looked = reading.stamps(state)
+    state.stamp("#total")                                                # nothing the value read
+    assert reading.stamps(state) is looked and entry[1].stamps(state) == entry[2]
+    other = game.copy()
+    other.state.turn(other.state.zones["pile"][-1], True)                # a copy turns a card it read
+    assert reading.stamps(other.state) != entry[2]
+    assert reading.stamps(state) == entry[2]                             # the game itself: still good
+    state.turn(state.zones["pile"][-1], True)
+    assert reading.stamps(state) != entry[2]
+
+
 def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
     # A world shows other cards where the seat cannot see: what was worked out from them in
     # the real game must not be reused (a world remembers its own values).
