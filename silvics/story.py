@@ -128,6 +128,7 @@ class Moved(NamedTuple):
     cards: str  # the cards as the viewers saw them: named, or counted
     many: bool
     place: str  # where they went, in the story's words
+    received: bool = False  # whether they went to a place of the actor's (a draw, not a payment)
 
     def line(self) -> str:
         if self.phrase:
@@ -251,7 +252,10 @@ class _Teller:
             )
         seats = {cast(int, parse_key(key).owner) for key in (to, *origins) if self._owned(key)}
         actor = f"P{seats.pop() + 1}: " if len(seats) == 1 else ""
-        self.events.append((len(game.state.log), Moved(actor, phrase, cards, len(uids) > 1, self._place(to))))
+        received = bool(actor) and self._owned(to)
+        self.events.append(
+            (len(game.state.log), Moved(actor, phrase, cards, len(uids) > 1, self._place(to), received))
+        )
 
     def _owned(self, key: str) -> bool:
         return self.game.rules.zones[parse_key(key).name].per == "player"
@@ -274,7 +278,7 @@ class _Teller:
         self.doubtful = {
             id(entry[0]) for entries in self.unsettled.values() for entry in entries if not entry[1]
         }
-        lines = ["Setup:", *(INDENT + line for line in self.setup)]
+        lines, self.acted = ["Setup:", *(INDENT + line for line in self.setup)], None
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
         told: Moved | None = None  # the last move told, which the next may join
@@ -292,6 +296,13 @@ class _Teller:
                     told = joined or what
                     if joined is not None:
                         lines[-1] = told.line()
+                    elif (
+                        what.received
+                        and lines[-1] == self.acted
+                        and lines[-1].startswith(INDENT + what.actor)
+                    ):
+                        lines[-1] += f" — {what.cards}"  # the action just picked, and the cards it brought
+                        told = None
                     else:
                         lines.append(told.line())
                 elif isinstance(what, str):  # a heading
@@ -343,8 +354,11 @@ class _Teller:
             return []
         first, answers = said[0], [self._answer(choice) for choice in said]
         said.clear()
+        self.acted = None
         if first.prompt == ACTIONS:  # each action picked is a line of its own
-            return [f"{INDENT}P{first.seat + 1}: {answer}" for answer in answers]
+            told = [f"{INDENT}P{first.seat + 1}: {answer}" for answer in answers]
+            self.acted = told[-1]  # the cards it moves, if no choice names them, are told on its line
+            return told
         _, words = self.asker.asked(first.prompt)
         return [f"{INDENT}P{first.seat + 1}: {_short(words)} — {', '.join(answers)}"]
 
@@ -557,7 +571,8 @@ class Chronicle:
 
     def since(self, seat: int, choices: list[int]) -> list[str]:
         """The story's lines since `seat` last asked, the game having been played with `choices`
-        (after going back, nothing it was given already)."""
+        (after the seat went back, what follows the decision it went back to: no other person
+        has decided since, or going back is refused)."""
         self.follow(choices)
         lines = self.teller.lines(final=False)
         start, self.told[seat] = min(self.told.get(seat, 0), len(lines)), len(lines)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from silvics import games
-from silvics.human import HumanAgent, describe, describe_pile
+from silvics.human import HumanAgent, InputEnded, describe, describe_pile
 from silvics.interpreter.simulate import play
 
 
@@ -308,3 +308,24 @@ def test_the_screen_draws_a_hand_as_a_table_of_what_its_cards_print_and_counts_w
          Console(file=drawn, width=120, color_system=None))
     assert "Tawny Owl / Wild Strawberries" in drawn.getvalue() and "─" in drawn.getvalue()
     assert "    Wild Strawberries: Scoring: 10 points if you have at least 8 different tree species." in drawn.getvalue()
+
+
+def test_what_happened_after_going_back_is_told_as_it_goes_now():
+    """Grove: a card chosen, taken back, another chosen: the next screen tells the new choice."""
+    from pathlib import Path
+
+    from silvics import saves
+    answers, written = iter(["1", "undo", "2", "1"]), []
+
+    def read(prompt):
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    grove = str(Path(__file__).parent / "fixtures" / "games" / "grove")
+    session = saves.Session.new(games.load(grove), grove, 1, 3, [], {}, ["human"], terminal=(read, written.append))
+    with contextlib.suppress(InputEnded):
+        session.play()
+    told = [line.strip() for line in written if line.startswith("    P1: choose card")]
+    assert told == ["P1: choose card from your hand — Birch", "P1: choose card from your hand — Fern"], told
