@@ -162,9 +162,9 @@ class _Teller:
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.ending = ""  # why a rule ended the game at once, in the game's words
         self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
-        self.doubtful: set[int] = (
-            set()
-        )  # id() of the choices not yet settled whose cards a viewer has not seen
+        # id() of the choices not yet settled whose cards a viewer has not seen
+        self.doubtful: set[int] = set()
+        self.acted: str | None = None  # the line of the action last picked, while nothing follows it
         self.where = list(game.state.location)  # where each card was after the last action
         self.read = 0  # log entries looked at by on_step
         self.picked: set[int] = set()  # cards the choices since the last heading named
@@ -278,7 +278,8 @@ class _Teller:
         self.doubtful = {
             id(entry[0]) for entries in self.unsettled.values() for entry in entries if not entry[1]
         }
-        lines, self.acted = ["Setup:", *(INDENT + line for line in self.setup)], None
+        self.acted = None
+        lines = ["Setup:", *(INDENT + line for line in self.setup)]
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
         told: Moved | None = None  # the last move told, which the next may join
