@@ -21,7 +21,7 @@ from silvics.interpreter.views import visible, zone_sight
 from silvics.position import PositionError, zone_from_label
 
 INDENT = "  "
-CELL = 22  # the widest a card's name is drawn in a grid's cell
+WIDE = 100  # a grid's rows are drawn this wide at most: longer names are shortened to fit
 LONG = 100  # a decision's words longer than this are cut at a pause
 FEW = 3  # cards leaving the viewers' sight are named up to this many, else counted
 
@@ -104,6 +104,14 @@ def _unseen(game, cards: tuple) -> str:
     )
     what = "face-down" if down else "hidden"
     return f"a {what} card" if len(cards) == 1 else f"{len(cards)} {what} cards"
+
+
+def _shortened(name: str, room: int) -> str:
+    """A name in at most `room` characters: whole, or cut at a word and marked with an ellipsis."""
+    if len(name) <= room:
+        return name
+    cut = name[: room - 1].rsplit(" ", 1)[0] if " " in name[: room - 1] else name[: room - 1]
+    return cut + "…"
 
 
 def _counted(names: list[str]) -> str:
@@ -484,23 +492,30 @@ class _Teller:
         return lines + ([""] if lines and lines[-1] else []) + self._table()
 
     def _board(self, zone, seat: int) -> list[str]:
-        """A player's grid, a row a line: each space shows its top card (and how many lie there)."""
+        """A player's grid, a row a line: each space shows its top card (and how many lie there),
+        whole names while the rows fit in WIDE characters, else shortened at a word."""
         spaces = self.game.rules.grid_spaces(zone.name, seat)
-        cells = {}
+        names, counts = {}, {}
         for key in spaces:
             pile = self.game.state.zones.get(key) or []
             if pile:
-                shown = self._card(pile[-1])[:CELL]
-                cells[key] = shown + (f" +{len(pile) - 1}" if len(pile) > 1 else "")
-        if not cells:
+                names[key], counts[key] = (
+                    self._card(pile[-1]),
+                    (f" +{len(pile) - 1}" if len(pile) > 1 else ""),
+                )
+        if not names:
             return []
-        width = max(len(text) for text in cells.values())
         by_row: dict = {}
         for key in spaces:
             by_row.setdefault(parse_key(key).row, []).append(key)
         label = max(len(str(row)) for row in by_row)
+        columns = max(map(len, by_row.values()))
+        room = max(12, (WIDE - len(INDENT) - label - 3 * columns) // columns)  # a cell's width at most
+        cells = {key: _shortened(names[key], room - len(counts[key])) + counts[key] for key in names}
+        width = max(len(text) for text in cells.values())
         return [
-            f"{INDENT}{str(row):<{label}} | " + " | ".join(f"{cells.get(k, '·'):<{width}}" for k in keys)
+            f"{INDENT}{str(row):<{label}} | "
+            + " | ".join(f"{cells.get(k, '·'):<{width}}" for k in keys).rstrip()
             for row, keys in by_row.items()
         ]
 

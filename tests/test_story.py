@@ -189,3 +189,14 @@ def test_a_game_played_alone_ends_won_or_lost_in_the_games_words():
     alone, _ = story("forest-shuffle", 1, 3, "--module", "alone-in-the-forest")
     assert "\nLost: to win, you meet the challenge's goal and minimum score for the tier you aimed for:\n" in alone
     assert re.search(r"\n  your score is \d+, and must be at least the minimum score of your tier \(200\)\n$", alone)
+
+
+def test_a_grids_cells_show_whole_names_while_the_rows_fit():
+    """A region's cells: whole names ("Ancient Western White Pine", cut at 22 characters before);
+    a name too long for the room left is cut at a word and marked."""
+    from silvics.story import _shortened
+    out, _ = story("reforest", 2, 3)
+    region = out.split("P1's region:\n")[1].split("\n\n")[0]
+    assert "| Ancient Western White Pine" in region and "…" not in region
+    assert _shortened("Ancient Western White Pine", 20) == "Ancient Western…"
+    assert _shortened("Supercalifragilistic", 8) == "Superca…" and _shortened("Oak", 8) == "Oak"
