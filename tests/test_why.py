@@ -22,7 +22,7 @@ def test_the_command_answers_at_the_question_a_scenario_stops_at():
     status, out, err = run_cli("why", "forest-shuffle", OAK, "Oak")
     assert status == 0 and err == ""
     assert out.splitlines()[0] == "P1 is asked: choose one: draw 2 cards, or plant a sapling"
-    assert "the cost printed on the front side of Oak is 2, and must be less than the number of your hand (2)" in out
+    assert "the cost printed on the front side of Oak is 2, and must be less than the number of cards in your hand (2)" in out
 
 
 @pytest.mark.parametrize("argv, status, said", [
