@@ -180,10 +180,11 @@ def gallery_page(ir: GameIR) -> str:
         + (f"; the pack's own {len(own)} first." if own else "."),
         "",
     ]
+    first = {card.id for card in own}
     if own:
         lines += [f"## {_inline(ir.pack.name)} ({len(own)})", "", *(card_entry(ir, card) for card in own)]
     for kind in ir.kinds:
-        cards = [card for card in every.values() if card.kind == kind.name and card not in own]
+        cards = [card for card in every.values() if card.kind == kind.name and card.id not in first]
         if cards:
             lines += [f"## {_inline(kind.name.replace('_', ' ').capitalize())} ({len(cards)})", ""]
             lines += [card_entry(ir, card) for card in cards]

@@ -167,10 +167,14 @@ class Screen:
         return said
 
     def _names(self, cards, label: str) -> str:
-        names = [self.naming.card(card, label) for card in cards]
-        counted = {name: names.count(name) for name in names}
-        listed = [name + (f" ×{n}" if n > 1 else "") for name, n in counted.items()]
+        listed = counted([self.naming.card(card, label) for card in cards])
         return ", ".join(listed[:NAMED]) + (f" and {len(listed) - NAMED} more" if len(listed) > NAMED else "")
+
+
+def counted(names: list[str]) -> list[str]:
+    """Names, each once in the order first named, with how many there are: Linden ×2, Oak."""
+    copies = {name: names.count(name) for name in names}
+    return [name + (f" ×{n}" if n > 1 else "") for name, n in copies.items()]
 
 
 def plain(blocks) -> list[str]:

@@ -19,6 +19,7 @@ from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
 from silvics.interpreter.views import visible, zone_sight
 from silvics.position import PositionError, zone_from_label
+from silvics.screen import counted
 
 INDENT = "  "
 WIDE = 100  # a grid's rows are drawn this wide at most: longer names are shortened to fit
@@ -115,9 +116,7 @@ def _shortened(name: str, room: int) -> str:
 
 
 def _counted(names: list[str]) -> str:
-    """Names, each once, with how many there are: Linden ×2, Oak."""
-    copies = {name: names.count(name) for name in names}  # in the order first named
-    return ", ".join(name + (f" ×{n}" if n > 1 else "") for name, n in copies.items())
+    return ", ".join(counted(names))
 
 
 def _picked(choice: Said | Forced) -> tuple:
