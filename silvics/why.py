@@ -57,9 +57,10 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     card = asking.card_named(wanted)
     if card is not None:
         return asking.card(card, choice.asked_by)
-    known = [*choice.labels, *steps, *asking.card_names()]
-    close = difflib.get_close_matches(wanted, list(dict.fromkeys(_plain(k) for k in known)), n=3, cutoff=0.6)
-    hint = f" Did you mean {' or '.join(close)}?" if close else ""
+    known = [*asking.card_names(), *steps, *choice.labels]  # (a card by its name before an option's id)
+    as_written = {_plain(k): k.replace("_", " ") for k in reversed(known)}  # the first spelling of each
+    close = difflib.get_close_matches(wanted, list(as_written), n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(as_written[c] for c in close)}?" if close else ""
     return [f"{name!r} is no card you can see, step of the rules or option of this question.{hint}"]
 
 
@@ -78,9 +79,20 @@ class _Asking:
         self.cite = cite  # whether each part says where it is written (designers read that; players need not)
         self.offered, self.card_vars = _indexed(game.rules.ir)  # `one of` steps; names bound to cards
         self.naming = Naming(game.rules.ir, seat)
+        self.home = None  # the file the last heading cited
 
     def at(self, node: Node) -> str:
-        return f" ({_where(node)})" if self.cite else ""
+        """Where a part is written: its line alone when in the file its heading names."""
+        if not self.cite:
+            return ""
+        span = getattr(node, "span", None)
+        return f" (line {span.line})" if span is not None and span.file == self.home else f" ({_where(node)})"
+
+    def heading(self, node: Node | None) -> str:
+        """Where the rule a heading names is written, in full; the parts under it cite their lines."""
+        span = getattr(node, "span", None)
+        self.home = span.file if span is not None else None
+        return _where(node)
 
     # ---- what NAME can be ----
     def option_words(self, choice, index: int) -> str:
@@ -150,7 +162,8 @@ class _Asking:
             ]
         guard = dict(zip(offering.args["steps"], offering.args.get("guards") or ())).get(step)
         reasons = self.failing(guard, self.env) if guard is not None else []
-        return [f"You cannot {words} now ({_where(guard or offering)}):", *reasons]
+        where = self.heading(guard or offering)
+        return [f"You cannot {words} now ({where}):", *reasons]
 
     def card(self, uid: int, asked_by: Node | None) -> list[str]:
         """Why a card is not offered: by this question's own `choose`, or by the first `choose`
@@ -167,8 +180,12 @@ class _Asking:
                     offered.append(step)
                 lines += found or []
         if offered:
-            ways = " or ".join(self.step_words(step) for step in offered)
-            return [*lines, f"{name} can be chosen once you {ways}."]
+            options = [str(option) for option in self.game.state.pending.options]
+            ways = " or ".join(
+                self.step_words(step) + (f" (answer {options.index(step) + 1})" if step in options else "")
+                for step in offered
+            )
+            return [*lines, f"{name} can be chosen if you {ways}."]
         if not lines:
             where = self._zone_words(self.game.state.location[uid])
             lines = [f"{name} is not among the cards this question is about: it is in {where}."]
@@ -194,14 +211,14 @@ class _Asking:
         if via is not None:
             step, guard = via
             if guard is not None and not self.holds(guard, self.env):
-                lines.append(f"You cannot {self.step_words(step)} now ({_where(guard)}):")
+                lines.append(f"You cannot {self.step_words(step)} now ({self.heading(guard)}):")
                 lines += self.failing(
                     guard, self.env, scope=Scope(set(), {}, items=False)
                 )  # the card's own follow
-        if test is not None:
-            failing = self.failing(test, {**self.env, "it": uid})
-            if failing:
-                lines += [f"{self.card_name(uid)} cannot be chosen ({_where(choose)}):", *failing]
+        bound = {**self.env, "it": uid}
+        if test is not None and not self.holds(test, bound):
+            where = self.heading(choose)
+            lines += [f"{self.card_name(uid)} cannot be chosen ({where}):", *self.failing(test, bound)]
         return lines
 
     # ---- conditions, part by part ----
@@ -232,8 +249,12 @@ class _Asking:
 
     def _false(self, part, env: dict, depth: int, scope: Scope) -> list[str]:
         node, indent = part.node, "  " * depth
-        if node.op == "all_of":
-            return [line for inner in part.parts for line in self.failing(inner.node, env, depth, scope)]
+        if node.op == "all_of":  # each part that fails; a comparison with nothing after one is its echo
+            lines: list[str] = []
+            for inner in part.parts:
+                if not (lines and self._with_nothing(inner, env)):
+                    lines += self.failing(inner.node, env, depth, scope)
+            return lines
         if node.op == "any_of":
             return [
                 f"{indent}none of these holds{self.at(node)}:",
@@ -279,15 +300,36 @@ class _Asking:
         if (
             scope.items and isinstance(counted, Node) and has_role(counted, "test") and left == "0"
         ):  # none passed
-            items = list(pile_of(self.game, self.value(role(counted, "items"), env)))
-            for item in items[:SHOWN]:
-                lines.append(f"{indent}  {self.item_name(item)}:")
-                cards = scope.cards | {"it"} if _is_card(item) else scope.cards - {"it"}
-                inner = Scope(cards, scope.words, items=False)  # one collection gone through: not the next
-                lines += self.failing(role(counted, "test"), {**env, "it": item}, depth + 2, inner)
-            if len(items) > SHOWN:
-                lines.append(f"{indent}  (and {len(items) - SHOWN} more)")
+            lines += self._each_item(counted, env, depth, scope)
         return lines
+
+    def _each_item(self, counted: Node, env: dict, depth: int, scope: Scope) -> list[str]:
+        """Why no item of a filtered collection passes: the items whose reasons read alike (but
+        for their own names) together, said as "it"; at most SHOWN groups."""
+        groups: dict[tuple, list] = {}  # reasons said with "it" -> [the first item's own reasons, names]
+        for item in pile_of(self.game, self.value(role(counted, "items"), env)):
+            cards = scope.cards | {"it"} if _is_card(item) else scope.cards - {"it"}
+            inner = Scope(cards, scope.words, items=False)  # one collection gone through: not the next
+            name = self.item_name(item)
+            reasons = self.failing(role(counted, "test"), {**env, "it": item}, depth + 2, inner)
+            alike = tuple(re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "it", reason) for reason in reasons)
+            groups.setdefault(alike, [reasons, []])[1].append(name)
+        indent, lines = "  " * depth, []
+        for said_as_it, (own, names) in list(groups.items())[:SHOWN]:
+            lines.append(f"{indent}  {_listed(names)}:")
+            lines += own if len(names) == 1 else said_as_it
+        if len(groups) > SHOWN:
+            lines.append(f"{indent}  (and {len(groups) - SHOWN} more)")
+        return lines
+
+    def _with_nothing(self, part, env: dict) -> bool:
+        """Whether a part compares with nothing (the top card of an empty pile, say)."""
+        if part.node.op != "compare":
+            return False
+        try:
+            return any(side.value(self.game, env) is None for side in part.parts)
+        except FAULTS:
+            return False
 
     def said_value(self, part, env: dict, scope: Scope) -> str:
         return self.value_words(part.value(self.game, env), scope.holds_card(part.node))
@@ -363,6 +405,10 @@ def _indexed(ir) -> tuple[list[tuple[str, Node]], set[str]]:
 def _chooses(body):
     """The `choose` steps of a procedure that pick cards, in the order they are written."""
     return (node for node in _nodes(body) if node.op == "choose" and node.args.get("cards", True))
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _where(node: Node | None) -> str:
