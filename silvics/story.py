@@ -66,6 +66,11 @@ class Asker:
         said = self.wording.say(Node("call", {"name": label}))
         return said.replace("_", " ") if said == label else said
 
+    def step(self, prompt: str) -> Node | None:
+        """The step of the rules that asks the question."""
+        found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
+        return None if found is None else found[0][found[1]]
+
     def asked(self, prompt: str) -> tuple:
         """(the run the question belongs to, its words), the prompt's card left out if it names one."""
         found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
@@ -172,6 +177,9 @@ class _Teller:
         # id() of the choices not yet settled whose cards a viewer has not seen
         self.doubtful: set[int] = set()
         self.acted: str | None = None  # the line of the action last picked, while nothing follows it
+        self.key = next(  # what a drawing's cells mean, when the vocabulary words what they show
+            (said for node in nodes(every_rule(ir)) if node.op == "draw" and (said := self._key(node))), ""
+        )
         self.where = list(game.state.location)  # where each card was after the last action
         self.read = 0  # log entries looked at by on_step
         self.picked: set[int] = set()  # cards the choices since the last heading named
@@ -290,6 +298,7 @@ class _Teller:
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
         told: Moved | None = None  # the last move told, which the next may join
+        drawn = False  # whether a drawing was told
         e = 0
         for i in range(len(log) + 1):
             while e < len(events) and events[e][0] <= i:
@@ -334,10 +343,17 @@ class _Teller:
             elif what == "draw":
                 lines += self._decided(said)
                 lines += [INDENT + row for row in detail.text(self.game.card_id).splitlines()]
+                if self.key and not drawn:  # told under the first drawing
+                    lines.append(f"{INDENT}Key: {self.key}")
+                drawn = True
         lines += self._decided(said) + (["", *self._built()] if final else [])
         while lines[-1] == "":
             lines.pop()
         return lines
+
+    def _key(self, draw: Node) -> str:
+        shown = draw.args.get("with")
+        return (self.wording.phrased(shown) or "") if isinstance(shown, Node) else ""
 
     def _why_ended(self, span) -> str:
         """The condition under which the step at `span` ended the game (the innermost branch
@@ -360,7 +376,13 @@ class _Teller:
         """A decision's line, once its choices are all made (the list is emptied)."""
         if not said:
             return []
-        first, answers = said[0], [self._answer(choice) for choice in said]
+        first = said[0]
+        optional = self.asker.step(first.prompt)
+        if has_role(optional, "optional"):  # yes or no to steps the rules let a player skip
+            told = [line for choice in said for line in self._optional(choice, optional)]
+            said.clear()
+            return told
+        answers = [self._answer(choice) for choice in said]
         said.clear()
         self.acted = None
         if first.prompt == ACTIONS:  # each action picked is a line of its own
@@ -369,6 +391,22 @@ class _Teller:
             return told
         _, words = self.asker.asked(first.prompt)
         return [f"{INDENT}P{first.seat + 1}: {_short(words)} — {', '.join(answers)}"]
+
+    def _optional(self, choice: Said | Forced, step: Node) -> list[str]:
+        """An optional step taken or not: "yes" is told by what it does (an effect by its card's
+        name), a repeat's ending is not told, and "no" to a step once offered is a refusal."""
+        card = choice.card  # the card whose effect it is, if any
+        if choice.label == "yes" and card is None or choice.label == "no" and has_role(step, "repeated"):
+            return []
+        words = _short(self.wording.say(role(step, "optional")))
+        named = (
+            ""
+            if card is None
+            else f" — {self._card(card) if self._shown(self.game, card) else 'a hidden card'}"
+        )
+        return [
+            f"{INDENT}P{choice.seat + 1}: {'' if choice.label == 'yes' else 'declines to '}{words}{named}"
+        ]
 
     def _answer(self, choice: Said | Forced) -> str:
         if choice.prompt == ACTIONS:

@@ -462,6 +462,7 @@ def end(node, build):
     form="step",
     prompt="you may: {body}",
     params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")],
+    roles={"optional": "body"},
 )
 def may(node, build):
     """The acting seat decides whether to carry out the steps (all of them, or none): optional
@@ -502,6 +503,7 @@ def may(node, build):
         Param("while", "bool", key="while", required=False, doc="offered only while this holds"),
         Param("prompt", "text", derived="compiler"),
     ],
+    roles={"optional": "body", "repeated": "body"},
 )
 def may_repeat(node, build):
     """ "Any number of times": before each pass the acting seat is asked yes or no, and `no` ends
