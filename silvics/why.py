@@ -57,7 +57,11 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     card = asking.card_named(wanted)
     if card is not None:
         return asking.card(card, choice.asked_by)
-    known = [*asking.card_names(), *steps, *choice.labels]  # (a card by its name before an option's id)
+    known = [  # in words: a card by its name, a step as the game says it (not its name in the rules)
+        *asking.card_names(),
+        *(asking.step_words(step) for step, _ in asking.offered),
+        *(asking.option_words(choice, index) for index in range(len(choice.labels))),
+    ]
     as_written = {_plain(k): k.replace("_", " ") for k in reversed(known)}  # the first spelling of each
     close = difflib.get_close_matches(wanted, list(as_written), n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(as_written[c] for c in close)}?" if close else ""
@@ -138,7 +142,7 @@ class _Asking:
         """An item of a collection in words: a card, a place, a word of the rules."""
         if _is_card(item):
             return self.card_name(item)
-        if "@" in str(item) or "/" in str(item):
+        if any(mark in str(item) for mark in "@/:"):  # a zone, a card's place, a space of a grid
             return self._zone_words(item)
         return str(item).replace("_", " ")
 
@@ -288,6 +292,8 @@ class _Asking:
 
     def _compared(self, part, env: dict, depth: int, scope: Scope) -> list[str]:
         node, indent = part.node, "  " * depth
+        if self.wording.phrased(node) is not None and self.wording.phrased(part.parts[0].node) is None:
+            return [f"{indent}not so: {self.say(node, scope)}{self.at(node)}"]  # worded whole, not its sides
         left, right = (
             self.value_words(side.value(self.game, env), scope.holds_card(side.node)) for side in part.parts
         )
@@ -417,7 +423,8 @@ def _where(node: Node | None) -> str:
 
 
 def _plain(text: str) -> str:
-    return " ".join(str(text).replace("_", " ").replace("-", " ").lower().split())
+    """A name as typed or printed, to compare: '_', '-' and dashes are spaces, case ignored."""
+    return " ".join(re.sub("[-_\u2010-\u2015]", " ", str(text)).lower().split())
 
 
 def _sentence(text: str) -> str:
