@@ -57,6 +57,9 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     card = asking.card_named(wanted)
     if card is not None:
         return asking.card(card, choice.asked_by)
+    called = asking.called(wanted)
+    if called is not None:
+        return asking.in_turn(*called)
     known = [  # in words: a card by its name, a step as the game says it (not its name in the rules)
         *asking.card_names(),
         *(asking.step_words(step) for step, _ in asking.offered),
@@ -121,6 +124,17 @@ class _Asking:
                 found.setdefault(_plain(said), (step, node))
         return found
 
+    def called(self, wanted: str) -> tuple[str, Node] | None:
+        """A procedure the rules run in turn (no `one of` offers it) by its words or name: (its
+        name, the steps that run it)."""
+        for steps in self.game.rules.ir.procedures.values():
+            for node in _nodes(steps):
+                for step in role(node, "sequence") or ():
+                    name = role(step, "procedure")
+                    if isinstance(name, str) and wanted in (_plain(name), _plain(self.step_words(name))):
+                        return name, node
+        return None
+
     def card_names(self) -> list[str]:
         return [self.card_name(uid) for uid in self._seen()]
 
@@ -168,6 +182,17 @@ class _Asking:
         reasons = self.failing(guard, self.env) if guard is not None else []
         where = self.heading(guard or offering)
         return [f"You cannot {words} now ({where}):", *reasons]
+
+    def in_turn(self, step: str, sequence: Node) -> list[str]:
+        """Why a step the rules run in turn is not offered: where they run it, and in what order."""
+        words, asked_by = self.step_words(step), self.game.state.pending.asked_by
+        within = any(node is asked_by for node in _nodes(self.game.rules.ir.procedures.get(step)))
+        return [
+            f"This question is part of {words}, which the rules do in turn."
+            if within
+            else f"You cannot {words} now: the rules do it in turn, not at a player's choice.",
+            f"  It comes at {_where(sequence)}: {_sentence(self.wording.say(sequence))}",
+        ]
 
     def card(self, uid: int, asked_by: Node | None) -> list[str]:
         """Why a card is not offered: by this question's own `choose`, or by the first `choose`
