@@ -76,6 +76,7 @@ class _Declaring:
             spec["visibility"],
             tuple(grid.get("rows", ())),
             grid.get("columns", 0),
+            face_down=spec.get("face down", ""),
         )
         if "map" not in grid:
             if grid and not ("rows" in grid and "columns" in grid):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 10
+IR_VERSION = 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,7 @@ class ZoneDecl:
     rows: tuple = ()  # a grid: named rows of `columns` spaces, each space a pile of its own
     columns: int = 0
     map: tuple = ()  # a grid read from a map: only these SpaceDefs exist (every row × column otherwise)
+    face_down: str = ""  # what players call a card lying face down here: "sapling" or "singular|plural"
 
     def mapped(self, spaces: tuple) -> ZoneDecl:
         """This grid laid out as a map: its rows r1, r2 … and columns as far as the spaces reach."""

@@ -579,6 +579,7 @@ FIELDS = {
         "rows": _list(_text),
         "columns": _whole(0, MAX_COLUMNS),
         "map": _list(_record("SpaceDef")),
+        "face_down": _text,
     },
     "SpaceDef": {"row": _text, "column": _whole(1, MAX_COLUMNS), "attributes": _space_attributes},
     "CounterDecl": {

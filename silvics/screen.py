@@ -59,7 +59,9 @@ class Screen:
                     f"{parts.row}.{parts.column} {self._names(shown, label)}"
                 )
             elif shown:
-                seen.append(f"{_capital(where)}: {self._names(shown, label)}" + _more(hidden))
+                down = zone is not None and zone.visibility == "public" and zone.face_down
+                more = f", and {face_down(zone, hidden)}" if down and hidden else _more(hidden)
+                seen.append(f"{_capital(where)}: {self._names(shown, label)}{more}")
                 seen += self._new_texts(shown, label)
             if hidden and not shown:
                 unseen.append(f"{where} {hidden}")
@@ -175,6 +177,16 @@ def counted(names: list[str]) -> list[str]:
     """Names, each once in the order first named, with how many there are: Linden ×2, Oak."""
     copies = {name: names.count(name) for name in names}
     return [name + (f" ×{n}" if n > 1 else "") for name, n in copies.items()]
+
+
+def face_down(zone, n: int, article: bool = False) -> str:
+    """n cards lying face down in a zone, as its players call them (its `face down:` words):
+    "1 sapling", "2 saplings", "a face-down card"."""
+    words = zone.face_down if zone is not None and zone.face_down else "face-down card"
+    one, _, many = words.partition("|")
+    if n == 1:
+        return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else f"1 {one}"
+    return f"{n} {many or one + 's'}"
 
 
 def plain(blocks) -> list[str]:

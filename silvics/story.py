@@ -19,7 +19,7 @@ from silvics.interpreter.registry import has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
 from silvics.interpreter.views import visible, zone_sight
 from silvics.position import PositionError, zone_from_label
-from silvics.screen import counted
+from silvics.screen import counted, face_down
 
 INDENT = "  "
 WIDE = 100  # a grid's rows are drawn this wide at most: longer names are shortened to fit
@@ -103,13 +103,17 @@ class Forced(NamedTuple):
 
 
 def _unseen(game, cards: tuple) -> str:
-    """Cards not every viewer saw: face down where they lie now in sight of all, else hidden."""
+    """Cards not every viewer saw: face down where they lie now in sight of all (as that place
+    calls them: "a sapling"), else hidden."""
+    state = game.state
     down = all(
-        game.state.facedown[uid] and zone_sight(game.rules, game.state.location[uid])[0] == "public"
-        for uid in cards
+        state.facedown[uid] and zone_sight(game.rules, state.location[uid])[0] == "public" for uid in cards
     )
-    what = "face-down" if down else "hidden"
-    return f"a {what} card" if len(cards) == 1 else f"{len(cards)} {what} cards"
+    if not down:
+        return "a hidden card" if len(cards) == 1 else f"{len(cards)} hidden cards"
+    places = {parse_key(state.location[uid]).name for uid in cards}
+    zone = game.rules.zones.get(places.pop()) if len(places) == 1 else None
+    return face_down(zone, len(cards), article=True)
 
 
 def _shortened(name: str, room: int) -> str:
@@ -173,7 +177,9 @@ class _Teller:
         self.unsettled: dict[int, list] = {}
         self.waiting: set[int] = set()  # the seats another seat has been asked since they last were
         self.ending = ""  # why a rule ended the game at once, in the game's words
-        self.hidden: set[int] = set()  # id() of the choices (kept in the log or events) naming cards unseen
+        # id() of the choices (kept in the log or events) naming cards unseen -> how they are said,
+        # as they lay when the chooser's turn ended ("a sapling", "a hidden card")
+        self.hidden: dict[int, str] = {}
         # id() of the choices not yet settled whose cards a viewer has not seen
         self.doubtful: set[int] = set()
         self.acted: str | None = None  # the line of the action last picked, while nothing follows it
@@ -222,7 +228,7 @@ class _Teller:
             for seat in list(self.unsettled) if asked is None else [asked]:
                 for choice, seen in self.unsettled.pop(seat, ()):
                     if not seen:
-                        self.hidden.add(id(choice))
+                        self.hidden[id(choice)] = _unseen(game, _picked(choice))
         self.waiting = {seat for seat in self.unsettled if seat != asked} | (self.waiting - {asked})
 
     def _seen(self, game, choice) -> bool:
@@ -413,7 +419,9 @@ class _Teller:
             return self.asker.option(ACTIONS, choice.label)
         cards = _picked(choice)
         if cards:
-            if id(choice) in self.hidden or id(choice) in self.doubtful:
+            if id(choice) in self.hidden:
+                return self.hidden[id(choice)]
+            if id(choice) in self.doubtful:
                 return _unseen(self.game, cards)
             return ", ".join(self._card(uid) for uid in cards)
         return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
@@ -501,9 +509,10 @@ class _Teller:
             else []
         )
         unseen = len(cards) - len(shown)
-        counted = f"{unseen} {'face-down ' * bool(shown)}card{'s' * (unseen != 1)}" if unseen else ""
+        down = zone.visibility == "public" and (shown or zone.face_down)  # (else all are hidden)
+        counted = face_down(zone, unseen) if down else f"{unseen} card{'s' * (unseen != 1)}"
         named = _counted(shown)
-        return named + (" and " if shown and unseen else "") + counted
+        return named + (" and " if shown and unseen else "") + (counted if unseen else "")
 
     def _built(self) -> list[str]:
         """What each player's public places hold at the end (a grid drawn), and the points by heading."""

@@ -56,7 +56,7 @@ def test_four_forests_decisions_are_one_line_each_in_the_rulebooks_words():
     votes = [line for line in section if "under a creature" in line]
     assert len(votes) == 3           # a card, a creature and a way chosen: one decision, one line
     # the vote lies face down: the table's story keeps it hidden, and tells the creature and the way
-    assert all(re.search(r" — a face-down card, [A-Z][a-z]+, (for|against)$", vote) for vote in votes)
+    assert all(re.search(r" — a vote, [A-Z][a-z]+, (for|against)$", vote) for vote in votes)  # (its `face down:`)
 
 
 def test_the_setup_header_says_what_is_dealt():
@@ -160,7 +160,7 @@ def test_a_seats_story_names_only_cards_that_seat_saw():
 
     def hidden(lines, seat: int, doing: str) -> list[bool]:
         """For each of the seat's decisions doing this: whether its card is said to be hidden."""
-        return [line.rpartition(" — ")[2].startswith(("a hidden card", "a face-down card"))
+        return [line.rpartition(" — ")[2].startswith(("a hidden card", "a vote"))
                 for line in lines if line.startswith(f"  P{seat}: ") and doing in line]
 
     mine, table = told(ir, save, game.state.choices, [0]), told(ir, save, game.state.choices)
@@ -200,3 +200,19 @@ def test_a_grids_cells_show_whole_names_while_the_rows_fit():
     assert "| Ancient Western White Pine" in region and "…" not in region
     assert _shortened("Ancient Western White Pine", 20) == "Ancient Western…"
     assert _shortened("Supercalifragilistic", 8) == "Superca…" and _shortened("Oak", 8) == "Oak"
+
+
+def test_a_card_face_down_is_told_as_its_place_calls_it():
+    """A zone's `face down:` words a card lying face down there: singular, plural (an "s", or
+    the words after "|"), with an article where the story names one; without it, a face-down card."""
+    from silvics.interpreter.ir import ZoneDecl
+    from silvics.screen import face_down
+    forest = ZoneDecl("forest", "player", "public", face_down="sapling")
+    region = ZoneDecl("region", "player", "public", face_down="stored energy card|stored energy cards")
+    assert [face_down(forest, 1, article=True), face_down(forest, 1), face_down(forest, 3)] == [
+        "a sapling", "1 sapling", "3 saplings"]
+    assert face_down(region, 2) == "2 stored energy cards"
+    assert face_down(ZoneDecl("pile", "shared", "public", face_down="oak"), 1, article=True) == "an oak"
+    assert face_down(None, 1, article=True) == "a face-down card"
+    out, _ = story("forest-shuffle", 2, 1)
+    assert "play it face down as a sapling — a sapling" in out and "face-down card" not in out
