@@ -196,7 +196,8 @@ def attr(node, gen):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
     of, name = gen.code(node.args["of"]), node.args["name"]
-    if name in ("face", "effects") or not gen.simple(of):  # the state, not the print; or worked out once
+    if name in ("face", "effects") or not _may_be_none(of, gen) or not gen.simple(of):  # the state, not
+        # the print; a constant (a spoilt file's word); or what is worked out once
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
     if gen.present(of):  # a card of a pile, in a filter: the commonest read of all
         return gen.fill("game.rules.faces[{uid}][game.state.side[{uid}]].get({name})", uid=of, name=name)
@@ -713,8 +714,14 @@ def compare(node, gen):
             right=right,
         )
     test = ast.Compare(left, [_COMPARE[op]()], [right])
-    checks = [gen.fill("{side} is not None", side=side) for side in (left, right) if not gen.number(side)]
+    checks = [gen.fill("{side} is not None", side=side) for side in (left, right) if _may_be_none(side, gen)]
     return ast.BoolOp(ast.And(), [*checks, test]) if checks else test
+
+
+def _may_be_none(code: ast.expr, gen) -> bool:
+    """Whether a value's code needs a test for nothing: not a number, nor a constant (a word
+    where a file has one is never None, and `'oak' is None` is a warning to Python)."""
+    return not gen.number(code) and not (isinstance(code, ast.Constant) and code.value is not None)
 
 
 def ordered(fn, a, b) -> bool:
@@ -838,7 +845,7 @@ def arith(node, gen):
     result = gen.fill(
         "bounded({value})", bounded=gen.ref(bounded), value=ast.BinOp(left, _ARITH_OPS[op](), right)
     )
-    checks = [gen.fill("{side} is None", side=side) for side in (left, right) if not gen.number(side)]
+    checks = [gen.fill("{side} is None", side=side) for side in (left, right) if _may_be_none(side, gen)]
     if not checks:
         return gen.known(result, number=True)
     return ast.IfExp(
@@ -962,7 +969,9 @@ def space_part_of(key, row: bool):
 def space_attr(node, gen):
     """An attribute of a space: as the rules last set it, else as its map prints it (nothing when neither)."""
     space, name = gen.code(node.args["space"]), node.args["name"]
-    if gen.simple(space):  # most reads: a bound space (`it.animal` asked of every space of a board)
+    if gen.simple(space) and _may_be_none(
+        space, gen
+    ):  # most reads: a bound space (`it.animal` of each space)
         return gen.fill("None if {key} is None else game.space_value({key}, {name})", key=space, name=name)
     return gen.fill(
         "space_value_of(game, {key}, {name})", space_value_of=gen.ref(space_value_of), key=space, name=name
