@@ -7,6 +7,7 @@ pages under docs/reference/ differ from what the current code and data generate.
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import quoteattr
 
 from ..interpreter.ir import CardDef, GameIR
@@ -182,12 +183,16 @@ def gallery_page(ir: GameIR) -> str:
     ]
     first = {card.id for card in own}
     if own:
-        lines += [f"## {_inline(ir.pack.name)} ({len(own)})", "", *(card_entry(ir, card) for card in own)]
+        lines += [
+            f"## {_inline(ir.pack.name)} ({len(own)})",
+            "",
+            *(card_entry(ir, card, False) for card in own),
+        ]
     for kind in ir.kinds:
         cards = [card for card in every.values() if card.kind == kind.name and card.id not in first]
         if cards:
             lines += [f"## {_inline(kind.name.replace('_', ' ').capitalize())} ({len(cards)})", ""]
-            lines += [card_entry(ir, card) for card in cards]
+            lines += [card_entry(ir, card, False) for card in cards]
     return "\n".join(lines)
 
 
@@ -221,9 +226,10 @@ def pack_page(ir: GameIR) -> str:
     return "\n".join(lines)
 
 
-def card_entry(ir: GameIR, card: CardDef) -> str:
+def card_entry(ir: GameIR, card: CardDef, with_id: bool = True) -> str:
     """One card: a heading whose anchor is its id, its face(s) as inline SVG, then its printed text
-    as text (each side's, named, for a card of several sides), its copies and its module."""
+    as text (each side's, named, for a card of several sides), its copies and its module; and its
+    id (`with_id`: on the designers' page, not the players')."""
     texts = card_text(ir, card)
     title = " / ".join(dict.fromkeys(text.name for text in texts))
     faces = "".join(face_svg(ir, card, sides[0]) for sides in face_sides(ir, card))
@@ -247,7 +253,8 @@ def card_entry(ir: GameIR, card: CardDef) -> str:
         lines += [f"- {_inline(line)}" for line in said] + [""]
     modules = modules_of(ir, card)
     where = f", in the game only with the module {' or '.join(map(_inline, modules))}" if modules else ""
-    lines += [f"Id {_code(card.id)}, {card.copies} {'copy' if card.copies == 1 else 'copies'}{where}.", ""]
+    copies = f"{card.copies} {'copy' if card.copies == 1 else 'copies'}{where}."
+    lines += [f"Id {_code(card.id)}, {copies}" if with_id else copies[:1].upper() + copies[1:], ""]
     return "\n".join(lines)
 
 
@@ -256,7 +263,11 @@ def _label(name: str) -> str:
 
 
 def _value(value) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+    """A printed value as players read it: a word of several parts in words ("douglas fir")."""
+    if isinstance(value, tuple):
+        return ", ".join(map(_value, value))
+    text = str(value)
+    return text.replace("-", " ").replace("_", " ") if re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", text) else text
 
 
 def _html(text) -> str:

@@ -118,3 +118,40 @@ def test_the_players_page_lists_only_the_counters_players_see_and_no_persona(gam
                          r"player's own)\)\.$)", section(page, "Components"), re.M)
     assert sorted(counted) == sorted(c.shown[:1].upper() + c.shown[1:] for c in ir.counters if c.shown)
     assert "Personas" not in page
+
+
+ENGINE_TERMS = {  # what a players' page never shows: the rules' names and syntax, not its words
+    "a name of the rules": re.compile(r"(?<![\w/.-])[a-z]+_[a-z_]+\b"),       # draw_two, cloud_action
+    "a call": re.compile(r"\b[a-z_]+\([a-z_, ]*\)"),                             # price(c, s)
+    "a zone key": re.compile(r"\b\w+[@:/]\d"),                                   # hand@1, region:low.1, slots/3
+    "a brace": re.compile(r"[{}]"),                                              # {N}, {you}
+}
+
+
+def players_pages(ir) -> dict[str, str]:
+    """The pages of a game's (or pack's) site written for players, as readers see their text:
+    without the card faces' SVG (colours, coordinates) and code blocks."""
+    from silvics.reference import GAME_PAGES, PACK_PAGES
+    pages = PACK_PAGES[:-1] if ir.pack.name else GAME_PAGES[:2]     # not the designers' "as written"
+    return {name: re.sub(r"<svg.*?</svg>|```.*?```|<[^>]*>", "", page(ir), flags=re.S) for name, _, page in pages}
+
+
+def pack_ir():
+    from silvics.compiler.build import compile_pack
+    return compile_pack(GAMES.parent / "packs" / "mythic", lambda name: bundled.games()[name])
+
+
+@pytest.mark.parametrize("game_id", [*sorted(bundled.games()), "mythic (a pack)"])
+def test_a_players_page_shows_no_engine_term(game_id):
+    """No name, call, zone key or hole of the rules on a page for players, no card id, no
+    counter players do not see, no persona: the scan the issue asks for, over each bundled game
+    and a pack."""
+    ir = pack_ir() if game_id.startswith("mythic") else compile_game(bundled.games()[game_id])
+    ids = {card.id for card in ir.cards if "-" in card.id}             # (a one-word id is a word too)
+    unseen = {c.name for c in ir.counters if not c.shown and "_" in c.name}
+    for name, text in players_pages(ir).items():
+        found = {kind: sorted(set(rx.findall(text))) for kind, rx in ENGINE_TERMS.items()}
+        found["a card id"] = sorted(i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text))
+        found["a counter players do not see"] = sorted(c for c in unseen if c in text)
+        found["personas"] = ["Personas"] if "Persona" in text else []
+        assert not {kind: terms for kind, terms in found.items() if terms}, name
