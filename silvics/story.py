@@ -384,7 +384,9 @@ class _Teller:
             return []
         first = said[0]
         optional = self.asker.step(first.prompt)
-        if has_role(optional, "optional"):  # yes or no to steps the rules let a player skip
+        if optional is not None and has_role(
+            optional, "optional"
+        ):  # yes or no to steps the rules let a player skip
             told = [line for choice in said for line in self._optional(choice, optional)]
             said.clear()
             return told
