@@ -55,7 +55,7 @@ class ZoneDecl:
     rows: tuple = ()  # a grid: named rows of `columns` spaces, each space a pile of its own
     columns: int = 0
     map: tuple = ()  # a grid read from a map: only these SpaceDefs exist (every row × column otherwise)
-    face_down: str = ""  # what players call a card lying face down here: "sapling" or "singular|plural"
+    face_down: str = ""  # what players call a card lying face down here: "token" or "singular|plural"
 
     def mapped(self, spaces: tuple) -> ZoneDecl:
         """This grid laid out as a map: its rows r1, r2 … and columns as far as the spaces reach."""
