@@ -7,14 +7,13 @@ pages under docs/reference/ differ from what the current code and data generate.
 
 from __future__ import annotations
 
-import re
 from xml.sax.saxutils import quoteattr
 
 from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import face_sides, face_svg, modules_of
+from .faces import face_sides, face_svg, modules_of, word
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -263,11 +262,7 @@ def _label(name: str) -> str:
 
 
 def _value(value) -> str:
-    """A printed value as players read it: a word of several parts in words ("douglas fir")."""
-    if isinstance(value, tuple):
-        return ", ".join(map(_value, value))
-    text = str(value)
-    return text.replace("-", " ").replace("_", " ") if re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", text) else text
+    return ", ".join(map(word, value)) if isinstance(value, tuple) else word(value)
 
 
 def _html(text) -> str:

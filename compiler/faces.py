@@ -32,9 +32,10 @@ PALETTE = (
     "#827717",
 )
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-INK, GREY, PAPER = "#212121", "#616161", "#ffffff"
+INK, GREY, PAPER, BLACK = "#212121", "#616161", "#ffffff", "#000000"
 TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]  # mm, largest first: 3.0 … 1.2
 BADGE_SIZE = 1.9  # mm, the type of a badge
+CORNER_LABEL = 1.4  # mm, the type naming a corner's number
 MARGIN = 2.5  # mm, between the card's edge and what is drawn on it
 
 
@@ -107,8 +108,13 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
         ),
     ]
     panels = _panels(face, len(shown), footer=3.5)
-    for name, (x, y, w, h) in zip(shown, panels):
-        out += _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
+    for index, (name, (x, y, w, h)) in enumerate(zip(shown, panels)):
+        drawn = "".join(
+            _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
+        )
+        if index and face.split == "rows":  # a lower half reads from the card's other edge, as printed
+            drawn = f'<g transform="rotate(180 {_mm(x + w / 2)} {_mm(y + h / 2)})">{drawn}</g>'
+        out.append(drawn)
     for x, y, w, h in panels[1:]:  # the cut between halves
         line = (x, y, x + w, y) if face.split == "rows" else (x, y, x, y + h)
         out.append(
@@ -146,6 +152,24 @@ def _footer(ir: GameIR, card: CardDef) -> str:
     """Where the card comes from: the pack (or the game), and the modules that bring it."""
     modules = modules_of(ir, card)
     return " · ".join([card.origin or ir.name] + ([", ".join(modules)] if modules else []))
+
+
+def ink_on(colour: str) -> str:
+    """The type colour, white or black, that reads best on a background: the larger WCAG contrast
+    ratio, which for white and black is at least 4.58 to 1 whatever the background (AA: 4.5)."""
+    return PAPER if contrast(PAPER, colour) >= contrast(BLACK, colour) else BLACK
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two "#rrggbb" colours, 1 to 21."""
+    lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
@@ -189,13 +213,13 @@ class _Panel:
                 self.y + 1 + band * 0.66,
                 self.text.name,
                 size,
-                fill=PAPER,
+                fill=ink_on(self.colour),
                 anchor="middle",
                 bold=True,
             )
         )
         out += self.corners(corners, band, radius)
-        top = self.y + band + 2.2
+        top = self.y + band + (3.4 if corners else 2.2)  # (below the labels of the band's numbers)
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
         out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
         top += 2.5
@@ -212,10 +236,23 @@ class _Panel:
             (self.x + 1 + radius + 0.6, self.y + self.h - radius - 1),
             (self.x + self.w - 1.6 - radius, self.y + self.h - radius - 1),
         ]
-        for (name, value), (cx, cy) in zip(corners, spots):
+        for index, ((name, value), (cx, cy)) in enumerate(zip(corners, spots)):
             out.append(
                 f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
                 f'stroke="{self.colour}" stroke-width="0.5"><title>{xml_text(_label(name))}</title></circle>'
+            )
+            below = (
+                index < 2
+            )  # a number in the name band is labelled under the band, one at the foot above it
+            out.append(
+                _text(
+                    cx,
+                    self.y + 1 + band + CORNER_LABEL * 1.1 if below else cy - radius - CORNER_LABEL * 0.4,
+                    _label(name),
+                    _fitting(_label(name), radius * 3, CORNER_LABEL),
+                    fill=GREY,
+                    anchor="middle",
+                )
             )
             out.append(
                 _text(
@@ -241,10 +278,10 @@ class _Panel:
             if name not in self.text.printed or not isinstance(self.text.printed[name], (int, str, tuple)):
                 continue
             value = self.text.printed[name]
-            words = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
-            items = [(_label(name), False)] + [(word, True) for word in words or ["none"]]
-            for word, boxed in items:
-                width = _width(word, BADGE_SIZE) + (1.6 if boxed else 0.8)
+            words = [word(v) for v in value] if isinstance(value, tuple) else [word(value)]
+            items = [(_label(name), False)] + [(said, True) for said in words or ["none"]]
+            for said, boxed in items:
+                width = _width(said, BADGE_SIZE) + (1.6 if boxed else 0.8)
                 if x + width > right and x > left:
                     x, top = left, top + pill + 0.6
                 if boxed:
@@ -255,7 +292,7 @@ class _Panel:
                     _text(
                         x + (0.8 if boxed else 0),
                         top + pill * 0.7,
-                        word,
+                        said,
                         BADGE_SIZE,
                         fill=INK if boxed else GREY,
                     )
@@ -337,6 +374,12 @@ def _fitting(text: str, room: float, largest: float, bold: bool = False) -> floa
 
 def _label(name: str) -> str:
     return name.replace("_", " ")
+
+
+def word(value) -> str:
+    """A printed value as players read it: a word of several parts in words ("horse chestnut")."""
+    text = str(value)
+    return text.replace("-", " ").replace("_", " ") if re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", text) else text
 
 
 def _mm(value: float) -> str:
