@@ -87,6 +87,21 @@ def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     )
 
 
+def card_faces_svg(ir: GameIR, card: CardDef, gap: float = 5.0) -> str:
+    """Every face of a card (a double-sided card's sides) side by side in one SVG document."""
+    face, faces = template(ir, card), face_sides(ir, card)
+    width = len(faces) * face.width + (len(faces) - 1) * gap
+    drawn = "".join(
+        f'<g transform="translate({_mm(i * (face.width + gap))} 0)">{face_body(ir, card, sides[0])}</g>'
+        for i, sides in enumerate(faces)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(width)}mm" height="{face.height}mm" '
+        f'viewBox="0 0 {_mm(width)} {face.height}" role="img" '
+        f"aria-label={xml_attribute(_title(card, tuple(s.side for s in card.sides)))}>{drawn}</svg>"
+    )
+
+
 def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
     sheet of faces places them)."""
