@@ -13,7 +13,7 @@ from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import face_sides, face_svg, modules_of, word
+from .faces import colour_legend, face_sides, face_svg, modules_of, swatch, word
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -180,6 +180,14 @@ def gallery_page(ir: GameIR) -> str:
         + (f"; the pack's own {len(own)} first." if own else "."),
         "",
     ]
+    legend = colour_legend(ir)
+    if legend:
+        lines += ["## Colours", ""]
+        lines += [
+            f"- {_inline(kinds.capitalize())} cards, by {_inline(attribute)}: "
+            + ", ".join(f"{swatch(colour)} {_html(value)}" for value, colour in values)
+            for kinds, attribute, values in legend
+        ] + [""]
     first = {card.id for card in own}
     if own:
         lines += [

@@ -191,12 +191,43 @@ def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
     """The colour the template gives the side's value of its colour attribute, else one of the
     palette's (by the value's place among the attribute's values; without one, the kind's place)."""
     if face.colour and face.colour in text.printed:
-        value = text.printed[face.colour]
-        if value in face.colours:
-            return face.colours[value]
-        values = next(a.values for k in ir.kinds for a in k.attributes if a.name == face.colour)
-        return PALETTE[values.index(value) % len(PALETTE)] if value in values else PALETTE[0]
+        return _value_colour(ir, face, text.printed[face.colour])
     return PALETTE[[k.name for k in ir.kinds].index(face.kind) % len(PALETTE)]
+
+
+def _value_colour(ir: GameIR, face: FaceDecl, value) -> str:
+    if value in face.colours:
+        return face.colours[value]
+    values = _values(ir, face)
+    return PALETTE[values.index(value) % len(PALETTE)] if value in values else PALETTE[0]
+
+
+def _values(ir: GameIR, face: FaceDecl) -> tuple:
+    return next(
+        a.values for k in ir.kinds if k.name == face.kind for a in k.attributes if a.name == face.colour
+    )
+
+
+def colour_legend(ir: GameIR, kinds=None) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """What the colours mean, for a legend: (the kinds, the attribute picking their colour, [(a
+    value in words, its colour)]) for the templates coloured by a value, the game's and its
+    modules' (kinds coloured alike together); only those of `kinds`, when given."""
+    faces = [*ir.faces, *(face for module in ir.modules.values() for face in module.faces)]
+    alike: dict[tuple, list[str]] = {}  # (attribute, its values' colours) -> the kinds coloured so
+    for face in faces:
+        if face.colour and (kinds is None or face.kind in kinds):
+            colours = tuple((word(v), _value_colour(ir, face, v)) for v in _values(ir, face))
+            named = alike.setdefault((_label(face.colour), colours), [])
+            named += [] if _label(face.kind) in named else [_label(face.kind)]
+    return [(", ".join(named), attribute, list(colours)) for (attribute, colours), named in alike.items()]
+
+
+def swatch(colour: str, size: float = 4.0) -> str:
+    """A small square of a colour, as an SVG of its own (for a legend on a page)."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(size)}mm" height="{_mm(size)}mm" '
+        f'viewBox="0 0 10 10" aria-hidden="true">{_rect(0.5, 0.5, 9, 9, colour, GREY, 1.5, 0.5)}</svg>'
+    )
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from silvics.compiler.faces import face_body, face_sides, template, xml_attribute
+from silvics.compiler.faces import colour_legend, face_body, face_sides, template, xml_attribute, xml_text
 from silvics.errors import UsageError
 from silvics.extras import require
 from silvics.interpreter.ir import CardDef, GameIR
@@ -23,7 +23,8 @@ MARK = (1.0, 4.0)  # a cut mark runs from 1 mm to 4 mm outside the grid
 
 
 def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
-    """The pages (SVG documents) laying out every face of the cards, each card `copies` times."""
+    """The pages (SVG documents) laying out every face of the cards, each card `copies` times,
+    then a page saying what their colours mean (when a template colours them by a value)."""
     by_size: dict[tuple[int, int], list] = {}
     for card in cards:
         face = template(ir, card)
@@ -41,7 +42,50 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
             )
         per_page = columns * rows
         laid += [(w, h, columns, faces[start : start + per_page]) for start in range(0, len(faces), per_page)]
-    return [_page(ir, paper, number, len(laid), *page) for number, page in enumerate(laid, 1)]
+    legend = colour_legend(ir, {card.kind for card in cards})  # what the colours of these cards mean
+    total = len(laid) + bool(legend)
+    printed = [_page(ir, paper, number, total, *page) for number, page in enumerate(laid, 1)]
+    return printed + ([_legend_page(ir.pack.name or ir.name, legend, paper, total)] if legend else [])
+
+
+def _legend_page(title: str, legend: list, paper: str, total: int) -> str:
+    """The last page: what the cards' colours mean, a swatch and its value per line."""
+    width, height = PAPERS[paper]
+    font = 'font-family="DejaVu Sans, sans-serif"'
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
+        f'viewBox="0 0 {width:g} {height:g}">',
+        f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
+        f'<text x="{MARGIN + 4:g}" y="{MARGIN + 12:g}" {font} font-size="6" font-weight="bold">'
+        f"{xml_text(title)}: colours</text>",
+    ]
+    x, y = MARGIN + 4, MARGIN + 24
+    lines: list[tuple[bool, str, str]] = []
+    for kinds, attribute, values in legend:
+        lines += [
+            (True, f"{kinds.capitalize()} cards, by {attribute}", ""),
+            *((False, v, c) for v, c in values),
+        ]
+    for heading, text, colour in lines:
+        if y > height - MARGIN - 8:  # the page is full: the next column
+            x, y = x + (width - 2 * MARGIN) / 2, MARGIN + 24
+        if heading:
+            y += 5 if y > MARGIN + 24 else 0
+            out.append(
+                f'<text x="{x:g}" y="{y:g}" {font} font-size="4" font-weight="bold">{xml_text(text)}</text>'
+            )
+        else:
+            out.append(
+                f'<rect x="{x:g}" y="{y - 4.5:g}" width="5" height="5" rx="1" fill="{colour}" '
+                f'stroke="#616161" stroke-width="0.3"/><text x="{x + 8:g}" y="{y:g}" {font} '
+                f'font-size="3.5">{xml_text(text)}</text>'
+            )
+        y += 7
+    out.append(
+        f'<text x="{width - MARGIN:g}" y="{height - 2:g}" {font} font-size="2.2" fill="#9e9e9e" '
+        f'text-anchor="end">page {total} of {total}</text></svg>'
+    )
+    return "".join(out)
 
 
 def _page(ir: GameIR, paper: str, number: int, total: int, w: int, h: int, columns: int, faces: list) -> str:

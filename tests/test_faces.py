@@ -1,6 +1,7 @@
 """Card faces (compiler/faces.py), their templates (`faces:`), and the gallery entries (docs.py)."""
 from __future__ import annotations
 
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -184,8 +185,12 @@ def test_the_gallery_has_every_card_grouped_by_kind_with_its_anchor_face_and_tex
     cards = every_card(ir)
     for card in cards:
         assert page.count(f'<h3 id="{card.id}">') == 1, card.id
-    kinds = [line for line in page.splitlines() if line.startswith("## ")]
+    colours, *kinds = [line for line in page.splitlines() if line.startswith("## ")]
     assert kinds == [f"## {kind.name.capitalize()} ({sum(c.kind == kind.name for c in cards)})" for kind in ir.kinds]
+    legend = page.split(f"{colours}\n")[1].split("\n## ")[0]       # first, what the colours mean
+    assert legend.strip().startswith("- Tree, vertical, horizontal cards, by symbol: <svg")
+    assert re.findall(r'fill="(#[0-9a-f]{6})"[^>]*/></svg> ([a-z ]+)', legend)[:3] == [
+        ("#6d4c41", "beech"), ("#9e9d24", "birch"), ("#1b5e20", "douglas fir")]
     entry = card_entry(ir, next(c for c in ir.cards if c.id == "bullfinch--common-toad"))
     assert entry.count("<svg") == 1                                 # halves share a face
     assert "**Top half: Bullfinch**" in entry and "**Bottom half: Common Toad**" in entry
