@@ -140,6 +140,26 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     return "".join(out)
 
 
+def back_body(ir: GameIR, card: CardDef) -> str:
+    """The back of a card of one face: the same for every card of its kind (a colour by value
+    would tell what the card is), the kind's colour with the game's (or pack's) name and the kind."""
+    face = template(ir, card)
+    colour = PALETTE[[k.name for k in ir.kinds].index(card.kind) % len(PALETTE)]
+    ink, middle = ink_on(colour), face.width / 2
+    title = card.origin or ir.name
+    return "".join(
+        [
+            f"<title>{xml_text(f'{title}: the back of a {_label(card.kind)} card')}</title>",
+            _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, colour, stroke=PAPER, rx=3),
+            _rect(2.5, 2.5, face.width - 5, face.height - 5, colour, stroke=ink, rx=2, stroke_width=0.4),
+            _text(
+                middle, face.height / 2, title, _fitting(title, face.width - 10, 6, True), ink, "middle", True
+            ),
+            _text(middle, face.height / 2 + 6, _label(card.kind), 3, ink, "middle", italic=True),
+        ]
+    )
+
+
 def _shown(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, ...]:
     """The sides on the face that shows `side` (None: the first face)."""
     faces = face_sides(ir, card)

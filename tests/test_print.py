@@ -75,6 +75,29 @@ def test_every_card_is_laid_as_many_times_as_its_copies_and_each_page_holds_one_
     assert said[2:7] == ["white", "black", "orange", "blue", "neutral"] and said[-1] == f"page {len(pages)} of {len(pages)}"
 
 
+def test_duplex_lays_each_back_behind_its_front(tmp_path):
+    """--duplex: each page of fronts, then the page of their backs, each row right to left, so
+    that printed on both sides (flipped on the long edge) a back lies behind its front: a
+    double-sided card's other side, another card's kind's back, the same for every card of a kind."""
+    pages = svg_pages(tmp_path, "four-forests", "--duplex", "--card", "kapok-tree", "mahogany", "elves",
+                      "--module", "first-game")
+    fronts, backs, legend = pages
+    def laid(page):
+        return [(c.get("data-card"), float(c.get("x")), float(c.get("y")), c) for c in page.iter(f"{SVG}svg")
+                if c.get("data-card")]
+    front, back = laid(fronts), laid(backs)
+    assert [card for card, *_ in front] == [card for card, *_ in back] == ["kapok-tree", "mahogany", "elves"]
+    assert not any(c.get("data-back") for *_, c in front) and all(c.get("data-back") for *_, c in back)
+    left, right = min(x for _, x, _, _ in front), max(x for _, x, _, _ in front)
+    for (card, x, y, _), (_, bx, by, _) in zip(front, back):
+        assert (bx, by) == (left + right - x, y), card                 # mirrored across the page's middle
+    said = {card: "".join(c.itertext()) for card, _, _, c in back}
+    assert "Prefers" in said["elves"] and "thorn" in said["elves"]    # its other side
+    assert said["kapok-tree"] == said["mahogany"].replace("mahogany", "kapok-tree")
+    assert "Four Forests: the back of a plant card" in said["kapok-tree"] and "Kapok" not in said["kapok-tree"]
+    assert 'data-back' not in ET.tostring(legend, encoding="unicode")
+
+
 def test_cut_marks_stand_in_the_margins_in_line_with_every_edge_of_the_grid(tmp_path):
     pages = svg_pages(tmp_path, "four-forests", "--card", "kapok-tree", "elves", "--module", "first-game")
     page, legend = pages                                # a plant and a creature's two sides: 3 faces, one row
