@@ -7,14 +7,13 @@ pages under docs/reference/ differ from what the current code and data generate.
 
 from __future__ import annotations
 
-import re
 from xml.sax.saxutils import quoteattr
 
 from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import face_sides, face_svg, modules_of
+from .faces import colour_legend, face_sides, face_svg, modules_of, swatch, word
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -181,6 +180,14 @@ def gallery_page(ir: GameIR) -> str:
         + (f"; the pack's own {len(own)} first." if own else "."),
         "",
     ]
+    legend = colour_legend(ir)
+    if legend:
+        lines += ["## Colours", ""]
+        lines += [
+            f"- {_inline(kinds.capitalize())} cards, by {_inline(attribute)}: "
+            + ", ".join(f"{swatch(colour)} {_html(value)}" for value, colour in values)
+            for kinds, attribute, values in legend
+        ] + [""]
     first = {card.id for card in own}
     if own:
         lines += [
@@ -263,11 +270,7 @@ def _label(name: str) -> str:
 
 
 def _value(value) -> str:
-    """A printed value as players read it: a word of several parts in words ("douglas fir")."""
-    if isinstance(value, tuple):
-        return ", ".join(map(_value, value))
-    text = str(value)
-    return text.replace("-", " ").replace("_", " ") if re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", text) else text
+    return ", ".join(map(word, value)) if isinstance(value, tuple) else word(value)
 
 
 def _html(text) -> str:

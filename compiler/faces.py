@@ -32,9 +32,10 @@ PALETTE = (
     "#827717",
 )
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-INK, GREY, PAPER = "#212121", "#616161", "#ffffff"
+INK, GREY, PAPER, BLACK = "#212121", "#616161", "#ffffff", "#000000"
 TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]  # mm, largest first: 3.0 … 1.2
 BADGE_SIZE = 1.9  # mm, the type of a badge
+CORNER_LABEL = 1.4  # mm, the type naming a corner's number
 MARGIN = 2.5  # mm, between the card's edge and what is drawn on it
 
 
@@ -86,6 +87,21 @@ def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     )
 
 
+def card_faces_svg(ir: GameIR, card: CardDef, gap: float = 5.0) -> str:
+    """Every face of a card (a double-sided card's sides) side by side in one SVG document."""
+    face, faces = template(ir, card), face_sides(ir, card)
+    width = len(faces) * face.width + (len(faces) - 1) * gap
+    drawn = "".join(
+        f'<g transform="translate({_mm(i * (face.width + gap))} 0)">{face_body(ir, card, sides[0])}</g>'
+        for i, sides in enumerate(faces)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(width)}mm" height="{face.height}mm" '
+        f'viewBox="0 0 {_mm(width)} {face.height}" role="img" '
+        f"aria-label={xml_attribute(_title(card, tuple(s.side for s in card.sides)))}>{drawn}</svg>"
+    )
+
+
 def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
     sheet of faces places them)."""
@@ -107,8 +123,13 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
         ),
     ]
     panels = _panels(face, len(shown), footer=3.5)
-    for name, (x, y, w, h) in zip(shown, panels):
-        out += _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
+    for index, (name, (x, y, w, h)) in enumerate(zip(shown, panels)):
+        drawn = "".join(
+            _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
+        )
+        if index and face.split == "rows":  # a lower half reads from the card's other edge, as printed
+            drawn = f'<g transform="rotate(180 {_mm(x + w / 2)} {_mm(y + h / 2)})">{drawn}</g>'
+        out.append(drawn)
     for x, y, w, h in panels[1:]:  # the cut between halves
         line = (x, y, x + w, y) if face.split == "rows" else (x, y, x, y + h)
         out.append(
@@ -117,6 +138,26 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
         )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
     return "".join(out)
+
+
+def back_body(ir: GameIR, card: CardDef) -> str:
+    """The back of a card of one face: the same for every card of its kind (a colour by value
+    would tell what the card is), the kind's colour with the game's (or pack's) name and the kind."""
+    face = template(ir, card)
+    colour = PALETTE[[k.name for k in ir.kinds].index(card.kind) % len(PALETTE)]
+    ink, middle = ink_on(colour), face.width / 2
+    title = card.origin or ir.name
+    return "".join(
+        [
+            f"<title>{xml_text(f'{title}: the back of a {_label(card.kind)} card')}</title>",
+            _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, colour, stroke=PAPER, rx=3),
+            _rect(2.5, 2.5, face.width - 5, face.height - 5, colour, stroke=ink, rx=2, stroke_width=0.4),
+            _text(
+                middle, face.height / 2, title, _fitting(title, face.width - 10, 6, True), ink, "middle", True
+            ),
+            _text(middle, face.height / 2 + 6, _label(card.kind), 3, ink, "middle", italic=True),
+        ]
+    )
 
 
 def _shown(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, ...]:
@@ -148,16 +189,65 @@ def _footer(ir: GameIR, card: CardDef) -> str:
     return " · ".join([card.origin or ir.name] + ([", ".join(modules)] if modules else []))
 
 
+def ink_on(colour: str) -> str:
+    """The type colour, white or black, that reads best on a background: the larger WCAG contrast
+    ratio, which for white and black is at least 4.58 to 1 whatever the background (AA: 4.5)."""
+    return PAPER if contrast(PAPER, colour) >= contrast(BLACK, colour) else BLACK
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two "#rrggbb" colours, 1 to 21."""
+    lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
 def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
     """The colour the template gives the side's value of its colour attribute, else one of the
     palette's (by the value's place among the attribute's values; without one, the kind's place)."""
     if face.colour and face.colour in text.printed:
-        value = text.printed[face.colour]
-        if value in face.colours:
-            return face.colours[value]
-        values = next(a.values for k in ir.kinds for a in k.attributes if a.name == face.colour)
-        return PALETTE[values.index(value) % len(PALETTE)] if value in values else PALETTE[0]
+        return _value_colour(ir, face, text.printed[face.colour])
     return PALETTE[[k.name for k in ir.kinds].index(face.kind) % len(PALETTE)]
+
+
+def _value_colour(ir: GameIR, face: FaceDecl, value) -> str:
+    if value in face.colours:
+        return face.colours[value]
+    values = _values(ir, face)
+    return PALETTE[values.index(value) % len(PALETTE)] if value in values else PALETTE[0]
+
+
+def _values(ir: GameIR, face: FaceDecl) -> tuple:
+    return next(
+        a.values for k in ir.kinds if k.name == face.kind for a in k.attributes if a.name == face.colour
+    )
+
+
+def colour_legend(ir: GameIR, kinds=None) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """What the colours mean, for a legend: (the kinds, the attribute picking their colour, [(a
+    value in words, its colour)]) for the templates coloured by a value, the game's and its
+    modules' (kinds coloured alike together); only those of `kinds`, when given."""
+    faces = [*ir.faces, *(face for module in ir.modules.values() for face in module.faces)]
+    alike: dict[tuple, list[str]] = {}  # (attribute, its values' colours) -> the kinds coloured so
+    for face in faces:
+        if face.colour and (kinds is None or face.kind in kinds):
+            colours = tuple((word(v), _value_colour(ir, face, v)) for v in _values(ir, face))
+            named = alike.setdefault((_label(face.colour), colours), [])
+            named += [] if _label(face.kind) in named else [_label(face.kind)]
+    return [(", ".join(named), attribute, list(colours)) for (attribute, colours), named in alike.items()]
+
+
+def swatch(colour: str, size: float = 4.0) -> str:
+    """A small square of a colour, as an SVG of its own (for a legend on a page)."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(size)}mm" height="{_mm(size)}mm" '
+        f'viewBox="0 0 10 10" aria-hidden="true">{_rect(0.5, 0.5, 9, 9, colour, GREY, 1.5, 0.5)}</svg>'
+    )
 
 
 @dataclass
@@ -189,13 +279,13 @@ class _Panel:
                 self.y + 1 + band * 0.66,
                 self.text.name,
                 size,
-                fill=PAPER,
+                fill=ink_on(self.colour),
                 anchor="middle",
                 bold=True,
             )
         )
         out += self.corners(corners, band, radius)
-        top = self.y + band + 2.2
+        top = self.y + band + (3.4 if corners else 2.2)  # (below the labels of the band's numbers)
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
         out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
         top += 2.5
@@ -212,10 +302,23 @@ class _Panel:
             (self.x + 1 + radius + 0.6, self.y + self.h - radius - 1),
             (self.x + self.w - 1.6 - radius, self.y + self.h - radius - 1),
         ]
-        for (name, value), (cx, cy) in zip(corners, spots):
+        for index, ((name, value), (cx, cy)) in enumerate(zip(corners, spots)):
             out.append(
                 f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
                 f'stroke="{self.colour}" stroke-width="0.5"><title>{xml_text(_label(name))}</title></circle>'
+            )
+            below = (
+                index < 2
+            )  # a number in the name band is labelled under the band, one at the foot above it
+            out.append(
+                _text(
+                    cx,
+                    self.y + 1 + band + CORNER_LABEL * 1.1 if below else cy - radius - CORNER_LABEL * 0.4,
+                    _label(name),
+                    _fitting(_label(name), radius * 3, CORNER_LABEL),
+                    fill=GREY,
+                    anchor="middle",
+                )
             )
             out.append(
                 _text(
@@ -241,10 +344,10 @@ class _Panel:
             if name not in self.text.printed or not isinstance(self.text.printed[name], (int, str, tuple)):
                 continue
             value = self.text.printed[name]
-            words = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
-            items = [(_label(name), False)] + [(word, True) for word in words or ["none"]]
-            for word, boxed in items:
-                width = _width(word, BADGE_SIZE) + (1.6 if boxed else 0.8)
+            words = [word(v) for v in value] if isinstance(value, tuple) else [word(value)]
+            items = [(_label(name), False)] + [(said, True) for said in words or ["none"]]
+            for said, boxed in items:
+                width = _width(said, BADGE_SIZE) + (1.6 if boxed else 0.8)
                 if x + width > right and x > left:
                     x, top = left, top + pill + 0.6
                 if boxed:
@@ -255,7 +358,7 @@ class _Panel:
                     _text(
                         x + (0.8 if boxed else 0),
                         top + pill * 0.7,
-                        word,
+                        said,
                         BADGE_SIZE,
                         fill=INK if boxed else GREY,
                     )
@@ -337,6 +440,12 @@ def _fitting(text: str, room: float, largest: float, bold: bool = False) -> floa
 
 def _label(name: str) -> str:
     return name.replace("_", " ")
+
+
+def word(value) -> str:
+    """A printed value as players read it: a word of several parts in words ("horse chestnut")."""
+    text = str(value)
+    return text.replace("-", " ").replace("_", " ") if re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", text) else text
 
 
 def _mm(value: float) -> str:

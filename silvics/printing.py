@@ -12,7 +12,15 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from silvics.compiler.faces import face_body, face_sides, template, xml_attribute
+from silvics.compiler.faces import (
+    back_body,
+    colour_legend,
+    face_body,
+    face_sides,
+    template,
+    xml_attribute,
+    xml_text,
+)
 from silvics.errors import UsageError
 from silvics.extras import require
 from silvics.interpreter.ir import CardDef, GameIR
@@ -20,16 +28,24 @@ from silvics.interpreter.ir import CardDef, GameIR
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
 MARGIN = 6.0  # mm kept clear at each edge of the paper (most printers print no closer)
 MARK = (1.0, 4.0)  # a cut mark runs from 1 mm to 4 mm outside the grid
+BACK_MARK = ' data-back="true"'  # on a card laid on a page of backs
 
 
-def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
-    """The pages (SVG documents) laying out every face of the cards, each card `copies` times."""
+def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) -> list[str]:
+    """The pages (SVG documents) laying out every face of the cards, each card `copies` times,
+    then a page saying what their colours mean (when a template colours them by a value).
+    `duplex`: each page of fronts is followed by the page of their backs (a double-sided card's
+    other side, else its kind's back), laid mirrored so that printed on both sides of the paper
+    (flipped on the long edge) each back falls behind its front."""
     by_size: dict[tuple[int, int], list] = {}
     for card in cards:
         face = template(ir, card)
-        by_size.setdefault((face.width, face.height), []).extend(
-            (card, sides[0]) for _ in range(card.copies) for sides in face_sides(ir, card)
-        )
+        sides = face_sides(ir, card)
+        if duplex:  # a card is laid once a copy: its first face in front, its second (or a back) behind
+            laid = [(card, sides[0][0], sides[1][0] if len(sides) > 1 else None)] * card.copies
+        else:
+            laid = [(card, faces[0], ()) for _ in range(card.copies) for faces in sides]
+        by_size.setdefault((face.width, face.height), []).extend(laid)
     width, height = PAPERS[paper]
     laid = []
     for (w, h), faces in by_size.items():
@@ -40,11 +56,63 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str) -> list[str]:
                 f"({width - 2 * MARGIN:g} × {height - 2 * MARGIN:g} mm inside the margins)"
             )
         per_page = columns * rows
-        laid += [(w, h, columns, faces[start : start + per_page]) for start in range(0, len(faces), per_page)]
-    return [_page(ir, paper, number, len(laid), *page) for number, page in enumerate(laid, 1)]
+        for start in range(0, len(faces), per_page):
+            laid.append((w, h, columns, [(card, side) for card, side, _ in faces[start : start + per_page]]))
+            if duplex:
+                laid.append(
+                    (w, h, columns, [(card, back) for card, _, back in faces[start : start + per_page]], True)
+                )
+    legend = colour_legend(ir, {card.kind for card in cards})  # what the colours of these cards mean
+    total = len(laid) + bool(legend)
+    printed = [_page(ir, paper, number, total, *page) for number, page in enumerate(laid, 1)]
+    return printed + ([_legend_page(ir.pack.name or ir.name, legend, paper, total)] if legend else [])
 
 
-def _page(ir: GameIR, paper: str, number: int, total: int, w: int, h: int, columns: int, faces: list) -> str:
+def _legend_page(title: str, legend: list, paper: str, total: int) -> str:
+    """The last page: what the cards' colours mean, a swatch and its value per line."""
+    width, height = PAPERS[paper]
+    font = 'font-family="DejaVu Sans, sans-serif"'
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
+        f'viewBox="0 0 {width:g} {height:g}">',
+        f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
+        f'<text x="{MARGIN + 4:g}" y="{MARGIN + 12:g}" {font} font-size="6" font-weight="bold">'
+        f"{xml_text(title)}: colours</text>",
+    ]
+    x, y = MARGIN + 4, MARGIN + 24
+    lines: list[tuple[bool, str, str]] = []
+    for kinds, attribute, values in legend:
+        lines += [
+            (True, f"{kinds.capitalize()} cards, by {attribute}", ""),
+            *((False, v, c) for v, c in values),
+        ]
+    for heading, text, colour in lines:
+        if y > height - MARGIN - 8:  # the page is full: the next column
+            x, y = x + (width - 2 * MARGIN) / 2, MARGIN + 24
+        if heading:
+            y += 5 if y > MARGIN + 24 else 0
+            out.append(
+                f'<text x="{x:g}" y="{y:g}" {font} font-size="4" font-weight="bold">{xml_text(text)}</text>'
+            )
+        else:
+            out.append(
+                f'<rect x="{x:g}" y="{y - 4.5:g}" width="5" height="5" rx="1" fill="{colour}" '
+                f'stroke="#616161" stroke-width="0.3"/><text x="{x + 8:g}" y="{y:g}" {font} '
+                f'font-size="3.5">{xml_text(text)}</text>'
+            )
+        y += 7
+    out.append(
+        f'<text x="{width - MARGIN:g}" y="{height - 2:g}" {font} font-size="2.2" fill="#9e9e9e" '
+        f'text-anchor="end">page {total} of {total}</text></svg>'
+    )
+    return "".join(out)
+
+
+def _page(
+    ir: GameIR, paper: str, number: int, total: int, w: int, h: int, columns: int, faces: list, backs=False
+) -> str:
+    """A page of faces in a grid (`backs`: the backs of the page before, each row right to left,
+    on the same grid, so that each lies behind its front once the sheet is turned over)."""
     width, height = PAPERS[paper]
     used_columns, used_rows = min(columns, len(faces)), math.ceil(len(faces) / columns)
     left, top = (width - used_columns * w) / 2, (height - used_rows * h) / 2
@@ -55,11 +123,12 @@ def _page(ir: GameIR, paper: str, number: int, total: int, w: int, h: int, colum
         _cut_marks(left, top, w, h, used_columns, used_rows),
     ]
     for index, (card, side) in enumerate(faces):
-        x, y = left + (index % columns) * w, top + (index // columns) * h
+        column = used_columns - 1 - index % columns if backs else index % columns
+        x, y = left + column * w, top + (index // columns) * h
+        drawn = back_body(ir, card) if backs and side is None else face_body(ir, card, side)
         out.append(
             f'<svg x="{x:.2f}" y="{y:.2f}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f"data-card={xml_attribute(card.id)}>"
-            f"{face_body(ir, card, side)}</svg>"
+            f"data-card={xml_attribute(card.id)}{BACK_MARK if backs else ''}>{drawn}</svg>"
         )
     out.append(
         f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="DejaVu Sans, sans-serif" '

@@ -171,6 +171,26 @@ def test_show_renders_a_card_in_english(capsys):
     assert status == 0 and "leaf side: Dragons" in out and "Prefers plants worth more than 7." in out
     status, _, err = run(capsys, "show", "four-forests", "kapok")
     assert status == 2 and "did you mean 'kapok-tree'" in err
+    status, out, _ = run(capsys, "show", "four-forests", "Kapok tree")      # by its name, in any case
+    assert status == 0 and out.startswith("Kapok Tree (plant, id kapok-tree)")
+
+
+def test_show_writes_a_cards_faces_as_an_svg_drawn_as_everywhere(capsys, tmp_path):
+    """`--svg`: the faces the site and the printed sheets draw, a double-sided card's side by side."""
+    import xml.etree.ElementTree as ET
+
+    from silvics import games
+    from silvics.compiler.faces import face_body
+    status, _, err = run(capsys, "show", "four-forests", "elves", "--svg", tmp_path / "elves.svg")
+    assert status == 0 and f"wrote {tmp_path / 'elves.svg'}" in err
+    svg = (tmp_path / "elves.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(svg)
+    assert (root.get("width"), root.get("height")) == ("131mm", "88mm")        # 63 + 5 + 63
+    ir = games.load("four-forests")
+    elves = next(c for c in ir.cards if c.id == "elves")
+    assert face_body(ir, elves, "leaf") in svg and face_body(ir, elves, "thorn") in svg
+    status, _, err = run(capsys, "show", "four-forests", "elves", "--svg", tmp_path / "no" / "such" / "x.svg")
+    assert status == 2 and err.startswith("silvics: error: cannot write") and len(err.splitlines()) == 1
 
 
 def test_human_sees_only_their_view(capsys, monkeypatch):

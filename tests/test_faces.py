@@ -1,6 +1,7 @@
 """Card faces (compiler/faces.py), their templates (`faces:`), and the gallery entries (docs.py)."""
 from __future__ import annotations
 
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -13,7 +14,7 @@ from silvics.compiler.build import compile_game
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.docs import card_entry, gallery_page
-from silvics.compiler.faces import face_sides, face_svg, template
+from silvics.compiler.faces import BLACK, PAPER, contrast, face_sides, face_svg, ink_on, template
 from silvics.interpreter import ir as ir_module
 
 from conftest import ROOT
@@ -84,6 +85,47 @@ def test_the_template_gives_the_size_colour_corners_and_badges():
     assert shown_texts(svg)[-1] == "FourForests"                     # the footer: the game it comes from
 
 
+def test_a_split_cards_lower_half_reads_from_the_other_edge_and_halves_side_by_side_stand():
+    """As on the printed card: a vertical Forest Shuffle card's bottom half is drawn upside down
+    (turned about its own centre); a horizontal card's halves, side by side, both upright."""
+    ir = games.load("forest-shuffle")
+    vertical = next(c for c in ir.cards if c.id == "bullfinch--common-toad")
+    root = ET.fromstring(face_svg(ir, vertical))
+    turned = [g for g in root.iter(f"{SVG}g") if g.get("transform", "").startswith("rotate(180 ")]
+    assert len(turned) == 1
+    assert "CommonToad" in ["".join("".join(t.itertext()).split()) for t in turned[0].iter(f"{SVG}text")]
+    x, y = map(float, turned[0].get("transform")[len("rotate(180 "):-1].split())
+    assert (x, y) == (31.5, round((88 - 3.5) * 3 / 4, 2))         # the centre of the lower half
+    horizontal = next(c for c in ir.cards if template(ir, c).split == "columns")
+    assert "rotate" not in face_svg(ir, horizontal)
+
+
+def test_each_corner_number_is_labelled_with_what_it_is():
+    ir = games.load("reforest")
+    fir = next(c for c in ir.cards if c.id == "douglas-fir")       # cost 5, value 5, height 60
+    assert {"5", "60", "cost", "value", "height"} <= set(shown_texts(face_svg(ir, fir)))
+
+
+@pytest.mark.parametrize("colour", ["#ffffff", "#ffd54f", "#f9a825", "#777777", "#767676", "#7cb342", "#1b5e20",
+                                    "#000000", "#ff0000", "#0000ff", "#00ff00"])
+def test_a_name_band_is_written_in_the_ink_that_reads_best_on_it(colour):
+    """Black or white, whichever contrasts more: never under 4.5 to 1 (WCAG AA), whatever colour
+    the data gives a value."""
+    ink = ink_on(colour)
+    assert contrast(ink, colour) >= 4.5
+    assert contrast(ink, colour) == max(contrast(BLACK, colour), contrast(PAPER, colour))
+
+
+def test_forest_shuffle_colours_each_half_by_its_tree_symbol():
+    ir = games.load("forest-shuffle")
+    card = next(c for c in ir.cards if c.id == "bullfinch--common-toad")
+    colours = next(f for f in ir.faces if f.kind == "vertical").colours
+    svg = face_svg(ir, card)
+    assert all(f'fill="{colours[text.printed["symbol"]]}"' in svg for text in card_text(ir, card))
+    linden = face_svg(ir, next(c for c in ir.cards if c.id == "linden"))     # a light yellow: black type
+    assert f'fill="{BLACK}" text-anchor="middle" font-weight="bold">Linden<' in linden
+
+
 def test_a_module_draws_its_own_cards_and_the_footer_names_it():
     ir = games.load("forest-shuffle")
     cave = ir.modules["special-caves"].cards[0]
@@ -143,8 +185,12 @@ def test_the_gallery_has_every_card_grouped_by_kind_with_its_anchor_face_and_tex
     cards = every_card(ir)
     for card in cards:
         assert page.count(f'<h3 id="{card.id}">') == 1, card.id
-    kinds = [line for line in page.splitlines() if line.startswith("## ")]
+    colours, *kinds = [line for line in page.splitlines() if line.startswith("## ")]
     assert kinds == [f"## {kind.name.capitalize()} ({sum(c.kind == kind.name for c in cards)})" for kind in ir.kinds]
+    legend = page.split(f"{colours}\n")[1].split("\n## ")[0]       # first, what the colours mean
+    assert legend.strip().startswith("- Tree, vertical, horizontal cards, by symbol: <svg")
+    assert re.findall(r'fill="(#[0-9a-f]{6})"[^>]*/></svg> ([a-z ]+)', legend)[:3] == [
+        ("#6d4c41", "beech"), ("#9e9d24", "birch"), ("#1b5e20", "douglas fir")]
     entry = card_entry(ir, next(c for c in ir.cards if c.id == "bullfinch--common-toad"))
     assert entry.count("<svg") == 1                                 # halves share a face
     assert "**Top half: Bullfinch**" in entry and "**Bottom half: Common Toad**" in entry

@@ -46,16 +46,16 @@ def pdf_pages(data: bytes) -> int:
 def test_a_pdf_has_a_page_for_every_nine_poker_cards(tmp_path):
     pytest.importorskip("cairosvg")
     ir = games.load("four-forests")
-    expected = math.ceil(faces_of(ir, ir.cards) / 9)                # 3 × 3 cards of 63 × 88 mm on A4
+    expected = math.ceil(faces_of(ir, ir.cards) / 9) + 1            # 3 × 3 cards of 63 × 88 mm on A4, a legend
     status, out, err = run_cli("print", "four-forests", "-o", tmp_path / "sheet.pdf")
     assert (status, err) == (0, "")
     data = (tmp_path / "sheet.pdf").read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
-    assert pdf_pages(data) == expected == 10
-    assert out == f"wrote {tmp_path / 'sheet.pdf'} (10 pages, a4)\n"
+    assert pdf_pages(data) == expected == 11
+    assert out == f"wrote {tmp_path / 'sheet.pdf'} (11 pages, a4)\n"
     if shutil.which("pdfinfo"):
         info = subprocess.run(["pdfinfo", tmp_path / "sheet.pdf"], capture_output=True, text=True).stdout
-        assert re.search(r"Pages:\s+10", info)
+        assert re.search(r"Pages:\s+11", info)
 
 
 def test_every_card_is_laid_as_many_times_as_its_copies_and_each_page_holds_one_size(tmp_path):
@@ -64,15 +64,44 @@ def test_every_card_is_laid_as_many_times_as_its_copies_and_each_page_holds_one_
     laid = laid_cards(pages)
     assert laid == Counter({card.id: card.copies for card in ir.cards})
     assert sum(laid.values()) == faces_of(ir, ir.cards) == 185
+    *laid_out, legend = pages                                        # the last: what colours mean
     for page in pages:
         assert (page.get("width"), page.get("height")) == ("210mm", "297mm")
+    for page in laid_out:
         sizes = {(card.get("width"), card.get("height")) for card in page.iter(f"{SVG}svg") if card.get("data-card")}
         assert len(sizes) == 1
+    said = ["".join(text.itertext()) for text in legend.iter(f"{SVG}text")]
+    assert said[:2] == ["Renature: colours", "Plant, player board cards, by colour"]
+    assert said[2:7] == ["white", "black", "orange", "blue", "neutral"] and said[-1] == f"page {len(pages)} of {len(pages)}"
+
+
+def test_duplex_lays_each_back_behind_its_front(tmp_path):
+    """--duplex: each page of fronts, then the page of their backs, each row right to left, so
+    that printed on both sides (flipped on the long edge) a back lies behind its front: a
+    double-sided card's other side, another card's kind's back, the same for every card of a kind."""
+    pages = svg_pages(tmp_path, "four-forests", "--duplex", "--card", "kapok-tree", "mahogany", "elves",
+                      "--module", "first-game")
+    fronts, backs, legend = pages
+    def laid(page):
+        return [(c.get("data-card"), float(c.get("x")), float(c.get("y")), c) for c in page.iter(f"{SVG}svg")
+                if c.get("data-card")]
+    front, back = laid(fronts), laid(backs)
+    assert [card for card, *_ in front] == [card for card, *_ in back] == ["kapok-tree", "mahogany", "elves"]
+    assert not any(c.get("data-back") for *_, c in front) and all(c.get("data-back") for *_, c in back)
+    left, right = min(x for _, x, _, _ in front), max(x for _, x, _, _ in front)
+    for (card, x, y, _), (_, bx, by, _) in zip(front, back):
+        assert (bx, by) == (left + right - x, y), card                 # mirrored across the page's middle
+    said = {card: "".join(c.itertext()) for card, _, _, c in back}
+    assert "Prefers" in said["elves"] and "thorn" in said["elves"]    # its other side
+    assert said["kapok-tree"] == said["mahogany"].replace("mahogany", "kapok-tree")
+    assert "Four Forests: the back of a plant card" in said["kapok-tree"] and "Kapok" not in said["kapok-tree"]
+    assert 'data-back' not in ET.tostring(legend, encoding="unicode")
 
 
 def test_cut_marks_stand_in_the_margins_in_line_with_every_edge_of_the_grid(tmp_path):
     pages = svg_pages(tmp_path, "four-forests", "--card", "kapok-tree", "elves", "--module", "first-game")
-    [page] = pages                                      # a plant and a creature's two sides: 3 faces, one row
+    page, legend = pages                                # a plant and a creature's two sides: 3 faces, one row
+    assert not [c for c in legend.iter(f"{SVG}svg") if c.get("data-card")]           # then what colours mean
     cards = [c for c in page.iter(f"{SVG}svg") if c.get("data-card")]
     assert [c.get("data-card") for c in cards] == ["kapok-tree", "elves", "elves"]
     xs = sorted({float(c.get("x")) for c in cards} | {float(c.get("x")) + 63 for c in cards})

@@ -31,6 +31,12 @@ def arguments(parser):
         "--paper", choices=("a4", "letter"), default="a4", help="default: a4"
     )  # printing.PAPERS
     parser.add_argument(
+        "--duplex",
+        action="store_true",
+        help="follow each page of fronts with the page of their backs, to print on both sides "
+        "(flip on the long edge): a double-sided card's other side, else its kind's back",
+    )
+    parser.add_argument(
         "-o",
         "--output",
         required=True,
@@ -52,7 +58,7 @@ def run(args) -> int:
     if args.pack:
         ir = _pack_on(ir, args.pack, not args.no_cache)
     ir.checked_modules(args.module)  # SetupError (misuse) for a module it lacks
-    svg_pages = printing.pages(ir, _cards_to_print(ir, args), args.paper)
+    svg_pages = printing.pages(ir, _cards_to_print(ir, args), args.paper, args.duplex)
     if output.suffix.lower() == ".pdf":
         printing.write_pdf(svg_pages, args.paper, output)
         print(f"wrote {output} ({len(svg_pages)} pages, {args.paper})")
