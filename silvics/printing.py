@@ -37,17 +37,17 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) ->
     `duplex`: each page of fronts is followed by the page of their backs (a double-sided card's
     other side, else its kind's back), laid mirrored so that printed on both sides of the paper
     (flipped on the long edge) each back falls behind its front."""
-    by_size: dict[tuple[int, int], list] = {}
+    by_size: dict[tuple[int, int], list[tuple[CardDef, str, str | None]]] = {}  # (card, side, its back)
     for card in cards:
         face = template(ir, card)
         sides = face_sides(ir, card)
         if duplex:  # a card is laid once a copy: its first face in front, its second (or a back) behind
-            laid = [(card, sides[0][0], sides[1][0] if len(sides) > 1 else None)] * card.copies
+            each = [(card, sides[0][0], sides[1][0] if len(sides) > 1 else None)] * card.copies
         else:
-            laid = [(card, faces[0], ()) for _ in range(card.copies) for faces in sides]
-        by_size.setdefault((face.width, face.height), []).extend(laid)
+            each = [(card, faces[0], None) for _ in range(card.copies) for faces in sides]
+        by_size.setdefault((face.width, face.height), []).extend(each)
     width, height = PAPERS[paper]
-    laid = []
+    laid: list[tuple] = []  # a page each: (card width, height, columns, [(card, side)], whether backs)
     for (w, h), faces in by_size.items():
         columns, rows = int((width - 2 * MARGIN) // w), int((height - 2 * MARGIN) // h)
         if not columns or not rows:
