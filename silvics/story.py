@@ -66,14 +66,18 @@ class Asker:
         said = self.wording.say(Node("call", {"name": label}))
         return said.replace("_", " ") if said == label else said
 
+    def _found(self, prompt: str) -> tuple[tuple, int] | None:
+        """(the steps, the index of the one asking), the prompt's card left out if it names one."""
+        return self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
+
     def step(self, prompt: str) -> Node | None:
         """The step of the rules that asks the question."""
-        found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
+        found = self._found(prompt)
         return None if found is None else found[0][found[1]]
 
     def asked(self, prompt: str) -> tuple:
-        """(the run the question belongs to, its words), the prompt's card left out if it names one."""
-        found = self.where.get(prompt) or self.where.get(prompt.rpartition(" (")[0])
+        """(the run the question belongs to, its words)."""
+        found = self._found(prompt)
         if found is None:
             return (prompt, 0), prompt
         steps, index = found
@@ -383,10 +387,8 @@ class _Teller:
         if not said:
             return []
         first = said[0]
-        optional = self.asker.step(first.prompt)
-        if optional is not None and has_role(
-            optional, "optional"
-        ):  # yes or no to steps the rules let a player skip
+        optional = self.asker.step(first.prompt)  # yes or no to steps a player may skip: told apart
+        if optional is not None and has_role(optional, "optional"):
             told = [line for choice in said for line in self._optional(choice, optional)]
             said.clear()
             return told
@@ -407,14 +409,10 @@ class _Teller:
         if choice.label == "yes" and card is None or choice.label == "no" and has_role(step, "repeated"):
             return []
         words = _short(self.wording.say(role(step, "optional")))
-        named = (
-            ""
-            if card is None
-            else f" — {self._card(card) if self._shown(self.game, card) else 'a hidden card'}"
-        )
-        return [
-            f"{INDENT}P{choice.seat + 1}: {'' if choice.label == 'yes' else 'declines to '}{words}{named}"
-        ]
+        seen = card is not None and self._shown(self.game, card)
+        named = "" if card is None else f" — {self._card(card) if seen else 'a hidden card'}"
+        declined = "" if choice.label == "yes" else "declines to "
+        return [f"{INDENT}P{choice.seat + 1}: {declined}{words}{named}"]
 
     def _answer(self, choice: Said | Forced) -> str:
         if choice.prompt == ACTIONS:

@@ -45,10 +45,10 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     if choice is None or choice.seat != seat:
         return ["Nothing is being asked of you now."]
     asking = _Asking(game, seat, wording, game.state.stack[-1].env)
-    wanted = _plain(name)
+    wanted = plain_name(name)
     for number, label in enumerate(choice.labels, 1):
         said = asking.option_words(choice, number - 1)
-        if wanted in (_plain(label), _plain(said)):
+        if wanted in (plain_name(label), plain_name(said)):
             return [f"{_sentence(said)[:-1]} is offered: answer {number}."]
     steps = asking.steps()
     partly = [said for said in steps if wanted in said]
@@ -65,7 +65,7 @@ def why(game, seat: int, name: str, wording) -> list[str]:
         *(asking.step_words(step) for step, _ in asking.offered),
         *(asking.option_words(choice, index) for index in range(len(choice.labels))),
     ]
-    as_written = {_plain(k): k.replace("_", " ") for k in reversed(known)}  # the first spelling of each
+    as_written = {plain_name(k): k.replace("_", " ") for k in reversed(known)}  # the first spelling of each
     close = difflib.get_close_matches(wanted, list(as_written), n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(as_written[c] for c in close)}?" if close else ""
     return [f"{name!r} is no card you can see, step of the rules or option of this question.{hint}"]
@@ -121,7 +121,7 @@ class _Asking:
         found: dict[str, tuple[str, Node]] = {}
         for step, node in self.offered:
             for said in (self.step_words(step), step):
-                found.setdefault(_plain(said), (step, node))
+                found.setdefault(plain_name(said), (step, node))
         return found
 
     def called(self, wanted: str) -> tuple[str, Node] | None:
@@ -131,7 +131,10 @@ class _Asking:
             for node in _nodes(steps):
                 for step in role(node, "sequence") or ():
                     name = role(step, "procedure")
-                    if isinstance(name, str) and wanted in (_plain(name), _plain(self.step_words(name))):
+                    if isinstance(name, str) and wanted in (
+                        plain_name(name),
+                        plain_name(self.step_words(name)),
+                    ):
                         return name, node
         return None
 
@@ -144,7 +147,7 @@ class _Asking:
         named = [
             uid
             for uid in self._seen()
-            if wanted in {_plain(defs[uid].id), *(_plain(side.name) for side in defs[uid].sides)}
+            if wanted in {plain_name(defs[uid].id), *(plain_name(side.name) for side in defs[uid].sides)}
         ]
         own = [uid for uid in named if self.game.seat_of_zone(self.game.state.location[uid]) == self.seat]
         return next(iter(own or named), None)
@@ -447,7 +450,7 @@ def _where(node: Node | None) -> str:
     return f"{span.file}:{span.line}" if span is not None else "the rules"
 
 
-def _plain(text: str) -> str:
+def plain_name(text: str) -> str:
     """A name as typed or printed, to compare: '_', '-' and dashes are spaces, case ignored."""
     return " ".join(re.sub("[-_\u2010-\u2015]", " ", str(text)).lower().split())
 

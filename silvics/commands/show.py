@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -52,13 +51,12 @@ def run(args) -> int:
 
 def _id_of(asked: str, owners: dict) -> str:
     """The id of the card asked for by its id or a side's name (a hyphen for a dash, any case)."""
-    plain = _plain(asked)
-    by_name = {_plain(side.name): card.id for card, _ in owners.values() for side in card.sides if side.name}
-    return asked if asked in owners else by_name.get(plain, asked)
+    from silvics.why import plain_name
 
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub("[-_\u2010-\u2015]", " ", text).lower().split())
+    by_name = {
+        plain_name(side.name): card.id for card, _ in owners.values() for side in card.sides if side.name
+    }
+    return asked if asked in owners else by_name.get(plain_name(asked), asked)
 
 
 def _write_faces(ir, card, path: Path) -> None:
