@@ -45,10 +45,7 @@ class Wording:
         """`quiet`: procedures with no steps, whose calls read as nothing."""
         load_all()
         self.quiet = quiet
-        phrases = vocabulary.phrases if vocabulary else ()
-        ordered = sorted(phrases, key=lambda p: -_size(p.pattern))  # stable: declared order among equals
-        self.single = [p for p in ordered if len(p.pattern) == 1]
-        self.runs = [p for p in ordered if len(p.pattern) > 1]
+        self.single, self.runs, self.by_op = _ordered(vocabulary.phrases if vocabulary else ())
         self.labels = vocabulary.labels if vocabulary else {}
         self.within = 0  # how many parts deep the renderer is where `it` is a card being tested
         self.named: dict = {}  # a name a hidden `let` binds -> the words of its value, said where it is used
@@ -101,7 +98,12 @@ class Wording:
     def phrased(self, node: Node) -> str | None:
         """The node's English when a phrase of the vocabulary words it; None when only the
         primitives' templates would."""
-        for phrase in self.single:
+        candidates = self.by_op.get(node.op)
+        if candidates is None:  # the phrases whose pattern could match a node of this primitive
+            candidates = self.by_op[node.op] = tuple(
+                p for p in self.single if p.pattern[0].op in (node.op, "hole", "list")
+            )
+        for phrase in candidates:
             holes: dict = {}
             if _match(phrase.pattern[0], node, holes):
                 return self._filled(phrase, holes)
@@ -283,6 +285,28 @@ def _unmatched(op: str) -> frozenset:
             | {p.name for p in primitive.params if p.type == "text" or p.derived == "compiler"}
         ) - {None}
     return _SKIPPED[op]
+
+
+_ORDERED: dict[int, tuple] = {}  # id(a vocabulary's phrases) -> (them, and what _ordered gives)
+
+
+def _ordered(phrases: tuple) -> tuple[tuple, tuple, dict]:
+    """A vocabulary's phrases, the most specific first (stable: declared order among equals): those
+    of one step, those of runs of steps, and (filled as asked) those of one step that a node of
+    each primitive could match. Worked out once per vocabulary, not once per Wording (a card's
+    text makes one)."""
+    found = _ORDERED.get(id(phrases))
+    if found is None or found[0] is not phrases:
+        ordered = sorted(phrases, key=lambda p: -_size(p.pattern))
+        if len(_ORDERED) > 16:
+            _ORDERED.clear()
+        found = _ORDERED[id(phrases)] = (
+            phrases,
+            tuple(p for p in ordered if len(p.pattern) == 1),
+            tuple(p for p in ordered if len(p.pattern) > 1),
+            {},
+        )
+    return found[1], found[2], found[3]
 
 
 def _size(pattern) -> int:
