@@ -49,7 +49,7 @@ def why(game, seat: int, name: str, wording) -> list[str]:
     for number, label in enumerate(choice.labels, 1):
         said = asking.option_words(choice, number - 1)
         if wanted in (plain_name(label), plain_name(said)):
-            return [f"{_sentence(said)[:-1]} is offered: answer {number}."]
+            return [f"Offered now: answer {number}, {said}."]  # (no verb to agree with "Trolls")
     steps = asking.steps()
     partly = [said for said in steps if wanted in said]
     if wanted in steps or len({steps[said][0] for said in partly}) == 1:  # "another turn": buy another turn
