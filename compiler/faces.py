@@ -80,11 +80,7 @@ def xml_attribute(text: str) -> str:
 def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The face showing `side` (default: the first side) as a standalone SVG document."""
     face = template(ir, card)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm" '
-        f'viewBox="0 0 {face.width} {face.height}" role="img" '
-        f"aria-label={xml_attribute(_title(card, _shown(ir, card, side)))}>{face_body(ir, card, side)}</svg>"
-    )
+    return _document(face.width, face.height, _title(card, _shown(ir, card, side)), face_body(ir, card, side))
 
 
 def card_faces_svg(ir: GameIR, card: CardDef, gap: float = 5.0) -> str:
@@ -95,10 +91,14 @@ def card_faces_svg(ir: GameIR, card: CardDef, gap: float = 5.0) -> str:
         f'<g transform="translate({_mm(i * (face.width + gap))} 0)">{face_body(ir, card, sides[0])}</g>'
         for i, sides in enumerate(faces)
     )
+    return _document(width, face.height, _title(card, tuple(s.side for s in card.sides)), drawn)
+
+
+def _document(width: float, height: float, label: str, body: str) -> str:
+    """A standalone SVG document in mm, labelled for screen readers."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(width)}mm" height="{face.height}mm" '
-        f'viewBox="0 0 {_mm(width)} {face.height}" role="img" '
-        f"aria-label={xml_attribute(_title(card, tuple(s.side for s in card.sides)))}>{drawn}</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_mm(width)}mm" height="{_mm(height)}mm" '
+        f'viewBox="0 0 {_mm(width)} {_mm(height)}" role="img" aria-label={xml_attribute(label)}>{body}</svg>'
     )
 
 
@@ -144,7 +144,7 @@ def back_body(ir: GameIR, card: CardDef) -> str:
     """The back of a card of one face: the same for every card of its kind (a colour by value
     would tell what the card is), the kind's colour with the game's (or pack's) name and the kind."""
     face = template(ir, card)
-    colour = PALETTE[[k.name for k in ir.kinds].index(card.kind) % len(PALETTE)]
+    colour = _kind_colour(ir, card.kind)
     ink, middle = ink_on(colour), face.width / 2
     title = card.origin or ir.name
     return "".join(
@@ -212,7 +212,11 @@ def _colour(ir: GameIR, face: FaceDecl, text: SideText) -> str:
     palette's (by the value's place among the attribute's values; without one, the kind's place)."""
     if face.colour and face.colour in text.printed:
         return _value_colour(ir, face, text.printed[face.colour])
-    return PALETTE[[k.name for k in ir.kinds].index(face.kind) % len(PALETTE)]
+    return _kind_colour(ir, face.kind)
+
+
+def _kind_colour(ir: GameIR, kind: str) -> str:
+    return PALETTE[[k.name for k in ir.kinds].index(kind) % len(PALETTE)]
 
 
 def _value_colour(ir: GameIR, face: FaceDecl, value) -> str:
@@ -307,9 +311,8 @@ class _Panel:
                 f'<circle cx="{_mm(cx)}" cy="{_mm(cy)}" r="{_mm(radius)}" fill="{PAPER}" '
                 f'stroke="{self.colour}" stroke-width="0.5"><title>{xml_text(_label(name))}</title></circle>'
             )
-            below = (
-                index < 2
-            )  # a number in the name band is labelled under the band, one at the foot above it
+            # a number in the name band is labelled under the band, one at the foot above it
+            below = index < 2
             out.append(
                 _text(
                     cx,

@@ -91,3 +91,16 @@ def test_any_name_at_any_decision_gets_an_answer_that_names_no_hidden_card(game_
 def _names_seen(game, seat: int) -> set[str]:
     defs = game.rules.defs
     return {side.name for uid in range(len(defs)) if visible(game, seat, uid) for side in defs[uid].sides}
+
+
+def test_a_comparison_with_nothing_after_a_failed_part_is_left_out_and_alike_spaces_are_told_once():
+    """Reforest's empty region: 'the number of plants in it is 0' already says why; 'the height
+    of the top plant of it is nothing' (its echo) is not said, and the six spaces are three
+    groups of two (a row each), each said once as "it"."""
+    status, out, _ = run_cli("why", "reforest", SCENARIOS / "reforest" / "why-a-plant-with-no-space-it-may-grow-in.yaml",
+                             "Vine Maple")
+    assert status == 0
+    assert "is nothing" not in out and "the number of plants in it is 0, and must be more than 0 (line 130)" in out
+    groups = [line.strip() for line in out.splitlines() if line.strip().startswith("your region,")]
+    assert groups == [f"your region, {row}.1 and your region, {row}.2:" for row in ("high", "middle", "low")]
+    assert "(and " not in out                              # every space told: none cut off
