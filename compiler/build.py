@@ -35,7 +35,7 @@ from .declare import declare
 from .diagnostics import CompileError, Diagnostic, did_you_mean, suggestion_budget
 from .document import Document, display
 from .files import Fence, game_root, list_files
-from .lint import lint
+from .lint import lint, unfitting
 from .lower import Lowerer, LowerError, Scope
 from .modules import (
     SECTIONS,
@@ -49,7 +49,7 @@ from .modules import (
 from .procedures import lower_procedures
 from .steps import At, Call, Steps
 from .strategies import strategies
-from .templates import face_templates
+from .templates import face_templates, icons
 from .vocabulary import bound_names, vocabulary
 from .walk import every_rule
 from .yamlload import dumped
@@ -113,7 +113,8 @@ def _compile_game_hinted(
         for m, f in modules + added
         if m.data
     }  # each module's own cards
-    fences = {m: f for m, f in modules + added}  # where each module may read (its maps)
+    fences = {m: f for m, f in modules + added}  # where each module may read (its maps, pictures)
+    fences[game] = own_fence
     modules = list(owned)
     _check_players([game, *modules], diagnostics)
     _check_module_names(modules, diagnostics)
@@ -167,11 +168,12 @@ def _relative(file: str, root: Path) -> str:
     return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
 
 
-def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
+def compile_pack(pack_path, find_game, changes: list | None = None, warnings: list | None = None) -> GameIR:
     """Compile a pack on its base game, with the pack's cards and modules added. `extends:` is a
     game id and `find_game(id)` finds that game: where games come from is the application's
     choice, never the pack's. `changes`, when given, receives a line for each module of the pack
-    naming the procedures it replaces (and adds), so that no rule changes unseen."""
+    naming the procedures it replaces (and adds), so that no rule changes unseen; `warnings`, the
+    warnings about the pack's own cards (those whose text cannot fit their faces)."""
     diagnostics: list[Diagnostic] = []
     pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
     fence = Fence.of_pack(pack_path)
@@ -186,11 +188,22 @@ def compile_pack(pack_path, find_game, changes: list | None = None) -> GameIR:
     if diagnostics:
         raise CompileError(diagnostics)
     ir, added = _compile_game(base, cards, modules, fence)
+    own = icons([pack], {pack: fence}, {kind.name: kind for kind in ir.kinds}, diagnostics)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    ir = replace(
+        ir,
+        icons={name: {**ir.icons.get(name, {}), **own.get(name, {})} for name in sorted({*ir.icons, *own})},
+    )
     if changes is not None:
         changes += [module_changes(ir, name) for name in added]
     base_file = Path(base) / "game.yaml" if Path(base).is_dir() else Path(base)
     about = Pack(pack.data["name"], str(pack.data.get("description") or ""), tuple(added))
-    return _from_pack(ir, about, fence, game_root(base_file))
+    ir = _from_pack(ir, about, fence, game_root(base_file))
+    if warnings is not None:
+        everything = (*ir.cards, *(card for module in ir.modules.values() for card in module.cards))
+        warnings += unfitting(ir, [card for card in everything if card.origin])
+    return ir
 
 
 def _from_pack(ir: GameIR, about: Pack, fence: Fence, root: Path) -> GameIR:
@@ -320,7 +333,8 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
     declared = declare(game, modules, card_docs + module_cards, diagnostics)
     steps = Steps(Lowerer(declared.decls))
     calls: list[Call] = []  # every call of a procedure, as its steps are lowered
-    cards = lower_cards(card_docs + module_cards, declared, steps, diagnostics, calls)
+    fence_of = _fence_of(set(fences.values()), fences[game])
+    cards = lower_cards(card_docs + module_cards, declared, steps, diagnostics, calls, fence_of)
     interrupts = _interrupts(game, steps, diagnostics, calls)
     names = declared.decls.procedures
     check_extended(modules, names, diagnostics)
@@ -358,6 +372,7 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
         tiebreak,
         face_templates(game, declared.kinds, diagnostics),
     )
+    ir = replace(ir, icons=icons([game, *modules], fences, declared.kinds, diagnostics))
     rules, typed = every_rule(ir), _typed(calls)
     words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed, _seen(calls))
     personas = strategies(
@@ -374,6 +389,18 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
         solo=_solo(game, steps.lowerer, declared, diagnostics),
         written={name: dumped(steps) for name, steps in game.data["procedures"].items()},
     )
+
+
+def _fence_of(fences: set, game: Fence):
+    """The fence a card file's pictures must lie in: the innermost folder holding it of the
+    pack's and the game's (a pack kept under the game's root reads only its own folder)."""
+    inner_first = sorted(fences, key=lambda fence: len(fence.root.parts), reverse=True)
+
+    def fence_of(path: Path) -> Fence:
+        resolved = Path(path).resolve()
+        return next((fence for fence in inner_first if resolved.is_relative_to(fence.root)), game)
+
+    return fence_of
 
 
 def _typed(calls) -> dict:

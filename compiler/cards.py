@@ -4,22 +4,28 @@ the names they see, for the procedures they run)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..interpreter.ir import AttrDecl, CardDef, KindDecl, Node, SideDef, Span
 from .diagnostics import did_you_mean
+from .files import Refused, read_picture
 from .lower import LowerError, Scope
 from .steps import At, Steps
 from .validate import validate_block
 
-CARD_FIELDS = ("id", "name", "kind", "copies", "sides")
+CARD_FIELDS = ("id", "name", "kind", "copies", "sides", "art")
+SIDE_FIELDS = ("name", "art")  # a side's, besides its attributes
 
 
-def lower_cards(card_docs, declared, steps: Steps, diagnostics, calls: list) -> tuple[CardDef, ...]:
-    return _Cards(declared, steps, diagnostics, calls).cards(card_docs)
+def lower_cards(card_docs, declared, steps: Steps, diagnostics, calls: list, fence_of) -> tuple[CardDef, ...]:
+    """The cards of the files; `fence_of(path)` is the Fence a file's pictures must lie in."""
+    return _Cards(declared, steps, diagnostics, calls, fence_of).cards(card_docs)
 
 
 class _Cards:
-    def __init__(self, declared, steps: Steps, diagnostics, calls):
+    def __init__(self, declared, steps: Steps, diagnostics, calls, fence_of):
         self.declared, self.steps, self.diagnostics, self.calls = declared, steps, diagnostics, calls
+        self.fence_of = fence_of
 
     def lowered(self, fn, *args):
         try:
@@ -109,6 +115,9 @@ class _Cards:
             sides = (
                 self.side(doc, kind, kind.sides[0], {"name": card.get("name", card["id"]), **fields}, path),
             )
+        if "art" in card:  # the card's art: on each side that has none of its own
+            art = self.picture(doc, card["art"], path + ("art",))
+            sides = tuple(side if side.art else replace(side, art=art) for side in sides)
         line, col = doc.located.at(path)
         return CardDef(card["id"], kind.name, card.get("copies", 1), sides, Span(doc.located.file, line, col))
 
@@ -121,7 +130,7 @@ class _Cards:
             if of == kind.name and name not in face
         }
         for name, value in {**face, **defaults}.items():
-            if name == "name":
+            if name in SIDE_FIELDS:
                 continue
             if name not in declared:
                 hint = did_you_mean(name, declared)
@@ -152,7 +161,16 @@ class _Cards:
                         f"every {kind.name} needs: {', '.join(declared)}",
                     )
                 )
-        return SideDef(side, face.get("name", ""), values, texts)
+        art = self.picture(doc, face["art"], path + ("art",)) if "art" in face else ""
+        return SideDef(side, face.get("name", ""), values, texts, art)
+
+    def picture(self, doc, entry, path) -> str:
+        """The picture a card names, as a data URI ("" after a diagnostic)."""
+        try:
+            return read_picture(str(entry), doc.path.parent, self.fence_of(doc.path))
+        except Refused as refusal:
+            self.diagnostics.append(doc.error(path, "E0101", refusal.message, refusal.hint))
+            return ""
 
     def value(self, doc, attribute: AttrDecl, value, path):
         """A printed value checked (and lowered) by its attribute's type; None when it is wrong."""

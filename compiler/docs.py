@@ -13,7 +13,7 @@ from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import colour_legend, face_sides, face_svg, modules_of, swatch, word
+from .faces import colour_legend, face_sides, face_svg, icon, icon_legend, modules_of, swatch, word
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -180,14 +180,15 @@ def gallery_page(ir: GameIR) -> str:
         + (f"; the pack's own {len(own)} first." if own else "."),
         "",
     ]
-    legend = colour_legend(ir)
-    if legend:
-        lines += ["## Colours", ""]
-        lines += [
-            f"- {_inline(kinds.capitalize())} cards, by {_inline(attribute)}: "
-            + ", ".join(f"{swatch(colour)} {_html(value)}" for value, colour in values)
-            for kinds, attribute, values in legend
-        ] + [""]
+    colours = [
+        (f"{kinds.capitalize()} cards, by {attribute}", [(swatch(colour), value) for value, colour in values])
+        for kinds, attribute, values in colour_legend(ir)
+    ]
+    icons = [
+        (attribute.capitalize(), [(icon(picture, value), value) for value, picture in values])
+        for attribute, values in icon_legend(ir)
+    ]
+    lines += _legend("Colours", colours) + _legend("Icons", icons)
     first = {card.id for card in own}
     if own:
         lines += [
@@ -271,6 +272,19 @@ def _label(name: str) -> str:
 
 def _value(value) -> str:
     return ", ".join(map(word, value)) if isinstance(value, tuple) else word(value)
+
+
+def _legend(title: str, entries: list[tuple[str, list[tuple[str, str]]]]) -> list[str]:
+    """A section saying what the faces' colours (icons) mean: a line per attribute, each value's
+    swatch (icon) and its words; nothing when there are none."""
+    if not entries:
+        return []
+    lines = [f"## {title}", ""]
+    lines += [
+        f"- {_inline(heading)}: " + ", ".join(f"{shown} {_html(value)}" for shown, value in values)
+        for heading, values in entries
+    ]
+    return lines + [""]
 
 
 def _html(text) -> str:

@@ -11,7 +11,9 @@ the output depends on nothing but the IR (the same card gives the same bytes).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from ..interpreter.ir import CardDef, FaceDecl, GameIR
@@ -31,7 +33,17 @@ PALETTE = (
     "#455a64",
     "#827717",
 )
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+# The type: DejaVu Sans Condensed, bundled (fonts/, its licence beside it) so that text is measured
+# with the widths it prints with, wherever it prints (printing.py hands it to cairo; the site
+# serves it); the names after it are for a viewer without it.
+FONT_NAME = "DejaVu Sans Condensed"
+FONT = f"'{FONT_NAME}', 'DejaVu Sans', Arial, sans-serif"
+FONTS = Path(__file__).parent / "fonts"
+FONT_FILES = (  # (file, weight, style), as a style sheet's @font-face says them
+    ("DejaVuSansCondensed.ttf", "normal", "normal"),
+    ("DejaVuSansCondensed-Bold.ttf", "bold", "normal"),
+    ("DejaVuSansCondensed-Oblique.ttf", "normal", "italic"),  # the same widths as the upright
+)
 INK, GREY, PAPER, BLACK = "#212121", "#616161", "#ffffff", "#000000"
 TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]  # mm, largest first: 3.0 … 1.2
 BADGE_SIZE = 1.9  # mm, the type of a badge
@@ -83,6 +95,12 @@ def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     return _document(face.width, face.height, _title(card, _shown(ir, card, side)), face_body(ir, card, side))
 
 
+def back_svg(ir: GameIR, card: CardDef) -> str:
+    """The back of a card of its kind (`back_body`) as a standalone SVG document."""
+    face = template(ir, card)
+    return _document(face.width, face.height, f"the back of a {_label(card.kind)} card", back_body(ir, card))
+
+
 def card_faces_svg(ir: GameIR, card: CardDef, gap: float = 5.0) -> str:
     """Every face of a card (a double-sided card's sides) side by side in one SVG document."""
     face, faces = template(ir, card), face_sides(ir, card)
@@ -105,6 +123,20 @@ def _document(width: float, height: float, label: str, body: str) -> str:
 def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
     """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
     sheet of faces places them)."""
+    return _drawn(ir, card, side)[0]
+
+
+def overflows(ir: GameIR, card: CardDef) -> list[str]:
+    """What does not fit its box on any face of the card, in words naming the side ([] when all
+    fits): for `silvics check` to warn of, as text smaller than the smallest size is unreadable."""
+    found = []
+    for sides in face_sides(ir, card):
+        found += _drawn(ir, card, sides[0])[1]
+    return found
+
+
+def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]:
+    """The face's elements, and what did not fit on it."""
     face, texts, shown = (
         template(ir, card),
         {text.side: text for text in card_text(ir, card)},
@@ -123,10 +155,12 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
         ),
     ]
     panels = _panels(face, len(shown), footer=3.5)
+    art, problems = {side.side: side.art for side in card.sides}, []
     for index, (name, (x, y, w, h)) in enumerate(zip(shown, panels)):
-        drawn = "".join(
-            _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h).draw(len(card.sides) > 1)
-        )
+        colour = _colour(ir, face, texts[name])
+        panel = _Panel(face, texts[name], colour, x, y, w, h, ir.icons, art[name])
+        drawn = "".join(panel.draw(len(card.sides) > 1))
+        problems += [f"{texts[name].name} ({_label(name)}): {problem}" for problem in panel.overflows]
         if index and face.split == "rows":  # a lower half reads from the card's other edge, as printed
             drawn = f'<g transform="rotate(180 {_mm(x + w / 2)} {_mm(y + h / 2)})">{drawn}</g>'
         out.append(drawn)
@@ -137,7 +171,7 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
             'stroke-width="0.3" stroke-dasharray="1 1"/>'.format(*map(_mm, line), GREY)
         )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
-    return "".join(out)
+    return "".join(out), problems
 
 
 def back_body(ir: GameIR, card: CardDef) -> str:
@@ -246,6 +280,30 @@ def colour_legend(ir: GameIR, kinds=None) -> list[tuple[str, str, list[tuple[str
     return [(", ".join(named), attribute, list(colours)) for (attribute, colours), named in alike.items()]
 
 
+def icon_legend(ir: GameIR, kinds=None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """What the icons mean, for a legend: (an attribute in words, [(a value in words, its
+    picture)]) for each attribute with icons that a template shows (as its colour or a badge),
+    the game's and its modules', of `kinds` when given; values in the order the game declares."""
+    faces = [*ir.faces, *(face for module in ir.modules.values() for face in module.faces)]
+    shown = dict.fromkeys(
+        name
+        for face in faces
+        if kinds is None or face.kind in kinds
+        for name in (face.colour, *face.badges)
+        if name in ir.icons
+    )
+    declared = {a.name: a.values for k in ir.kinds for a in k.attributes}
+    return [
+        (_label(name), [(word(v), ir.icons[name][v]) for v in declared.get(name, ()) if v in ir.icons[name]])
+        for name in shown
+    ]
+
+
+def icon(picture: str, said: str, size: float = 6.0) -> str:
+    """An icon as an HTML image of its own (for a legend on a page), named for a screen reader."""
+    return f'<img src={xml_attribute(picture)} alt={xml_attribute(said)} width="{round(size * 3.78)}">'
+
+
 def swatch(colour: str, size: float = 4.0) -> str:
     """A small square of a colour, as an SVG of its own (for a legend on a page)."""
     return (
@@ -254,9 +312,16 @@ def swatch(colour: str, size: float = 4.0) -> str:
     )
 
 
+ART_LEAST = 32.0  # mm: a panel less tall than this has no art box
+TEXT_BOX = "#f3f3f0"  # the text box's paper, a little off the card's white
+
+
 @dataclass
 class _Panel:
-    """One side drawn in a box of the card: name band and corners, badges, text."""
+    """One side drawn in a box of the card, top to bottom: the name band with the first two
+    corner numbers, the kind, the art box (the side's art, or a pale box of its colour showing
+    the icon of its colour's value), the badges (an icon for each value that has one, else the
+    value's word), the text box, the last two corner numbers."""
 
     face: FaceDecl
     text: SideText
@@ -265,6 +330,9 @@ class _Panel:
     y: float
     w: float
     h: float
+    icons: dict  # attribute -> value -> a picture's data URI (GameIR.icons)
+    art: str  # the side's picture, or ""
+    overflows: list[str] = field(default_factory=list)  # what did not fit its box, in words
 
     def draw(self, multi: bool) -> list[str]:
         band = min(9.0, max(5.5, min(self.w, self.h) * 0.2))
@@ -276,11 +344,11 @@ class _Panel:
         ]
         radius = band * 0.38
         room = self.w - 2 * MARGIN - (4 * radius + 2 if corners else 0)
-        size = _fitting(self.text.name, room, band * 0.45, bold=True)
+        size = _fitting(self.text.name, room, band * 0.5, bold=True)
         out.append(
             _text(
                 self.x + self.w / 2,
-                self.y + 1 + band * 0.66,
+                self.y + 1 + band * 0.5 + size * 0.36,
                 self.text.name,
                 size,
                 fill=ink_on(self.colour),
@@ -293,9 +361,38 @@ class _Panel:
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
         out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
         top += 2.5
+        # above the foot's numbers and their labels, if any
+        bottom = self.y + self.h - (2 * radius + 1.6 + CORNER_LABEL * 1.4 if len(corners) > 2 else 0.8)
+        # the text takes the room it needs (in the largest type that fits beside the art box's
+        # least share), the art box the rest: a short text leaves a large picture
+        room = bottom - top - (self.badges(0.0)[1] + 0.8)
+        art = self.h >= ART_LEAST and self.face.art > 0
+        least = min(self.h * self.face.art / 100, room * 0.45) + 1.6 if art else 0.0
+        size, needed = self.text_fit(self.w - 2 * MARGIN - 1.6, room - least)
+        if art:
+            height = room - needed - 1.6
+            out += self.art_box(top + 0.4, height)
+            top += height + 1.6
         badges, top = self.badges(top)
-        bottom = self.y + self.h - (band * 0.9 if len(corners) > 2 else 0.5)
-        return out + badges + self.lines(top + 0.8, bottom)
+        return out + badges + self.text_box(top + 0.8, needed, size)
+
+    def art_box(self, top: float, height: float) -> list[str]:
+        """The side's art, filling the box; without art, a pale box of the side's colour with the
+        icon of its colour's value, if it has one."""
+        x, width = self.x + MARGIN, self.w - 2 * MARGIN
+        out = [_rect(x, top, width, height, _tint(self.colour), stroke=self.colour, rx=1.5, stroke_width=0.3)]
+        if self.art:
+            return out + [
+                _image(x + 0.3, top + 0.3, width - 0.6, height - 0.6, self.art, self.text.name, "slice")
+            ]
+        value = self.text.printed.get(self.face.colour)
+        picture = self.icons.get(self.face.colour, {}).get(value) if isinstance(value, str) else None
+        if picture:
+            side = height * 0.6
+            out.append(
+                _image(x + (width - side) / 2, top + (height - side) / 2, side, side, picture, word(value))
+            )
+        return out
 
     def corners(self, corners, band: float, radius: float) -> list[str]:
         """Up to four numbers: top left, top right (in the name band), bottom left, bottom right."""
@@ -337,7 +434,8 @@ class _Panel:
         return out
 
     def badges(self, top: float) -> tuple[list[str], float]:
-        """The badge attributes, each a label and its words as pills, flowing onto new rows."""
+        """The badge attributes, each a label and its values, flowing onto new rows: a value with
+        an icon as the icon (its word as its tooltip), any other as its word in a pill."""
         out: list[str] = []
         x, left, right = self.x + MARGIN, self.x + MARGIN, self.x + self.w - MARGIN
         pill = BADGE_SIZE * 1.6
@@ -347,51 +445,76 @@ class _Panel:
             if name not in self.text.printed or not isinstance(self.text.printed[name], (int, str, tuple)):
                 continue
             value = self.text.printed[name]
-            words = [word(v) for v in value] if isinstance(value, tuple) else [word(value)]
-            items = [(_label(name), False)] + [(said, True) for said in words or ["none"]]
-            for said, boxed in items:
-                width = _width(said, BADGE_SIZE) + (1.6 if boxed else 0.8)
+            values = list(value) if isinstance(value, tuple) else [value]
+            items = [(_label(name), "label")] + [(v, "value") for v in values or ["none"]]
+            for said, what in items:
+                picture = self.icons.get(name, {}).get(said) if what == "value" else None
+                words = said if what == "label" else word(said)
+                width = (
+                    pill * 1.15 if picture else _width(words, BADGE_SIZE) + (1.6 if what == "value" else 0.8)
+                )
                 if x + width > right and x > left:
                     x, top = left, top + pill + 0.6
-                if boxed:
+                if picture:
+                    out.append(_image(x, top - pill * 0.075, width, width, picture, words))
+                elif what == "value":
                     out.append(
                         _rect(x, top, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3)
                     )
-                out.append(
-                    _text(
-                        x + (0.8 if boxed else 0),
-                        top + pill * 0.7,
-                        said,
-                        BADGE_SIZE,
-                        fill=INK if boxed else GREY,
+                if not picture:
+                    fill = INK if what == "value" else GREY
+                    out.append(
+                        _text(x + (0.8 if what == "value" else 0), top + pill * 0.7, words, BADGE_SIZE, fill)
                     )
-                )
                 x += width + 0.6
             x += 1.0
         return out, top + pill
 
-    def lines(self, top: float, bottom: float) -> list[str]:
-        """The card's text, each line a paragraph wrapped to the width, in the largest type that fits."""
+    def text_box(self, top: float, height: float, size: float) -> list[str]:
+        """The card's text on its box, each line a paragraph wrapped to the width, at `size`."""
         if not self.text.lines:
             return []
-        width = self.w - 2 * MARGIN
-        size = TEXT_SIZES[-1]
-        for candidate in TEXT_SIZES:
-            rows = [_wrapped(line, width, candidate) for line in self.text.lines]
-            if _height(rows, candidate) <= bottom - top:
-                size = candidate
-                break
-        out, y = [], top
+        x, width = self.x + MARGIN, self.w - 2 * MARGIN
+        out, y = [_rect(x, top, width, height, TEXT_BOX, rx=1.5)], top + 0.5
         for line in self.text.lines:
             spans = []
-            for row in _wrapped(line, width, size):
+            for row in _wrapped(line, width - 1.6, size):
                 y += size * 1.2
-                spans.append(f'<tspan x="{_mm(self.x + MARGIN)}" y="{_mm(y)}">{xml_text(row)}</tspan>')
+                spans.append(f'<tspan x="{_mm(x + 0.8)}" y="{_mm(y)}">{xml_text(row)}</tspan>')
             out.append(
                 f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>'
             )
             y += size * 0.45
         return out
+
+    def text_fit(self, width: float, room: float) -> tuple[float, float]:
+        """The largest type size at which the text fits `room` mm of height at this width, and the
+        height of its box then (the smallest size, and the room, when none fits: `overflows` says)."""
+        if not self.text.lines:
+            return TEXT_SIZES[0], 0.0
+        for size in TEXT_SIZES:
+            needed = _height([_wrapped(line, width, size) for line in self.text.lines], size) + 1.0
+            if needed <= room:
+                return size, needed
+        problem = "its badges leave no room for its text" if room < 2 else "its text runs past its box"
+        self.overflows.append(f"{problem} even at {TEXT_SIZES[-1]} mm")
+        return TEXT_SIZES[-1], max(room, 0.0)
+
+
+def _tint(colour: str, paper: float = 0.86) -> str:
+    """The colour mixed with white (`paper` of it): the art box's ground."""
+    channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * paper):02x}" for c in channels)
+
+
+def _image(x, y, w, h, picture: str, said: str, fit: str = "meet") -> str:
+    """A picture (a checked data URI: images.py) in the box, named for a tooltip: whole (`meet`),
+    or filling the box, its overflow cut away (`slice`, for art)."""
+    return (
+        f'<image x="{_mm(x)}" y="{_mm(y)}" width="{_mm(w)}" height="{_mm(h)}" '
+        f'preserveAspectRatio="xMidYMid {fit}" href={xml_attribute(picture)}>'
+        f"<title>{xml_text(said)}</title></image>"
+    )
 
 
 def _height(paragraphs: list[list[str]], size: float) -> float:
@@ -425,14 +548,22 @@ def _pieces(word: str, width: float, size: float) -> list[str]:
     return pieces + [piece]
 
 
-# Widths of characters in ems, roughly those of DejaVu Sans (wider than most sans-serif faces), so
-# that text measured here fits wherever the face is shown.
-_NARROW, _WIDE = set("iljtfrI.,;:'!|()[] "), set("mwMW@%")
+@cache
+def _advances(bold: bool) -> tuple[dict[int, float], float]:
+    """Each character's advance in ems in the bundled font (its glyph's), and the advance of a
+    character it lacks (drawn by another font, about as wide as a capital)."""
+    from fontTools.ttLib import TTFont  # read once, when the first face is drawn
+
+    font = TTFont(FONTS / FONT_FILES[1 if bold else 0][0], lazy=True)
+    per_em, metrics = font["head"].unitsPerEm, font["hmtx"].metrics
+    table = {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+    return table, table[ord("M")]
 
 
 def _width(text: str, size: float, bold: bool = False) -> float:
-    ems = sum(0.34 if c in _NARROW else 0.92 if c in _WIDE else 0.72 if c.isupper() else 0.62 for c in text)
-    return ems * size * (1.08 if bold else 1.0)
+    """The text's width in mm at this size, as the bundled font sets it (no kerning: a little wide)."""
+    table, missing = _advances(bold)
+    return sum(table.get(ord(c), missing) for c in text) * size
 
 
 def _fitting(text: str, room: float, largest: float, bold: bool = False) -> float:

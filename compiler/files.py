@@ -8,10 +8,16 @@ A file larger than MAX_FILE_BYTES is refused from its size alone, before it is r
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..interpreter.images import MAX_IMAGE_BYTES, BadImage, data_uri
 
 MAX_FILE_BYTES = 5 * 1024 * 1024  # 50 times the largest bundled card file; YAML work grows with it
 MAX_LISTED_FILES = 1000
@@ -143,3 +149,42 @@ def read_bounded(path: Path) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise Refused(*_too_big("this file", max(details.st_size, len(data))))
     return data.decode("utf-8")
+
+
+_pictures_read: ContextVar[dict | None] = ContextVar("pictures_read", default=None)
+
+
+@contextmanager
+def recording_pictures() -> Iterator[dict]:
+    """The pictures read inside the block: path -> the SHA-256 of the bytes read (a compile's
+    sources besides its YAML, for a cache to see an edited picture)."""
+    read: dict = {}
+    token = _pictures_read.set(read)
+    try:
+        yield read
+    finally:
+        _pictures_read.reset(token)
+
+
+def read_picture(entry: str, base: Path, fence: Fence) -> str:
+    """The picture a file names (relative to `base`, inside the fence), checked and made a data
+    URI (images.py); Refused when it is outside, not a regular file, too large or not a picture."""
+    target = _inside(entry, base / entry, fence, entry)
+    if not target.exists():
+        raise Refused(f"no picture at '{entry}'", "name a PNG, JPEG or SVG file, relative to this file")
+    path = _regular(target, entry)
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(descriptor, "rb") as file:
+        data = file.read(MAX_IMAGE_BYTES + 1)
+    read = _pictures_read.get()
+    if read is not None:
+        read[str(path)] = hashlib.sha256(data).hexdigest()
+    if len(data) > MAX_IMAGE_BYTES:
+        raise Refused(
+            f"'{entry}' is more than {MAX_IMAGE_BYTES // (1024 * 1024)} MB",
+            "a picture on a card needs far less",
+        )
+    try:
+        return data_uri(data)
+    except BadImage as refusal:
+        raise Refused(f"'{entry}': {refusal.message}", refusal.hint) from None

@@ -14,6 +14,7 @@ from ..interpreter.ir import GameIR, Node
 from ..interpreter.registry import REGISTRY, has_role, role
 from ..interpreter.state import BOX
 from .diagnostics import Diagnostic
+from .faces import overflows
 from .walk import calls_in, every_rule, nodes
 
 ROOTS = ("setup", "play", "scoring")  # the procedures a game runs by itself
@@ -83,6 +84,7 @@ def lint(game, ir: GameIR) -> list[Diagnostic]:
                 "seen only with --log full",
             )
         )
+    warnings += unfitting(ir, cards)
     folder = game.path.resolve().parent.name
     if game.path.name == "game.yaml" and ir.id != folder:
         warnings.append(
@@ -95,6 +97,25 @@ def lint(game, ir: GameIR) -> list[Diagnostic]:
             )
         )
     return warnings
+
+
+def unfitting(ir: GameIR, cards) -> list[Diagnostic]:
+    """A warning, at the card, for each of its faces' boxes whose text cannot be made to fit."""
+    return [
+        Diagnostic(
+            card.span.file,
+            card.span.line,
+            card.span.col,
+            "W0106",
+            f"card '{card.id}' does not fit its face: {problem}",
+            "shorten its text, or give its kind a larger card (faces: width:, height:) or a smaller "
+            "art box (faces: art:)",
+            severity="warning",
+        )
+        for card in cards
+        if card.span
+        for problem in overflows(ir, card)
+    ]
 
 
 def _unused(game, table: str, name: str) -> Diagnostic:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..interpreter.ir import FaceDecl, KindDecl
 from .diagnostics import did_you_mean
+from .files import Refused, read_picture
 
 # What each part of a template may name, by the attribute's type.
 NUMBERS = ("int", "number")
@@ -38,9 +39,55 @@ def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDe
                 tuple(spec.get("corners", ())),
                 tuple(spec.get("badges", ())),
                 spec.get("split", ""),
+                spec.get("art", 30),
             )
         )
     return tuple(found)
+
+
+def icons(docs, fences: dict, kinds: dict[str, KindDecl], diagnostics) -> dict:
+    """The pictures of printed values that the game file and its modules' files declare under
+    `icons:` (attribute -> value -> file), each read inside its file's fence as a data URI; a
+    module's replace the game's for the same value."""
+    values: dict[str, set] = {}  # each enum or set attribute -> its values, over every kind
+    for kind in kinds.values():
+        for attribute in kind.attributes:
+            if attribute.type in ("enum", "set"):
+                values.setdefault(attribute.name, set()).update(attribute.values)
+    found: dict[str, dict] = {}
+    for doc in docs:
+        for name, pictures in doc.data.get("icons", {}).items():
+            if name not in values:
+                diagnostics.append(
+                    doc.error(
+                        ("icons", name),
+                        "E0401",
+                        f"no card has an enum or set attribute '{name}'",
+                        did_you_mean(name, values)
+                        or f"icons picture the values of: {', '.join(sorted(values))}",
+                        at_key=True,
+                    )
+                )
+                continue
+            for value, entry in pictures.items():
+                path = ("icons", name, value)
+                if value not in values[name]:
+                    diagnostics.append(
+                        doc.error(
+                            path,
+                            "E0402",
+                            f"'{value}' is not a value of {name}",
+                            did_you_mean(value, values[name])
+                            or f"it can be: {', '.join(sorted(values[name]))}",
+                            at_key=True,
+                        )
+                    )
+                    continue
+                try:
+                    found.setdefault(name, {})[value] = read_picture(str(entry), doc.path.parent, fences[doc])
+                except Refused as refusal:
+                    diagnostics.append(doc.error(path, "E0101", refusal.message, refusal.hint))
+    return found
 
 
 class _Template:

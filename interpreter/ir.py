@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 11
+IR_VERSION = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,7 @@ class SideDef:
     name: str
     attributes: dict  # attribute -> literal, or Node for condition attributes
     text: dict = field(default_factory=dict)  # condition attribute -> the source text
+    art: str = ""  # the picture drawn in its face's art box: a data URI (images.py), or none
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,7 @@ class FaceDecl:
     corners: tuple[str, ...] = ()
     badges: tuple[str, ...] = ()
     split: str = ""  # "rows": the sides one above the other; "columns": side by side
+    art: int = 30  # the art box's share of a face's height, in percent (0: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +266,9 @@ class GameIR:
         default_factory=dict
     )  # procedure name -> its steps as written (YAML), for designers
     faces: tuple[FaceDecl, ...] = ()  # how each kind of card is drawn (kinds left out: a default layout)
+    icons: dict = field(
+        default_factory=dict
+    )  # attribute -> {value -> a picture's data URI}, the modules' too
     strategies: dict = field(default_factory=dict)  # name -> Strategy: personas agents play by
     solo: Solo = Solo()  # how a game played alone is won (none: the player alone always is)
     pack: Pack = Pack()  # the pack this IR is compiled from, on its base game (none: the game itself)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, fields
 from typing import Any
 
+from .images import BadImage, checked_uri
 from .ir import (
     IR_VERSION,
     AttrDecl,
@@ -58,6 +59,7 @@ MAX_CARDS = 100_000  # copies of all cards together
 MAX_COLUMNS = 1000  # of a grid zone
 MAX_SPACES = 10_000  # of a grid zone's map (compiler/boards.py says the same)
 MAX_CARD_MM = 1000  # a card's width or height, in mm
+MAX_ART_SHARE = 80  # percent of a face's height its art box may take
 MAX_WHOLE = 10**9  # any other whole number in the file, either sign
 MARKERS = ("first",)  # the player markers every game has (State.new)
 REQUIRED_PROCEDURES = ("setup", "play", "scoring")
@@ -310,6 +312,17 @@ def _colour(reader, value, depth):
     if type(value) is not str or not re.fullmatch(COLOUR_PATTERN[1:-1], value):
         raise _wrong("a colour written #rrggbb", value)
     return value
+
+
+@_described({"type": "string", "pattern": "^(data:image/(png|jpeg|svg\\+xml);base64,[A-Za-z0-9+/=]+)?$"})
+def _picture(reader, value, depth):
+    """A picture as a data URI (drawn into faces: checked as the compiler checks the file), or ""."""
+    if type(value) is not str:
+        raise _wrong("a picture's data URI", value)
+    try:
+        return value and checked_uri(value)
+    except BadImage as refusal:
+        raise IRError(refusal.message) from None
 
 
 SPAN_PATTERN = r"^.+:[0-9]{1,9}:[0-9]{1,9}$"
@@ -601,7 +614,13 @@ FIELDS = {
         "shown": _text,
     },
     "KindDecl": {"name": _text, "attributes": _list(_record("AttrDecl")), "sides": _list(_text)},
-    "SideDef": {"side": _text, "name": _text, "attributes": _attributes, "text": _map(_written)},
+    "SideDef": {
+        "side": _text,
+        "name": _text,
+        "attributes": _attributes,
+        "text": _map(_written),
+        "art": _picture,
+    },
     "CardDef": {
         "id": _text,
         "kind": _text,
@@ -619,6 +638,7 @@ FIELDS = {
         "corners": _list(_text),
         "badges": _list(_text),
         "split": _word("", "rows", "columns"),
+        "art": _whole(0, MAX_ART_SHARE),
     },
     "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
     "Company": {"module": _text, "when": _list(_text)},
@@ -659,6 +679,7 @@ FIELDS = {
         "vocabulary": _record("Vocabulary"),
         "written": _map(_text),
         "faces": _list(_record("FaceDecl")),
+        "icons": _map(_map(_picture)),
         "strategies": _map(_record("Strategy")),
         "solo": _record("Solo"),
         "pack": _record("Pack"),

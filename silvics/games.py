@@ -180,6 +180,7 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     after editing one); a folder that failed is always compiled, to show its errors."""
     from silvics.compiler.diagnostics import Diagnostic
     from silvics.compiler.document import display
+    from silvics.compiler.files import recording_pictures
 
     path = _absolute(game_path(str(folder)))
     sources = _sources(path) if use_cache else None
@@ -187,7 +188,10 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     if found is None:
         before = cache.snapshot(sources) if sources else None
         mine: list = []
-        compiled, changes = check_folder(folder, mine)
+        with recording_pictures() as pictures:
+            compiled, changes = check_folder(folder, mine)
+        if before is not None:
+            before["files"].update(pictures)
         copies = sum(card.copies for card in compiled.cards)
         found = {
             "summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
@@ -240,10 +244,14 @@ def _saved_ir(path: Path) -> ir.GameIR:
 
 
 def _compile_and_store(path: Path) -> ir.GameIR:
+    from silvics.compiler.files import recording_pictures  # only needed for YAML
+
     sources = _sources(path)
     before = cache.snapshot(sources) if sources else None
-    compiled = _compile(path)
+    with recording_pictures() as pictures:
+        compiled = _compile(path)
     if before is not None:
+        before["files"].update(pictures)  # as read: an edit made meanwhile is seen
         cache.store(path, compiled, before)
     return compiled
 
@@ -252,7 +260,7 @@ def _compile(path: Path, changes: list | None = None, warnings: list | None = No
     from silvics.compiler.build import compile_game, compile_pack  # only needed for YAML
 
     if path.name == "pack.yaml":
-        return compile_pack(path, base_game, changes)
+        return compile_pack(path, base_game, changes, warnings)
     return compile_game(path, warnings=warnings)
 
 

@@ -10,13 +10,17 @@ by cairosvg (the optional extra `print`).
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 from silvics.compiler.faces import (
+    FONT,
+    FONTS,
     back_body,
     colour_legend,
     face_body,
     face_sides,
+    icon_legend,
     template,
     xml_attribute,
     xml_text,
@@ -62,44 +66,50 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) ->
                 laid.append(
                     (w, h, columns, [(card, back) for card, _, back in faces[start : start + per_page]], True)
                 )
-    legend = colour_legend(ir, {card.kind for card in cards})  # what the colours of these cards mean
-    total = len(laid) + bool(legend)
+    kinds = {card.kind for card in cards}
+    lines: list[tuple[str, str, str]] = []  # what the colours and icons of these cards mean
+    for named, attribute, values in colour_legend(ir, kinds):
+        lines += [
+            ("heading", f"{named.capitalize()} cards, by {attribute}", ""),
+            *(("colour", v, c) for v, c in values),
+        ]
+    for attribute, pictures in icon_legend(ir, kinds):
+        lines += [("heading", f"Icons: {attribute}", ""), *(("picture", v, p) for v, p in pictures)]
+    total = len(laid) + bool(lines)
     printed = [_page(ir, paper, number, total, *page) for number, page in enumerate(laid, 1)]
-    return printed + ([_legend_page(ir.pack.name or ir.name, legend, paper, total)] if legend else [])
+    return printed + ([_legend_page(ir.pack.name or ir.name, lines, paper, total)] if lines else [])
 
 
-def _legend_page(title: str, legend: list, paper: str, total: int) -> str:
-    """The last page: what the cards' colours mean, a swatch and its value per line."""
+def _legend_page(title: str, lines: list[tuple[str, str, str]], paper: str, total: int) -> str:
+    """The last page: what the cards' colours and icons mean, a swatch or an icon and its value
+    per line, under a heading for each attribute."""
     width, height = PAPERS[paper]
-    font = 'font-family="DejaVu Sans, sans-serif"'
+    font = f'font-family="{FONT}"'
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
         f'viewBox="0 0 {width:g} {height:g}">',
         f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
         f'<text x="{MARGIN + 4:g}" y="{MARGIN + 12:g}" {font} font-size="6" font-weight="bold">'
-        f"{xml_text(title)}: colours</text>",
+        f"{xml_text(title)}: colours and icons</text>",
     ]
     x, y = MARGIN + 4, MARGIN + 24
-    lines: list[tuple[bool, str, str]] = []
-    for kinds, attribute, values in legend:
-        lines += [
-            (True, f"{kinds.capitalize()} cards, by {attribute}", ""),
-            *((False, v, c) for v, c in values),
-        ]
-    for heading, text, colour in lines:
+    for what, text, shown in lines:
         if y > height - MARGIN - 8:  # the page is full: the next column
-            x, y = x + (width - 2 * MARGIN) / 2, MARGIN + 24
-        if heading:
+            x, y = x + (width - 2 * MARGIN) / 3, MARGIN + 24
+        if what == "heading":
             y += 5 if y > MARGIN + 24 else 0
             out.append(
                 f'<text x="{x:g}" y="{y:g}" {font} font-size="4" font-weight="bold">{xml_text(text)}</text>'
             )
         else:
             out.append(
-                f'<rect x="{x:g}" y="{y - 4.5:g}" width="5" height="5" rx="1" fill="{colour}" '
-                f'stroke="#616161" stroke-width="0.3"/><text x="{x + 8:g}" y="{y:g}" {font} '
-                f'font-size="3.5">{xml_text(text)}</text>'
+                f'<rect x="{x:g}" y="{y - 4.5:g}" width="5" height="5" rx="1" fill="{shown}" '
+                'stroke="#616161" stroke-width="0.3"/>'
+                if what == "colour"
+                else f'<image x="{x - 0.5:g}" y="{y - 5:g}" width="6" height="6" '
+                f"href={xml_attribute(shown)}/>"
             )
+            out.append(f'<text x="{x + 8:g}" y="{y:g}" {font} font-size="3.5">{xml_text(text)}</text>')
         y += 7
     out.append(
         f'<text x="{width - MARGIN:g}" y="{height - 2:g}" {font} font-size="2.2" fill="#9e9e9e" '
@@ -131,7 +141,7 @@ def _page(
             f"data-card={xml_attribute(card.id)}{BACK_MARK if backs else ''}>{drawn}</svg>"
         )
     out.append(
-        f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="DejaVu Sans, sans-serif" '
+        f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="{FONT}" '
         f'font-size="2.2" fill="#9e9e9e" text-anchor="end">page {number} of {total}</text></svg>'
     )
     return "".join(out)
@@ -160,9 +170,31 @@ def need_pdf() -> None:
     require("print", "cairosvg", what="writing PDF", instead="write the pages as .svg")
 
 
+def use_bundled_font() -> None:
+    """Let cairo find the font the faces are measured with (compiler/fonts): fontconfig, which
+    cairo asks for fonts, reads the file FONTCONFIG_FILE names, so before cairo first looks for
+    a font that becomes a file of ours holding the one it would have read (the system's) and
+    our fonts folder. Without a writable cache folder, the system's fonts are used as they are."""
+    from silvics.cache import folder, write_atomically
+
+    if os.environ.get("SILVICS_FONTS") == str(FONTS):  # done in this process (or its parent)
+        return
+    system = os.environ.get("FONTCONFIG_FILE", "/etc/fonts/fonts.conf")
+    config = folder() / "fonts.conf"
+    write_atomically(
+        config,
+        '<?xml version="1.0"?>\n<fontconfig>\n'
+        f'  <include ignore_missing="yes">{xml_text(system)}</include>\n'
+        f"  <dir>{xml_text(str(FONTS))}</dir>\n</fontconfig>\n",
+    )
+    if config.is_file():
+        os.environ["FONTCONFIG_FILE"], os.environ["SILVICS_FONTS"] = str(config), str(FONTS)
+
+
 def write_pdf(svg_pages: list[str], paper: str, output: Path) -> None:
     """The pages as one PDF, drawn by cairosvg onto one cairo PDF surface, a page each."""
     need_pdf()
+    use_bundled_font()
     import cairocffi
     from cairosvg.parser import Tree
     from cairosvg.surface import PDFSurface

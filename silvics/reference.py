@@ -7,12 +7,14 @@ it) is a folder of its own beside them, `balance/`, with its plots.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import yaml
 
 from silvics import bundled, games
 from silvics.compiler.docs import gallery_page, game_page, pack_page, primitives_page
+from silvics.compiler.faces import FONT_FILES, FONT_NAME, FONTS
 from silvics.compiler.rulebook import rules_page
 from silvics.errors import UsageError
 from silvics.extras import require
@@ -97,6 +99,7 @@ def write_site(ir, out: Path, balance) -> list[Path]:
         "docs_dir": "docs",
         "site_dir": "site",
         "theme": {"name": "mkdocs", "highlightjs": False},  # no scripts from the network
+        "extra_css": [FONT_CSS],
         "nav": nav + ([{BALANCE[1]: f"{BALANCE[0]}/index.md"}] if balance is not None else []),
         "validation": {
             "omitted_files": "warn",
@@ -109,7 +112,26 @@ def write_site(ir, out: Path, balance) -> list[Path]:
         MARK + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
     written = [_write(out / "docs" / name, page(ir)) for name, _, page in pages]
-    return [out / "mkdocs.yml", *written, *_write_report(balance, out / "docs" / BALANCE[0])]
+    fonts = write_fonts(out / "docs")
+    return [out / "mkdocs.yml", *written, *fonts, *_write_report(balance, out / "docs" / BALANCE[0])]
+
+
+FONT_CSS = "fonts/faces.css"  # under the docs folder: the font the card faces are measured with
+
+
+def write_fonts(folder: Path) -> list[Path]:
+    """The bundled font of the card faces (compiler/fonts, with its licence) and the style sheet
+    naming it, in `folder`/fonts: a page shows a face in the type its text was fitted with."""
+    (folder / "fonts").mkdir(parents=True, exist_ok=True)
+    written = [folder / "fonts" / name for name in ("LICENSE", *(file for file, _, _ in FONT_FILES))]
+    for path in written:
+        shutil.copyfile(FONTS / path.name, path)
+    css = "".join(
+        f'@font-face {{ font-family: "{FONT_NAME}"; src: url("{file}") format("truetype"); '
+        f"font-weight: {weight}; font-style: {style}; }}\n"
+        for file, weight, style in FONT_FILES
+    )
+    return [*written, _write(folder / FONT_CSS, css.rstrip("\n"))]
 
 
 def build_site(out: Path) -> Path:

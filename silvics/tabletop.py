@@ -18,9 +18,10 @@ from urllib.parse import urlsplit
 
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.english import Wording
-from silvics.compiler.faces import face_body, face_sides, template, xml_text
+from silvics.compiler.faces import back_svg, face_body, face_sides, template
 from silvics.errors import UsageError
 from silvics.interpreter.ir import CardDef, GameIR
+from silvics.printing import use_bundled_font
 
 ACROSS, DOWN = 10, 7  # TTS's largest sheet of a custom deck (69 cards and the hidden one)
 PIXELS_PER_MM = 6  # 63 mm cards become 378 pixels wide: sharp at table zoom
@@ -31,6 +32,7 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path, base_url: str | N
     """The sheets and deck.json in `folder` (made if need be); the paths written. The deck names
     each image by its file's address on this computer, or by `base_url` and its file's name."""
     address = _addresses(base_url)
+    use_bundled_font()
     try:
         import cairosvg
     except ImportError:
@@ -59,7 +61,7 @@ def write_deck(ir: GameIR, cards: list[CardDef], folder: Path, base_url: str | N
         }
         written.append(sheet)
     cairosvg.svg2png(
-        bytestring=_back(ir, width, height).encode(), write_to=str(back), output_width=width * PIXELS_PER_MM
+        bytestring=back_svg(ir, faces[0][0]).encode(), write_to=str(back), output_width=width * PIXELS_PER_MM
     )
     deck = folder / "deck.json"
     deck.write_text(
@@ -105,16 +107,6 @@ def _sheet(ir: GameIR, faces: list, width: int, height: int) -> str:
             f"{face_body(ir, card, side)}</svg>"
         )
     return "".join(out) + "</svg>"
-
-
-def _back(ir: GameIR, width: int, height: int) -> str:
-    name = xml_text(ir.name)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
-        f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" rx="3" fill="#37474f"/>'
-        f'<text x="{width / 2}" y="{height / 2}" font-family="DejaVu Sans, sans-serif" font-size="5" '
-        f'fill="#ffffff" text-anchor="middle">{name}</text></svg>'
-    )
 
 
 def _saved_object(ir: GameIR, faces: list, decks: dict, per_sheet: int) -> dict:

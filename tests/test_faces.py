@@ -81,7 +81,12 @@ def test_the_template_gives_the_size_colour_corners_and_badges():
     assert (root.get("width"), root.get("height")) == ("63mm", "88mm")
     assert 'fill="#2e7d32"' in svg                                     # the rainforest green of the template
     assert "9" in shown_texts(svg)
-    assert {"form", "tree", "icons", "leaf", "flower"} <= set(shown_texts(svg))
+    assert {"form", "icons"} <= set(shown_texts(svg))                # each badge's label, and each value
+    pictured = [image.findtext(f"{SVG}title") for image in root.iter(f"{SVG}image")]
+    assert pictured == ["rainforest", "tree", "leaf", "flower"]         # by its icon: the art box's, the badges'
+    icons = ir.icons
+    assert [image.get("href") for image in root.iter(f"{SVG}image")] == [
+        icons["suit"]["rainforest"], icons["form"]["tree"], icons["icons"]["leaf"], icons["icons"]["flower"]]
     assert shown_texts(svg)[-1] == "FourForests"                     # the footer: the game it comes from
 
 
@@ -185,12 +190,17 @@ def test_the_gallery_has_every_card_grouped_by_kind_with_its_anchor_face_and_tex
     cards = every_card(ir)
     for card in cards:
         assert page.count(f'<h3 id="{card.id}">') == 1, card.id
-    colours, *kinds = [line for line in page.splitlines() if line.startswith("## ")]
+    colours, icons, *kinds = [line for line in page.splitlines() if line.startswith("## ")]
+    assert (colours, icons) == ("## Colours", "## Icons")          # first, what the colours and icons mean
     assert kinds == [f"## {kind.name.capitalize()} ({sum(c.kind == kind.name for c in cards)})" for kind in ir.kinds]
-    legend = page.split(f"{colours}\n")[1].split("\n## ")[0]       # first, what the colours mean
+    legend = page.split(f"{colours}\n")[1].split("\n## ")[0]
     assert legend.strip().startswith("- Tree, vertical, horizontal cards, by symbol: <svg")
     assert re.findall(r'fill="(#[0-9a-f]{6})"[^>]*/></svg> ([a-z ]+)', legend)[:3] == [
         ("#6d4c41", "beech"), ("#9e9d24", "birch"), ("#1b5e20", "douglas fir")]
+    legend = page.split(f"{icons}\n")[1].split("\n## ")[0]
+    assert [line.split(":")[0] for line in legend.strip().splitlines()] == ["- Symbol", "- Types"]
+    assert re.findall(r'<img src="([^"]+)" alt="([a-z ]+)"', legend)[:2] == [
+        (ir.icons["symbol"]["beech"], "beech"), (ir.icons["symbol"]["birch"], "birch")]
     entry = card_entry(ir, next(c for c in ir.cards if c.id == "bullfinch--common-toad"))
     assert entry.count("<svg") == 1                                 # halves share a face
     assert "**Top half: Bullfinch**" in entry and "**Bottom half: Common Toad**" in entry

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -64,15 +65,17 @@ def test_every_card_is_laid_as_many_times_as_its_copies_and_each_page_holds_one_
     laid = laid_cards(pages)
     assert laid == Counter({card.id: card.copies for card in ir.cards})
     assert sum(laid.values()) == faces_of(ir, ir.cards) == 185
-    *laid_out, legend = pages                                        # the last: what colours mean
+    *laid_out, legend = pages                                        # the last: what colours and icons mean
     for page in pages:
         assert (page.get("width"), page.get("height")) == ("210mm", "297mm")
     for page in laid_out:
         sizes = {(card.get("width"), card.get("height")) for card in page.iter(f"{SVG}svg") if card.get("data-card")}
         assert len(sizes) == 1
     said = ["".join(text.itertext()) for text in legend.iter(f"{SVG}text")]
-    assert said[:2] == ["Renature: colours", "Plant, player board cards, by colour"]
+    assert said[:2] == ["Renature: colours and icons", "Plant, player board cards, by colour"]
     assert said[2:7] == ["white", "black", "orange", "blue", "neutral"] and said[-1] == f"page {len(pages)} of {len(pages)}"
+    assert said[7:9] == ["Icons: first", "butterfly"] and "Icons: form" in said
+    assert len(list(legend.iter(f"{SVG}image"))) == 10 + 10 + 4      # each animal, first and second; each form
 
 
 def test_duplex_lays_each_back_behind_its_front(tmp_path):
@@ -187,3 +190,17 @@ def test_characters_xml_forbids_never_reach_a_page(tmp_path):
     text = "".join(page_text for page in pages for page_text in page.itertext())
     assert "Apple\ufffd" in text and "Market\ufffd" in text
     assert not re.search("[\ufffe\uffff\ud800-\udfff]", text)
+
+
+def test_the_pdf_embeds_the_bundled_font_even_on_a_machine_without_fonts(tmp_path):
+    """The faces are measured with the font in compiler/fonts: a machine whose fontconfig knows no
+    font at all (an empty configuration) still prints with it, so text fits as measured."""
+    pytest.importorskip("cairosvg")
+    (tmp_path / "empty.conf").write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n')
+    env = {key: value for key, value in os.environ.items() if key != "SILVICS_FONTS"}
+    env.update(FONTCONFIG_FILE=str(tmp_path / "empty.conf"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    made = subprocess.run([sys.executable, "-m", "silvics", "print", "four-forests", "-o", str(tmp_path / "s.pdf")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    fonts = set(re.findall(rb"/BaseFont\s*/[A-Z]{6}\+([A-Za-z-]+)", (tmp_path / "s.pdf").read_bytes()))
+    assert fonts == {b"DejaVuSansCondensed", b"DejaVuSansCondensed-Bold", b"DejaVuSansCondensed-Oblique"}

@@ -33,8 +33,14 @@ def test_every_bundled_game_gets_a_site_that_builds_strictly(capsys, tmp_path, g
     assert status == 0, err
     ir = games.load(game)
     assert (tmp_path / "site" / "mkdocs.yml").read_text().startswith(MARK)
-    assert sorted(p.name for p in (tmp_path / "site" / "docs").iterdir()) == sorted(name for name, _, _ in GAME_PAGES)
+    assert sorted(p.name for p in (tmp_path / "site" / "docs").iterdir()) == sorted(
+        [*(name for name, _, _ in GAME_PAGES), "fonts"])
     assert ir.name.replace("&", "&amp;") in html(tmp_path / "site")
+    fonts = tmp_path / "site" / "site" / "fonts"                      # the faces' type, served with the pages
+    assert 'href="../fonts/faces.css"' in html(tmp_path / "site", "cards.md")
+    for name in re.findall(r'url\("([^"]+)"\)', (fonts / "faces.css").read_text()):
+        assert (fonts / name).read_bytes().startswith(b"\x00\x01\x00\x00")   # a TrueType font
+    assert (fonts / "LICENSE").is_file()
     assert "Balance" not in html(tmp_path / "site")
     for page in ("index.md", "cards.md"):                            # what players read: no effect language
         text = visible_text(html(tmp_path / "site", page))

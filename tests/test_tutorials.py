@@ -65,3 +65,35 @@ def test_your_first_game_checks_plays_and_passes_its_scenarios(capsys, monkeypat
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_orchard_plays_at_every_player_count(players, capsys):
     assert run(capsys, "play", ROOT / "examples" / "orchard", "--players", players, "--quiet")[0] == 0
+
+
+def test_printing_your_cards_as_the_page_says(capsys, monkeypatch, tmp_path):
+    """"Printing your cards": its template is the one Orchard has, its picture of the Windfall is
+    what `show --svg` draws today, its print, warning and refusals are what the commands say."""
+    page = (ROOT / "docs" / "tutorial-card-faces.md").read_text()
+    rules = (ROOT / "examples" / "orchard" / "rules" / "orchard" / "game.yaml").read_text()
+    template = re.search(r"```yaml\n(# How the cards are drawn.*?)```\n", page, re.S).group(1)
+    assert rules.endswith(template)
+    assert "  - {id: apple, name: Apple, value: 1, colour: red, copies: 6, art: art/apple.svg}\n" in page
+    monkeypatch.chdir(ROOT)
+    status, _, _ = run(capsys, "show", "examples/orchard", "Windfall", "--svg", tmp_path / "windfall.svg")
+    assert status == 0
+    assert (tmp_path / "windfall.svg").read_text() == (ROOT / "docs" / "images" / "orchard-windfall.svg").read_text()
+    status, out, _ = run(capsys, "print", "examples/orchard", "-o", tmp_path / "orchard.pdf")
+    assert status == 0 and out.replace(str(tmp_path / "orchard.pdf"), "orchard.pdf") in page
+    # the warning and the refusals, on a copy laid out as the repository is
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "examples" / "orchard", copy / "examples" / "orchard")
+    monkeypatch.chdir(copy)
+    fruit = copy / "examples" / "orchard" / "cards" / "orchard" / "fruit.yaml"
+    said = fruit.read_text()
+    effect = "move 1 from crate to basket face up"
+    fruit.write_text(said.replace(effect, f"[{', '.join([effect] * 60)}]"))
+    status, out, err = run(capsys, "check", "examples/orchard")
+    assert status == 0 and "warning[W0106]" in err and out + err in page
+    fruit.write_text(said.replace("art: art/fig.svg", "art: ../../../../secret.png"))
+    (fruit.parent / "icons" / "red.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" onload="fetch(\'https://example.com/\')">'
+        '<circle cx="12" cy="12" r="9"/></svg>\n')
+    status, _, err = run(capsys, "check", "examples/orchard")
+    assert status == 1 and err in page

@@ -32,7 +32,7 @@ def test_the_wheel_holds_every_rules_and_card_file_and_setuptools_warns_of_none(
     assert not ignored, "\n".join(ignored)
     [wheel] = (tmp_path / "dist").glob("silvics-*.whl")
     held = set(zipfile.ZipFile(wheel).namelist())
-    for folder in ("rules", "cards"):
+    for folder in ("rules", "cards", "compiler/fonts"):              # data, icons, and the faces' font
         files = [path for path in (ROOT / folder).rglob("*") if path.is_file() and "__pycache__" not in path.parts]
         assert files
         missing = [str(path.relative_to(ROOT)) for path in files
