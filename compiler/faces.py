@@ -36,14 +36,9 @@ PALETTE = (
 # The type: DejaVu Sans Condensed, bundled (fonts/, its licence beside it) so that text is measured
 # with the widths it prints with, wherever it prints (printing.py hands it to cairo; the site
 # serves it); the names after it are for a viewer without it.
-FONT_NAME = "DejaVu Sans Condensed"
-FONT = f"'{FONT_NAME}', 'DejaVu Sans', Arial, sans-serif"
-FONTS = Path(__file__).parent / "fonts"
-FONT_FILES = (  # (file, weight, style), as a style sheet's @font-face says them
-    ("DejaVuSansCondensed.ttf", "normal", "normal"),
-    ("DejaVuSansCondensed-Bold.ttf", "bold", "normal"),
-    ("DejaVuSansCondensed-Oblique.ttf", "normal", "italic"),  # the same widths as the upright
-)
+FONT = "'DejaVu Sans Condensed', 'DejaVu Sans', Arial, sans-serif"
+FONTS = Path(__file__).parent / "fonts"  # the font files, their licence, and faces.css naming them
+FONT_FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}  # by bold
 INK, GREY, PAPER, BLACK = "#212121", "#616161", "#ffffff", "#000000"
 TEXT_SIZES = [round(3.0 - 0.1 * step, 1) for step in range(19)]  # mm, largest first: 3.0 … 1.2
 BADGE_SIZE = 1.9  # mm, the type of a badge
@@ -172,6 +167,15 @@ def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]
         )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
     return "".join(out), problems
+
+
+def edge_colour(ir: GameIR, card: CardDef, side: str | None) -> str:
+    """The colour at the edge of the face showing `side` (None: the card's back), which a sheet
+    printed with bleed carries past the cut."""
+    if side is None:
+        return PAPER  # a back's edge: the white frame around its colour
+    face, shown = template(ir, card), _shown(ir, card, side)
+    return _colour(ir, face, next(t for t in card_text(ir, card) if t.side == shown[0]))
 
 
 def back_body(ir: GameIR, card: CardDef) -> str:
@@ -320,7 +324,7 @@ TEXT_BOX = "#f3f3f0"  # the text box's paper, a little off the card's white
 class _Panel:
     """One side drawn in a box of the card, top to bottom: the name band with the first two
     corner numbers, the kind, the art box (the side's art, or a pale box of its colour showing
-    the icon of its colour's value), the badges (an icon for each value that has one, else the
+    the icons the template pictures), the badges (an icon for each value that has one, else the
     value's word), the text box, the last two corner numbers."""
 
     face: FaceDecl
@@ -378,21 +382,32 @@ class _Panel:
 
     def art_box(self, top: float, height: float) -> list[str]:
         """The side's art, filling the box; without art, a pale box of the side's colour with the
-        icon of its colour's value, if it has one."""
+        icons of the values the template pictures (by default its colour's), side by side."""
         x, width = self.x + MARGIN, self.w - 2 * MARGIN
         out = [_rect(x, top, width, height, _tint(self.colour), stroke=self.colour, rx=1.5, stroke_width=0.3)]
         if self.art:
             return out + [
                 _image(x + 0.3, top + 0.3, width - 0.6, height - 0.6, self.art, self.text.name, "slice")
             ]
-        value = self.text.printed.get(self.face.colour)
-        picture = self.icons.get(self.face.colour, {}).get(value) if isinstance(value, str) else None
-        if picture:
-            side = height * 0.6
+        shown = self.pictured()
+        side = min(height * 0.7, width / max(len(shown), 1) * 0.8)
+        gap = (width - side * len(shown)) / (len(shown) + 1)
+        for at, (picture, said) in enumerate(shown):
             out.append(
-                _image(x + (width - side) / 2, top + (height - side) / 2, side, side, picture, word(value))
+                _image(x + gap + at * (side + gap), top + (height - side) / 2, side, side, picture, said)
             )
         return out
+
+    def pictured(self) -> list[tuple[str, str]]:
+        """(icon, value in words) of each value of the template's `pictures:` attributes (else of
+        its colour attribute) that has an icon, in order."""
+        found = []
+        for name in self.face.pictures or (self.face.colour,):
+            value = self.text.printed.get(name)
+            for one in value if isinstance(value, tuple) else (value,):
+                picture = self.icons.get(name, {}).get(one) if isinstance(one, str) else None
+                found += [(picture, word(one))] if picture else []
+        return found
 
     def corners(self, corners, band: float, radius: float) -> list[str]:
         """Up to four numbers: top left, top right (in the name band), bottom left, bottom right."""
@@ -554,7 +569,7 @@ def _advances(bold: bool) -> tuple[dict[int, float], float]:
     character it lacks (drawn by another font, about as wide as a capital)."""
     from fontTools.ttLib import TTFont  # read once, when the first face is drawn
 
-    font = TTFont(FONTS / FONT_FILES[1 if bold else 0][0], lazy=True)
+    font = TTFont(FONTS / FONT_FILES[bold], lazy=True)
     per_em, metrics = font["head"].unitsPerEm, font["hmtx"].metrics
     table = {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
     return table, table[ord("M")]

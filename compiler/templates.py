@@ -7,6 +7,9 @@ from ..interpreter.ir import FaceDecl, KindDecl
 from .diagnostics import did_you_mean
 from .files import Refused, read_picture
 
+# Card sizes by name, in mm (width, height): what card makers and sleeves call them.
+SIZES = {"poker": (63, 88), "bridge": (57, 89), "mini": (44, 63), "tarot": (70, 120), "square": (70, 70)}
+
 # What each part of a template may name, by the attribute's type.
 NUMBERS = ("int", "number")
 PRINTED = ("int", "enum", "set", "number", "numbers")  # condition and effect attributes are text lines
@@ -32,14 +35,15 @@ def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDe
         found.append(
             FaceDecl(
                 kind_name,
-                spec.get("width", 63),
-                spec.get("height", 88),
+                spec.get("width", SIZES[spec.get("size", "poker")][0]),
+                spec.get("height", SIZES[spec.get("size", "poker")][1]),
                 spec.get("colour", ""),
                 dict(spec.get("colours", {})),
                 tuple(spec.get("corners", ())),
                 tuple(spec.get("badges", ())),
                 spec.get("split", ""),
                 spec.get("art", 30),
+                tuple(spec.get("pictures", ())),
             )
         )
     return tuple(found)
@@ -119,6 +123,13 @@ class _Template:
             self.error(("colours",), "E0201", "colours needs colour: the attribute whose values they colour")
         for index, name in enumerate(self.spec.get("corners", ())):
             self.known(("corners", index), name, NUMBERS, "corners show numbers: int or number attributes")
+        for index, name in enumerate(self.spec.get("pictures", ())):
+            self.known(
+                ("pictures", index),
+                name,
+                ("enum", "set"),
+                "pictures are the icons of words: enum or set attributes",
+            )
         for index, name in enumerate(self.spec.get("badges", ())):
             self.known(
                 ("badges", index), name, PRINTED, "conditions and effects are printed as the card's text"

@@ -130,6 +130,7 @@ class FaceDecl:
     badges: tuple[str, ...] = ()
     split: str = ""  # "rows": the sides one above the other; "columns": side by side
     art: int = 30  # the art box's share of a face's height, in percent (0: none)
+    pictures: tuple[str, ...] = ()  # attributes whose values' icons fill the art box of a card without art
 
 
 @dataclass(frozen=True, slots=True)

@@ -639,6 +639,7 @@ FIELDS = {
         "badges": _list(_text),
         "split": _word("", "rows", "columns"),
         "art": _whole(0, MAX_ART_SHARE),
+        "pictures": _list(_text),
     },
     "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
     "Company": {"module": _text, "when": _list(_text)},

@@ -18,6 +18,7 @@ from silvics.compiler.faces import (
     FONTS,
     back_body,
     colour_legend,
+    edge_colour,
     face_body,
     face_sides,
     icon_legend,
@@ -35,12 +36,16 @@ MARK = (1.0, 4.0)  # a cut mark runs from 1 mm to 4 mm outside the grid
 BACK_MARK = ' data-back="true"'  # on a card laid on a page of backs
 
 
-def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) -> list[str]:
+def pages(
+    ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False, bleed: float = 0.0
+) -> list[str]:
     """The pages (SVG documents) laying out every face of the cards, each card `copies` times,
     then a page saying what their colours mean (when a template colours them by a value).
     `duplex`: each page of fronts is followed by the page of their backs (a double-sided card's
     other side, else its kind's back), laid mirrored so that printed on both sides of the paper
-    (flipped on the long edge) each back falls behind its front."""
+    (flipped on the long edge) each back falls behind its front. `bleed`: each card is laid with
+    that many mm of its edge's colour around it, past the cut (cards then lie apart, each cut
+    alone), as a print shop asks."""
     by_size: dict[tuple[int, int], list[tuple[CardDef, str, str | None]]] = {}  # (card, side, its back)
     for card in cards:
         face = template(ir, card)
@@ -53,11 +58,12 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) ->
     width, height = PAPERS[paper]
     laid: list[tuple] = []  # a page each: (card width, height, columns, [(card, side)], whether backs)
     for (w, h), faces in by_size.items():
-        columns, rows = int((width - 2 * MARGIN) // w), int((height - 2 * MARGIN) // h)
+        columns = int((width - 2 * MARGIN) // (w + 2 * bleed))
+        rows = int((height - 2 * MARGIN) // (h + 2 * bleed))
         if not columns or not rows:
             raise UsageError(
-                f"a {w} × {h} mm card does not fit on a {paper} page "
-                f"({width - 2 * MARGIN:g} × {height - 2 * MARGIN:g} mm inside the margins)"
+                f"a {w} × {h} mm card{f' with {bleed:g} mm of bleed' if bleed else ''} does not fit on a "
+                f"{paper} page ({width - 2 * MARGIN:g} × {height - 2 * MARGIN:g} mm inside the margins)"
             )
         per_page = columns * rows
         for start in range(0, len(faces), per_page):
@@ -76,7 +82,7 @@ def pages(ir: GameIR, cards: list[CardDef], paper: str, duplex: bool = False) ->
     for attribute, pictures in icon_legend(ir, kinds):
         lines += [("heading", f"Icons: {attribute}", ""), *(("picture", v, p) for v, p in pictures)]
     total = len(laid) + bool(lines)
-    printed = [_page(ir, paper, number, total, *page) for number, page in enumerate(laid, 1)]
+    printed = [_page(ir, paper, bleed, number, total, *page) for number, page in enumerate(laid, 1)]
     return printed + ([_legend_page(ir.pack.name or ir.name, lines, paper, total)] if lines else [])
 
 
@@ -119,27 +125,45 @@ def _legend_page(title: str, lines: list[tuple[str, str, str]], paper: str, tota
 
 
 def _page(
-    ir: GameIR, paper: str, number: int, total: int, w: int, h: int, columns: int, faces: list, backs=False
+    ir: GameIR,
+    paper: str,
+    bleed: float,
+    number: int,
+    total: int,
+    w: int,
+    h: int,
+    columns: int,
+    faces: list,
+    backs=False,
 ) -> str:
-    """A page of faces in a grid (`backs`: the backs of the page before, each row right to left,
-    on the same grid, so that each lies behind its front once the sheet is turned over)."""
+    """A page of faces in a grid of cells, each a card and its bleed (`backs`: the backs of the
+    page before, each row right to left, on the same grid, so that each lies behind its front
+    once the sheet is turned over)."""
     width, height = PAPERS[paper]
+    cell_w, cell_h = w + 2 * bleed, h + 2 * bleed
     used_columns, used_rows = min(columns, len(faces)), math.ceil(len(faces) / columns)
-    left, top = (width - used_columns * w) / 2, (height - used_rows * h) / 2
+    left, top = (width - used_columns * cell_w) / 2, (height - used_rows * cell_h) / 2
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
         f'viewBox="0 0 {width:g} {height:g}">',
         f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
-        _cut_marks(left, top, w, h, used_columns, used_rows),
     ]
     for index, (card, side) in enumerate(faces):
         column = used_columns - 1 - index % columns if backs else index % columns
-        x, y = left + column * w, top + (index // columns) * h
-        drawn = back_body(ir, card) if backs and side is None else face_body(ir, card, side)
+        x, y = left + column * cell_w, top + (index // columns) * cell_h
+        back = backs and side is None
+        drawn = back_body(ir, card) if back else face_body(ir, card, side)
+        if bleed:
+            edge = edge_colour(ir, card, None if back else side)  # the bleed: the edge's colour past the cut
+            drawn = f'<rect x="{-bleed:g}" y="{-bleed:g}" width="{cell_w:g}" height="{cell_h:g}" ' + (
+                f'fill="{edge}"/>{drawn}'
+            )
         out.append(
-            f'<svg x="{x:.2f}" y="{y:.2f}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'<svg x="{x:.2f}" y="{y:.2f}" width="{cell_w:g}" height="{cell_h:g}" '
+            f'viewBox="{-bleed:g} {-bleed:g} {cell_w:g} {cell_h:g}" '
             f"data-card={xml_attribute(card.id)}{BACK_MARK if backs else ''}>{drawn}</svg>"
         )
+    out.append(_cut_marks(left, top, w, h, bleed, used_columns, used_rows))
     out.append(
         f'<text x="{width - MARGIN:g}" y="{height - 2:g}" font-family="{FONT}" '
         f'font-size="2.2" fill="#9e9e9e" text-anchor="end">page {number} of {total}</text></svg>'
@@ -147,14 +171,21 @@ def _page(
     return "".join(out)
 
 
-def _cut_marks(left: float, top: float, w: int, h: int, columns: int, rows: int) -> str:
-    """Short lines in the margins, in line with each edge of the grid of cards."""
+def _cut_marks(left: float, top: float, w: int, h: int, bleed: float, columns: int, rows: int) -> str:
+    """Short lines in the margins, in line with each cut: each edge of the grid of cards
+    (without bleed, two cards side by side share a cut), drawn over the bleed."""
     near, far = MARK
-    right, bottom = left + columns * w, top + rows * h
+    right, bottom = left + columns * (w + 2 * bleed), top + rows * (h + 2 * bleed)
+    cuts_x = dict.fromkeys(
+        round(left + bleed + i * (w + 2 * bleed) + edge, 3) for i in range(columns) for edge in (0, w)
+    )
+    cuts_y = dict.fromkeys(
+        round(top + bleed + j * (h + 2 * bleed) + edge, 3) for j in range(rows) for edge in (0, h)
+    )
     lines = []
-    for x in (left + i * w for i in range(columns + 1)):
+    for x in cuts_x:
         lines += [(x, top - near, x, top - far), (x, bottom + near, x, bottom + far)]
-    for y in (top + j * h for j in range(rows + 1)):
+    for y in cuts_y:
         lines += [(left - near, y, left - far, y), (right + near, y, right + far, y)]
     drawn = "".join(f'<line x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>' for a, b, c, d in lines)
     return f'<g class="cut-marks" stroke="#000000" stroke-width="0.2">{drawn}</g>'

@@ -14,7 +14,7 @@ import yaml
 
 from silvics import bundled, games
 from silvics.compiler.docs import gallery_page, game_page, pack_page, primitives_page
-from silvics.compiler.faces import FONT_FILES, FONT_NAME, FONTS
+from silvics.compiler.faces import FONTS
 from silvics.compiler.rulebook import rules_page
 from silvics.errors import UsageError
 from silvics.extras import require
@@ -120,18 +120,13 @@ FONT_CSS = "fonts/faces.css"  # under the docs folder: the font the card faces a
 
 
 def write_fonts(folder: Path) -> list[Path]:
-    """The bundled font of the card faces (compiler/fonts, with its licence) and the style sheet
-    naming it, in `folder`/fonts: a page shows a face in the type its text was fitted with."""
+    """The bundled font of the card faces (compiler/fonts: the fonts, their licence and the style
+    sheet naming them) in `folder`/fonts: a page shows a face in the type its text was fitted with."""
     (folder / "fonts").mkdir(parents=True, exist_ok=True)
-    written = [folder / "fonts" / name for name in ("LICENSE", *(file for file, _, _ in FONT_FILES))]
+    written = [folder / "fonts" / source.name for source in sorted(FONTS.iterdir()) if source.is_file()]
     for path in written:
         shutil.copyfile(FONTS / path.name, path)
-    css = "".join(
-        f'@font-face {{ font-family: "{FONT_NAME}"; src: url("{file}") format("truetype"); '
-        f"font-weight: {weight}; font-style: {style}; }}\n"
-        for file, weight, style in FONT_FILES
-    )
-    return [*written, _write(folder / FONT_CSS, css.rstrip("\n"))]
+    return written
 
 
 def build_site(out: Path) -> Path:

@@ -14,7 +14,7 @@ from silvics.compiler.build import compile_game
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.docs import card_entry, gallery_page
-from silvics.compiler.faces import BLACK, PAPER, contrast, face_sides, face_svg, ink_on, template
+from silvics.compiler.faces import BLACK, PAPER, contrast, face_sides, face_svg, ink_on, overflows, template
 from silvics.interpreter import ir as ir_module
 
 from conftest import ROOT
@@ -58,6 +58,7 @@ def test_every_card_of_every_bundled_game_is_drawn_with_its_name_and_text(game):
                     assert value is None or str(value) in shown, (card.id, name)
             for element in root.iter(f"{SVG}tspan"):       # the text is made small enough to stay on the card
                 assert float(element.get("y")) <= face.height - 2.5, (card.id, sides)
+        assert overflows(ir, card) == [], card.id          # and in its box, measured with the font's widths
 
 
 def test_a_double_sided_card_has_a_face_per_side_and_a_split_card_one_face_with_its_halves():
@@ -233,6 +234,28 @@ def test_a_template_is_compiled_into_the_ir(tmp_path):
     assert ir.faces == (ir_module.FaceDecl("goods", 50, 70, corners=("price",), badges=("price",)),)
 
 
+@pytest.mark.parametrize("written,size", [
+    ("{size: tarot}", (70, 120)), ("{size: mini, width: 50}", (50, 63)), ("{size: square}", (70, 70)),
+    ("{}", (63, 88)), ("{size: bridge}", (57, 89))])
+def test_a_card_size_is_named_or_given_in_mm(tmp_path, written, size):
+    game, _ = with_faces(tmp_path, "faces:", f"  goods: {written}")
+    [face] = compile_game(game).faces
+    assert (face.width, face.height) == size
+
+
+def test_a_card_without_art_shows_the_icons_its_template_pictures():
+    ir = games.load("renature")
+    domino = next(c for c in ir.cards if c.sides[0].name == "Owl–Fox domino")
+    root = ET.fromstring(face_svg(ir, domino))
+    images = [(image.findtext(f"{SVG}title"), float(image.get("width"))) for image in root.iter(f"{SVG}image")]
+    assert [said for said, _ in images] == ["owl", "fox", "owl", "fox"]   # large in the art box, then the badges
+    assert images[0][1] > 3 * images[2][1]
+    reforest = games.load("reforest")
+    salal = next(c for c in reforest.cards if c.id == "salal")         # no icon for its colour's value: a plain box
+    widths = [float(image.get("width")) for image in ET.fromstring(face_svg(reforest, salal)).iter(f"{SVG}image")]
+    assert widths and max(widths) < 4                                 # the badges' icons only
+
+
 def test_unknown_kinds_and_attributes_in_a_template_are_errors_at_their_place(tmp_path):
     game, at = with_faces(tmp_path, "faces:", "  goods:", "    corners: [prise]", "    badges: [on_buy]",
                           "    colour: price", "  good: {}")
@@ -249,6 +272,12 @@ def test_a_templates_colours_and_sizes_are_checked(tmp_path):
     assert diagnostics(game) == [
         f"{at + 2}:12: E0201: faces, goods: width must be at least 10, got 5 | ",
         f"{at + 3}:22: E0201: faces, goods, colours: cheap 'red' must be a colour written #rrggbb, e.g. #2e7d32 | "]
+    game, at = with_faces(tmp_path / "pictured", "faces:", "  goods: {pictures: [price]}")
+    assert diagnostics(game) == [
+        f"{at + 1}:22: E0402: 'price' is an int attribute | pictures are the icons of words: enum or set attributes"]
+    game, at = with_faces(tmp_path / "sized", "faces:", "  goods: {size: jumbo}")
+    assert diagnostics(game) == [
+        f"{at + 1}:17: E0201: faces, goods: size cannot be 'jumbo' | it can be: poker, bridge, mini, tarot, square"]
     game, at = with_faces(tmp_path / "again", "faces:", "  goods:", "    colours: {cheap: '#ff0000'}", "    split: rows")
     assert diagnostics(game) == [
         f"{at + 2}:14: E0201: colours needs colour: the attribute whose values they colour | ",

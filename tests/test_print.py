@@ -122,6 +122,24 @@ def test_cut_marks_stand_in_the_margins_in_line_with_every_edge_of_the_grid(tmp_
         assert max(x1, x2) < xs[0] or min(x1, x2) > xs[-1]
 
 
+def test_with_bleed_each_card_carries_its_edge_colour_past_its_own_cuts(tmp_path):
+    pages = svg_pages(tmp_path, "four-forests", "--card", "kapok-tree", "white-spruce", "--bleed", "3")
+    page, _ = pages                                                  # two cards in a row, then the legend
+    cards = [c for c in page.iter(f"{SVG}svg") if c.get("data-card")]
+    assert [(c.get("width"), c.get("height"), c.get("viewBox")) for c in cards] == [("69", "94", "-3 -3 69 94")] * 2
+    edges = [next(iter(c)).get("fill") for c in cards]               # the bleed: the colour at the card's edge
+    assert edges == ["#2e7d32", "#1565c0"]                           # rainforest green, boreal blue
+    xs = sorted(float(c.get("x")) + 3 + edge for c in cards for edge in (0, 63))     # each card's own cuts
+    [marks] = [g for g in page.iter(f"{SVG}g") if g.get("class") == "cut-marks"]
+    vertical = {round(float(line.get("x1")), 2) for line in marks if line.get("x1") == line.get("x2")}
+    assert sorted(vertical) == [round(x, 2) for x in xs] and len(xs) == 4
+    top = float(cards[0].get("y")) + 3
+    horizontal = {round(float(line.get("y1")), 2) for line in marks if line.get("y1") == line.get("y2")}
+    assert horizontal == {round(top, 2), round(top + 88, 2)}
+    ir = games.load("four-forests")                                  # 6 a page (2 × 3), and the legend
+    assert len(svg_pages(tmp_path / "all", "four-forests", "--bleed", "3")) == math.ceil(faces_of(ir, ir.cards) / 6) + 1
+
+
 def test_modules_add_their_cards_and_a_pack_prints_its_own(tmp_path):
     ir = games.load("forest-shuffle")
     caves = {card.id for card in ir.modules["special-caves"].cards}
@@ -145,6 +163,8 @@ def test_modules_add_their_cards_and_a_pack_prints_its_own(tmp_path):
      "unknown module 'expert'; Four Forests has: experienced, first-game"),
     (["four-forests", "--card", "kapok", "-o", "sheet.svg"],
      "Four Forests has no card 'kapok'; did you mean 'kapok-tree'?"),
+    (["four-forests", "--bleed", "11", "-o", "sheet.svg"], "--bleed takes 0 to 10 mm, not 11"),
+    (["four-forests", "--bleed", "-1", "-o", "sheet.svg"], "--bleed takes 0 to 10 mm, not -1"),
 ])
 def test_misuse_is_one_line_and_writes_nothing(tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(ROOT)
