@@ -189,6 +189,11 @@ class _Cards:
             )
         return value
 
+    def value_text(self, doc, attribute, value, path):
+        if not isinstance(value, str):
+            return self.bad(doc, path, f"{attribute.name} is text: write it in quotes")
+        return value
+
     def value_enum(self, doc, attribute, value, path):
         if value not in attribute.values:
             return self.bad(doc, path, f"{attribute.name} cannot be {value!r}", _choices(value, attribute))

@@ -6,7 +6,7 @@ Faces, the gallery, `silvics show` and `silvics print` all read a card through t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..interpreter.ir import CardDef, GameIR, Node
 from ..interpreter.registry import has_role
@@ -22,23 +22,29 @@ class SideText:
     printed: dict  # attribute -> its printed value (a number, a word, or a tuple of words)
     lines: tuple[str, ...]  # the rendered effects, conditions and scoring, one line each
     source: tuple[tuple[str, str], ...]  # (attribute, the text the designer wrote) for each line
+    words: dict = field(default_factory=dict)  # text attribute -> its words (flavour), printed as they are
 
 
 def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tuple[SideText, ...]:
     """The printed text of each side of `card` (pass one `Wording` of the game for many cards)."""
     wording = wording or Wording(ir.vocabulary)
-    return tuple(_side_text(card, side, wording) for side in card.sides)
+    texts = {a.name for k in ir.kinds if k.name == card.kind for a in k.attributes if a.type == "text"}
+    return tuple(_side_text(card, side, wording, texts) for side in card.sides)
 
 
-def _side_text(card: CardDef, side, wording: Wording) -> SideText:
-    printed, lines, source = {}, [], []
+def _side_text(card: CardDef, side, wording: Wording, texts: set) -> SideText:
+    printed, lines, source, words = {}, [], [], {}
     for name, value in side.attributes.items():
-        if isinstance(value, Node):
+        if name in texts:
+            words[name] = value
+        elif isinstance(value, Node):
             lines.append(attribute_line(name, value, wording))
             source.append((name, as_written(side.text.get(name, ""))))
         else:
             printed[name] = value
-    return SideText(card.id, side.side, side.name or card.id, card.kind, printed, tuple(lines), tuple(source))
+    return SideText(
+        card.id, side.side, side.name or card.id, card.kind, printed, tuple(lines), tuple(source), words
+    )
 
 
 def attribute_line(name: str, value: Node, wording: Wording) -> str:
@@ -80,6 +86,7 @@ def describe_card(ir: GameIR, card: CardDef, written: bool = False, wording: Wor
             lines.append(indent + line)
             if written:
                 lines.append(f"{indent}  as written: {name}: {source}")
+        lines += [f"{indent}“{words}”" for words in side.words.values()]
     return "\n".join(lines)
 
 

@@ -252,13 +252,15 @@ def card_entry(ir: GameIR, card: CardDef, with_id: bool = True) -> str:
             ", ".join(f"{_label(name)} {_value(value)}" for name, value in text.printed.items()),
             *text.lines,
         ]
-        said = [line for line in said if line]
+        said = [_inline(line) for line in said if line] + [
+            f"*{_inline(words)}*" for words in text.words.values()
+        ]
         if len(texts) > 1:
             lines.append(
                 f"**{_inline(text.side.replace('_', ' ').capitalize())}: {_inline(text.name)}**"
                 + ("" if said else ": no text")
             )
-        lines += [f"- {_inline(line)}" for line in said] + [""]
+        lines += [f"- {line}" for line in said] + [""]
     modules = modules_of(ir, card)
     where = f", in the game only with the module {' or '.join(map(_inline, modules))}" if modules else ""
     copies = f"{card.copies} {'copy' if card.copies == 1 else 'copies'}{where}."

@@ -485,30 +485,36 @@ class _Panel:
             x += 1.0
         return out, top + pill
 
+    def paragraphs(self) -> list[tuple[str, bool]]:
+        """What the text box holds: each line of the card's text, then its flavour text, in
+        italics (as (words, italic))."""
+        flavour = self.text.words.get(self.face.flavour) if self.face.flavour else None
+        return [(line, False) for line in self.text.lines] + ([(flavour, True)] if flavour else [])
+
     def text_box(self, top: float, height: float, size: float) -> list[str]:
-        """The card's text on its box, each line a paragraph wrapped to the width, at `size`."""
-        if not self.text.lines:
+        """The card's text on its box, each paragraph wrapped to the width, at `size`."""
+        if not self.paragraphs():
             return []
         x, width = self.x + MARGIN, self.w - 2 * MARGIN
         out, y = [_rect(x, top, width, height, TEXT_BOX, rx=1.5)], top + 0.5
-        for line in self.text.lines:
+        for words, italic in self.paragraphs():
             spans = []
-            for row in _wrapped(line, width - 1.6, size):
+            for row in _wrapped(words, width - 1.6, size):
                 y += size * 1.2
                 spans.append(f'<tspan x="{_mm(x + 0.8)}" y="{_mm(y)}">{xml_text(row)}</tspan>')
-            out.append(
-                f'<text font-family="{FONT}" font-size="{_mm(size)}" fill="{INK}">{"".join(spans)}</text>'
-            )
+            style = f' font-style="italic" fill="{GREY}"' if italic else f' fill="{INK}"'
+            out.append(f'<text font-family="{FONT}" font-size="{_mm(size)}"{style}>{"".join(spans)}</text>')
             y += size * 0.45
         return out
 
     def text_fit(self, width: float, room: float) -> tuple[float, float]:
         """The largest type size at which the text fits `room` mm of height at this width, and the
         height of its box then (the smallest size, and the room, when none fits: `overflows` says)."""
-        if not self.text.lines:
+        paragraphs = [words for words, _ in self.paragraphs()]
+        if not paragraphs:
             return TEXT_SIZES[0], 0.0
         for size in TEXT_SIZES:
-            needed = _height([_wrapped(line, width, size) for line in self.text.lines], size) + 1.0
+            needed = _height([_wrapped(words, width, size) for words in paragraphs], size) + 1.0
             if needed <= room:
                 return size, needed
         problem = "its badges leave no room for its text" if room < 2 else "its text runs past its box"

@@ -24,6 +24,7 @@ ATTRIBUTE_TYPES: dict[str, Callable[[AttrDecl], dict[str, object]]] = {
     "number": lambda a: {"type": ["integer", "string"]},
     "condition": lambda a: {"type": "string"},
     "effect": lambda a: {"type": ["string", "array"]},
+    "text": lambda a: {"type": "string"},
 }
 SAYS = {
     "int": "a whole number",
@@ -33,6 +34,7 @@ SAYS = {
     "number": "a whole number, or an expression in quotes",
     "condition": "a condition in the effect language, in quotes",
     "effect": "an effect: a statement or a list of steps",
+    "text": "words, printed as they are",
 }
 
 

@@ -48,6 +48,7 @@ ATTR_TYPES = {
     "effect": "effect",
     "number": "int",
     "numbers": "numbers",
+    "text": "word",
 }
 
 

@@ -44,6 +44,7 @@ def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDe
                 spec.get("split", ""),
                 spec.get("art", 30),
                 tuple(spec.get("pictures", ())),
+                spec.get("flavour", ""),
             )
         )
     return tuple(found)
@@ -130,6 +131,8 @@ class _Template:
                 ("enum", "set"),
                 "pictures are the icons of words: enum or set attributes",
             )
+        if "flavour" in self.spec:
+            self.known(("flavour",), self.spec["flavour"], ("text",), "flavour text is a text attribute")
         for index, name in enumerate(self.spec.get("badges", ())):
             self.known(
                 ("badges", index), name, PRINTED, "conditions and effects are printed as the card's text"

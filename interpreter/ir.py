@@ -77,7 +77,7 @@ class CounterDecl:
 @dataclass(frozen=True, slots=True)
 class AttrDecl:
     name: str
-    type: str  # "int", "enum", "set", "condition", "effect", "number" or "numbers"
+    type: str  # "int", "enum", "set", "condition", "effect", "number", "numbers" or "text"
     values: tuple = ()  # allowed values for enum and set
     on: str = ""  # an effect that reacts: the event it answers ("trigger EVENT on CARD")
     within: str = ""  # … while its card lies in this zone
@@ -131,6 +131,7 @@ class FaceDecl:
     split: str = ""  # "rows": the sides one above the other; "columns": side by side
     art: int = 30  # the art box's share of a face's height, in percent (0: none)
     pictures: tuple[str, ...] = ()  # attributes whose values' icons fill the art box of a card without art
+    flavour: str = ""  # a text attribute printed in italics under the card's text
 
 
 @dataclass(frozen=True, slots=True)

@@ -520,7 +520,7 @@ def _check_object(cls: str, value, allowed, required):
 
 # ---- classes -----------------------------------------------------------------------------------
 
-_ATTRIBUTE_TYPES = ("int", "enum", "set", "condition", "effect", "number", "numbers")
+_ATTRIBUTE_TYPES = ("int", "enum", "set", "condition", "effect", "number", "numbers", "text")
 _ATTRIBUTE_VALUES = {  # a card's value for an attribute, by the attribute's declared type
     "int": _number,
     "enum": _text,
@@ -529,6 +529,7 @@ _ATTRIBUTE_VALUES = {  # a card's value for an attribute, by the attribute's dec
     "condition": _expression,
     "effect": _step,
     "number": _by_json_type(_any_of(_expression, _number), object=_expression, other=_number),
+    "text": _text,
 }
 
 
@@ -640,6 +641,7 @@ FIELDS = {
         "split": _word("", "rows", "columns"),
         "art": _whole(0, MAX_ART_SHARE),
         "pictures": _list(_text),
+        "flavour": _text,
     },
     "OptionDecl": {"name": _text, "values": _list(_text), "default": _text, "description": _text},
     "Company": {"module": _text, "when": _list(_text)},

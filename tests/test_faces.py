@@ -256,6 +256,27 @@ def test_a_card_without_art_shows_the_icons_its_template_pictures():
     assert widths and max(widths) < 4                                 # the badges' icons only
 
 
+def test_flavour_text_closes_the_text_box_in_italics_and_is_printed_as_written():
+    ir = games.load(str(ROOT / "examples" / "orchard"))
+    fig = next(c for c in ir.cards if c.id == "fig")
+    root = ET.fromstring(face_svg(ir, fig))
+    [italic] = [t for t in root.iter(f"{SVG}text") if t.get("font-style") == "italic" and t.get("font-size") != "1.6"]
+    assert "".join(italic.itertext()) == "Worth the wait, and the climb."
+    assert card_text(ir, fig)[0].words == {"flavour": "Worth the wait, and the climb."}
+    assert "flavour" not in card_text(ir, fig)[0].printed                # not a badge or a column: words
+    assert "*Worth the wait, and the climb.*" in card_entry(ir, fig)
+
+
+def test_text_is_written_as_words(tmp_path):
+    shutil.copytree(ROOT / "examples" / "orchard", tmp_path / "orchard")
+    fruit = tmp_path / "orchard" / "cards" / "orchard" / "fruit.yaml"
+    fruit.write_text(fruit.read_text().replace("flavour: Worth the wait, and the climb.", "flavour: 42"))
+    with pytest.raises(CompileError) as raised:
+        compile_game(tmp_path / "orchard" / "rules" / "orchard")
+    [found] = raised.value.diagnostics
+    assert (found.line, found.code, found.message) == (14, "E0402", "flavour is text: write it in quotes")
+
+
 def test_unknown_kinds_and_attributes_in_a_template_are_errors_at_their_place(tmp_path):
     game, at = with_faces(tmp_path, "faces:", "  goods:", "    corners: [prise]", "    badges: [on_buy]",
                           "    colour: price", "  good: {}")
@@ -275,6 +296,8 @@ def test_a_templates_colours_and_sizes_are_checked(tmp_path):
     game, at = with_faces(tmp_path / "pictured", "faces:", "  goods: {pictures: [price]}")
     assert diagnostics(game) == [
         f"{at + 1}:22: E0402: 'price' is an int attribute | pictures are the icons of words: enum or set attributes"]
+    game, at = with_faces(tmp_path / "flavoured", "faces:", "  goods: {flavour: price}")
+    assert diagnostics(game) == [f"{at + 1}:20: E0402: 'price' is an int attribute | flavour text is a text attribute"]
     game, at = with_faces(tmp_path / "sized", "faces:", "  goods: {size: jumbo}")
     assert diagnostics(game) == [
         f"{at + 1}:17: E0201: faces, goods: size cannot be 'jumbo' | it can be: poker, bridge, mini, tarot, square"]
