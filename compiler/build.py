@@ -34,7 +34,7 @@ from .cards import lower_cards
 from .declare import declare
 from .diagnostics import CompileError, Diagnostic, did_you_mean, suggestion_budget
 from .document import Document, display
-from .files import Fence, game_root, list_files
+from .files import Fence, game_root, list_files, picture_budget
 from .lint import lint, unfitting
 from .lower import Lowerer, LowerError, Scope
 from .modules import (
@@ -79,7 +79,7 @@ def _compile_game(
 ) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules` (whose card files
     must lie inside `fence`: the pack's folder; by default the game's root)."""
-    with suggestion_budget(SUGGESTION_COMPARISONS):
+    with suggestion_budget(SUGGESTION_COMPARISONS), picture_budget():
         return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead, warnings)
 
 
@@ -174,6 +174,11 @@ def compile_pack(pack_path, find_game, changes: list | None = None, warnings: li
     choice, never the pack's. `changes`, when given, receives a line for each module of the pack
     naming the procedures it replaces (and adds), so that no rule changes unseen; `warnings`, the
     warnings about the pack's own cards (those whose text cannot fit their faces)."""
+    with picture_budget():  # the pack's pictures and its base game's, together
+        return _compile_pack(pack_path, find_game, changes, warnings)
+
+
+def _compile_pack(pack_path, find_game, changes: list | None, warnings: list | None) -> GameIR:
     diagnostics: list[Diagnostic] = []
     pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
     fence = Fence.of_pack(pack_path)

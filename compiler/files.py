@@ -22,6 +22,7 @@ from ..interpreter.images import MAX_IMAGE_BYTES, BadImage, data_uri
 MAX_FILE_BYTES = 5 * 1024 * 1024  # 50 times the largest bundled card file; YAML work grows with it
 MAX_LISTED_FILES = 1000
 MAX_LISTED_BYTES = 20 * 1024 * 1024  # all the files of one list together
+MAX_PICTURE_BYTES = 32 * 1024 * 1024  # every picture a compile reads (a game's, its pack's), together
 
 
 class Refused(Exception):
@@ -152,6 +153,21 @@ def read_bounded(path: Path) -> str:
 
 
 _pictures_read: ContextVar[dict | None] = ContextVar("pictures_read", default=None)
+_picture_room: ContextVar[list | None] = ContextVar("picture_room", default=None)  # [bytes left]
+
+
+@contextmanager
+def picture_budget() -> Iterator[None]:
+    """A compile's pictures, together, may come to MAX_PICTURE_BYTES (they are held in the IR):
+    the room left is shared by every compile inside the block (a pack's and its base game's)."""
+    if _picture_room.get() is not None:
+        yield
+        return
+    token = _picture_room.set([MAX_PICTURE_BYTES])
+    try:
+        yield
+    finally:
+        _picture_room.reset(token)
 
 
 @contextmanager
@@ -184,6 +200,14 @@ def read_picture(entry: str, base: Path, fence: Fence) -> str:
             f"'{entry}' is more than {MAX_IMAGE_BYTES // (1024 * 1024)} MB",
             "a picture on a card needs far less",
         )
+    room = _picture_room.get()
+    if room is not None:
+        room[0] -= len(data)
+        if room[0] < 0:
+            raise Refused(
+                f"with '{entry}', the pictures come to more than {MAX_PICTURE_BYTES // (1024 * 1024)} MB",
+                "a picture used by several cards is read once a card: make them smaller",
+            )
     try:
         return data_uri(data)
     except BadImage as refusal:

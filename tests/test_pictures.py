@@ -193,3 +193,15 @@ def test_an_edited_picture_is_seen_by_the_cache(tmp_path, cache_home):
     (pack / "icons" / "water.svg").write_bytes(HOSTILE_SVG[0][0])
     status, out, err = run_cli("check", pack)
     assert status == 1 and "<script>" in err                            # check sees it too: never "ok" from the cache
+
+
+def test_the_pictures_of_a_pack_and_its_game_together_are_bounded(tmp_path, monkeypatch):
+    from silvics.compiler import files
+    pack = pack_with_pictures(tmp_path)
+    monkeypatch.setattr(files, "MAX_PICTURE_BYTES", 20_000)           # the game's 12 icons fit, not the pack's art
+    (pack / "art" / "kraken.png").write_bytes(png(2, 2) + b"\0" * 30_000)
+    with pytest.raises(CompileError) as error:
+        compile_pack(pack, games.game_path)
+    found = error.value.diagnostics[0]
+    assert found.file.endswith("creatures.yaml") and found.line == 5
+    assert found.message == "with '../art/kraken.png', the pictures come to more than 0 MB"
