@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from silvics.cli import main
+from silvics.compiler.faces import contrast
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIALS = sorted((ROOT / "docs").glob("tutorial-*.md"))
@@ -79,6 +80,12 @@ def test_printing_your_cards_as_the_page_says(capsys, monkeypatch, tmp_path):
     status, _, _ = run(capsys, "show", "examples/orchard", "Windfall", "--svg", tmp_path / "windfall.svg")
     assert status == 0
     assert (tmp_path / "windfall.svg").read_text() == (ROOT / "docs" / "images" / "orchard-windfall.svg").read_text()
+    drawn = (tmp_path / "windfall.svg").read_text()                  # the worked example's numbers
+    boxes = re.findall(r'<rect x="2.5" y="[\d.]+" width="58" height="([\d.]+)"', drawn)
+    assert boxes == ["52.91", "10.45"] and "58 × 52.9 mm" in page and "10.45 mm high" in page
+    assert 'font-size="4.5" fill="#000000"' in drawn and "#f9a825" in drawn and "`#f9a825` for yellow" in page
+    said = f"a contrast of {contrast('#000000', '#f9a825'):.1f} to 1 on that yellow, white at {contrast('#ffffff', '#f9a825'):.1f}"
+    assert said in page and "least share would have been 25.35 mm" in page and round((88 - 3.5) * 0.3, 2) == 25.35
     status, out, _ = run(capsys, "print", "examples/orchard", "-o", tmp_path / "orchard.pdf")
     assert status == 0 and out.replace(str(tmp_path / "orchard.pdf"), "orchard.pdf") in page
     # the warning and the refusals, on a copy laid out as the repository is
