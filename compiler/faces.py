@@ -305,7 +305,7 @@ def icon_legend(ir: GameIR, kinds=None) -> list[tuple[str, list[tuple[str, str]]
 
 def icon(picture: str, said: str, size: float = 6.0) -> str:
     """An icon as an HTML image of its own (for a legend on a page), named for a screen reader."""
-    return f'<img src={xml_attribute(picture)} alt={xml_attribute(said)} width="{round(size * 3.78)}">'
+    return f'<img src={xml_attribute(picture)} alt={xml_attribute(said)} width="{round(size * 96 / 25.4)}">'
 
 
 def swatch(colour: str, size: float = 4.0) -> str:
@@ -373,8 +373,8 @@ class _Panel:
         art = self.h >= ART_LEAST and self.face.art > 0
         least = min(self.h * self.face.art / 100, room * 0.45) + 1.6 if art else 0.0
         size, needed = self.text_fit(self.w - 2 * MARGIN - 1.6, room - least)
-        if art:
-            height = room - needed - 1.6
+        height = room - needed - 1.6
+        if art and height >= 2:  # (badges that crowd out the text leave no art box either)
             out += self.art_box(top + 0.4, height)
             top += height + 1.6
         badges, top = self.badges(top)

@@ -43,6 +43,9 @@ _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I)
 
 
+ElementTree.register_namespace("", SVG_NS)  # an SVG is written out without a prefix
+
+
 class BadImage(ValueError):
     """A picture refused, and why (said to the designer), with a hint."""
 
@@ -138,7 +141,6 @@ def sanitised_svg(data: bytes) -> bytes:
         raise BadImage("the file's root is not an <svg> element", f'an SVG starts <svg xmlns="{SVG_NS}"')
     for element in root.iter():
         _check_element(element)
-    ElementTree.register_namespace("", SVG_NS)
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=False)
 
 

@@ -180,7 +180,6 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     after editing one); a folder that failed is always compiled, to show its errors."""
     from silvics.compiler.diagnostics import Diagnostic
     from silvics.compiler.document import display
-    from silvics.compiler.files import recording_pictures
 
     path = _absolute(game_path(str(folder)))
     sources = _sources(path) if use_cache else None
@@ -188,10 +187,7 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     if found is None:
         before = cache.snapshot(sources) if sources else None
         mine: list = []
-        with recording_pictures() as pictures:
-            compiled, changes = check_folder(folder, mine)
-        if before is not None:
-            before["files"].update(pictures)
+        compiled, changes = _reading(before, lambda: check_folder(folder, mine))
         copies = sum(card.copies for card in compiled.cards)
         found = {
             "summary": f"{compiled.name}: {len(compiled.cards)} cards ({copies} copies), "
@@ -244,15 +240,23 @@ def _saved_ir(path: Path) -> ir.GameIR:
 
 
 def _compile_and_store(path: Path) -> ir.GameIR:
-    from silvics.compiler.files import recording_pictures  # only needed for YAML
-
     sources = _sources(path)
     before = cache.snapshot(sources) if sources else None
-    with recording_pictures() as pictures:
-        compiled = _compile(path)
+    compiled = _reading(before, lambda: _compile(path))
     if before is not None:
-        before["files"].update(pictures)  # as read: an edit made meanwhile is seen
         cache.store(path, compiled, before)
+    return compiled
+
+
+def _reading(before: dict | None, compile):
+    """`compile()`, with the pictures it reads added to the snapshot of its sources taken before
+    (with the hash of the bytes read: an edit made meanwhile is seen)."""
+    from silvics.compiler.files import recording_pictures  # only needed for YAML
+
+    with recording_pictures() as pictures:
+        compiled = compile()
+    if before is not None:
+        before["files"].update(pictures)
     return compiled
 
 

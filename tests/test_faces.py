@@ -277,6 +277,19 @@ def test_text_is_written_as_words(tmp_path):
     assert (found.line, found.code, found.message) == (14, "E0402", "flavour is text: write it in quotes")
 
 
+def test_a_face_crowded_by_its_badges_drops_its_art_box_says_so_and_draws_nothing_negative():
+    ir = games.load("reforest")                                       # plants have five badge attributes
+    squat = tuple(replace(face, width=40, height=36, art=80) if face.kind == "plant" else face for face in ir.faces)
+    ir = replace(ir, faces=squat)
+    crowded = 0
+    for card in (c for c in ir.cards if c.kind == "plant"):
+        root = ET.fromstring(face_svg(ir, card))
+        for shape in [*root.iter(f"{SVG}rect"), *root.iter(f"{SVG}image")]:
+            assert float(shape.get("width")) >= 0 and float(shape.get("height")) >= 0, card.id
+        crowded += bool(overflows(ir, card))
+    assert crowded > 0                                                 # and check would warn of them
+
+
 def test_unknown_kinds_and_attributes_in_a_template_are_errors_at_their_place(tmp_path):
     game, at = with_faces(tmp_path, "faces:", "  goods:", "    corners: [prise]", "    badges: [on_buy]",
                           "    colour: price", "  good: {}")

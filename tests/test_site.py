@@ -38,7 +38,9 @@ def test_every_bundled_game_gets_a_site_that_builds_strictly(capsys, tmp_path, g
     assert ir.name.replace("&", "&amp;") in html(tmp_path / "site")
     fonts = tmp_path / "site" / "site" / "fonts"                      # the faces' type, served with the pages
     assert 'href="../fonts/faces.css"' in html(tmp_path / "site", "cards.md")
-    for name in re.findall(r'url\("([^"]+)"\)', (fonts / "faces.css").read_text()):
+    named = re.findall(r'url\("([^"]+)"\)', (fonts / "faces.css").read_text())
+    assert len(named) == 3                                            # upright, bold, italic
+    for name in named:
         assert (fonts / name).read_bytes().startswith(b"\x00\x01\x00\x00")   # a TrueType font
     assert (fonts / "LICENSE").is_file()
     assert "Balance" not in html(tmp_path / "site")
