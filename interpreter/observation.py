@@ -141,6 +141,12 @@ class Observation:
             if pile and key != "box"
         }
 
+    def pile(self, key: str) -> tuple[Seen, ...]:
+        """The cards of the zone `key` (as the game keys its zones), bottom first: for a table
+        laid out zone by zone, where two zones may share a label (the slots of two copies of a card)."""
+        game = self.__game_now()
+        return tuple(self.__card(game, uid) for uid in game.state.zones.get(key, ()))
+
     def __zone_label(self, game, key: str) -> str:
         return seat_label(game, self.seat, key)
 

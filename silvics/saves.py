@@ -66,6 +66,10 @@ class Save:
     options: dict[str, str]  # the setup options chosen (name -> value)
     seats: list[Seat]
     choices: list[int] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)  # a served game's links: P1 (or hotseat) -> key
+
+
+_OPTIONAL = {"keys": dict}  # fields a save has only when used (a game played at the terminal has no keys)
 
 
 STRATEGY_NAME = re.compile(
@@ -145,7 +149,7 @@ def _decoded(data) -> Save:
         raise ValueError(f'is not a silvics save (it has no "format": "{FORMAT}")')
     if data.get("version") != VERSION or type(data.get("version")) is not int:
         raise ValueError(f"is a version {data.get('version')!r} save; this silvics reads version {VERSION}")
-    _check_fields(data, _FIELDS, "", "saves do not have")
+    _check_fields(data, _FIELDS, "", "saves do not have", _OPTIONAL)
     if not data["game"]:
         raise ValueError("names no game")
     for number, value in enumerate(data["modules"]):
@@ -154,10 +158,13 @@ def _decoded(data) -> Save:
         _check(value, str, f"options.{name}")
     for number, value in enumerate(data["choices"]):
         _check(value, int, f"choices[{number}]")
+    for name, value in data.get("keys", {}).items():
+        _check(value, str, f"keys.{name}")
     seats = [_seat(value, number) for number, value in enumerate(data["seats"])]
     if len(seats) != data["players"]:
         raise ValueError(f"has {len(seats)} seat{'s' * (len(seats) != 1)} for {data['players']} players")
-    recorded = {key: data[key] for key in _FIELDS if key not in ("format", "version")}
+    kept = (key for key in (*_FIELDS, *_OPTIONAL) if key not in ("format", "version"))
+    recorded = {key: data[key] for key in kept if key in data}
     return Save(**{**recorded, "seats": seats})
 
 
@@ -177,16 +184,18 @@ def _seat(value, number: int) -> Seat:
     return Seat(**value)
 
 
-def _check_fields(data: dict, shapes: dict, where: str, unknown: str):
-    """Every field of `shapes` present and of its type, and no other (`unknown` says so)."""
+def _check_fields(data: dict, shapes: dict, where: str, unknown: str, optional: dict | None = None):
+    """Every field of `shapes` present and of its type, those of `optional` of theirs where
+    present, and no other (`unknown` says so)."""
     prefix = f"{where} " if where else ""
     for key in shapes:
         if key not in data:
             raise ValueError(f'{prefix}has no "{key}"')
+    known = {**shapes, **(optional or {})}
     for key, value in data.items():
-        if key not in shapes:
+        if key not in known:
             raise ValueError(f'{prefix}has a field "{key}" that {unknown}')
-        _check(value, shapes[key], f"{where}.{key}" if where else key)
+        _check(value, known[key], f"{where}.{key}" if where else key)
 
 
 _NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
@@ -212,6 +221,8 @@ def _words(generator: str, where: str) -> tuple:
 def dumps(save: Save) -> str:
     """The save as JSON text, a field a line."""
     data = {"format": FORMAT, "version": VERSION, **vars(save)}
+    if not save.keys:
+        del data["keys"]
     data["seats"] = [
         {key: value for key, value in vars(seat).items() if value is not None} for seat in save.seats
     ]
@@ -299,7 +310,7 @@ def load(path: Path, spec: str | None = None, use_cache: bool = True) -> tuple[i
 
 def replay(rules: ir_module.GameIR, save: Save, path: Path | str = "the save") -> Game:
     """The game after the save's choices, each checked against the options it was taken from."""
-    game = _started(rules, save)
+    game = started(rules, save)
     for number, index in enumerate(save.choices, 1):
         if game.over:
             raise SaveError(
@@ -316,11 +327,24 @@ def replay(rules: ir_module.GameIR, save: Save, path: Path | str = "the save") -
     return game
 
 
-def _started(rules, save: Save) -> Game:
+def started(rules, save: Save) -> Game:
     return Game(rules, save.players, save.seed, save.modules, options=save.options)
 
 
 # ---- a game played at the command line --------------------------------------------------------
+
+
+def new(rules, spec: str, players: int, seed: int, modules, options: dict, names, kept: bool) -> Save:
+    """The save of a new game: `names` holds each seat's agent (PERSON for a person), `spec`
+    where the rules come from; `kept`: it will be written to a file (with the rules' fingerprint)."""
+    seats = [
+        Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
+        for number, name in enumerate(names)
+    ]
+    printed = fingerprint(rules, modules) if kept else ""  # read only from a save file
+    return Save(
+        source(spec), rules.id, rules.name, printed, players, seed, list(modules), dict(options), seats
+    )
 
 
 class WentBack(Exception):
@@ -356,7 +380,7 @@ class Session:
                 since=lambda seat: self._since(seat),
             )
             if seat.agent == PERSON
-            else _bot(seat, number)
+            else bot(seat, number)
             for number, seat in enumerate(save.seats)
         ]
 
@@ -379,15 +403,8 @@ class Session:
     ) -> Session:
         """A new game: `names` holds each seat's agent (PERSON for a person), `spec` where the
         rules come from, `terminal` the people's (read, write), by default the console."""
-        seats = [
-            Seat(PERSON) if name == PERSON else Seat(name, agent_seed(seed, number))
-            for number, name in enumerate(names)
-        ]
-        printed = fingerprint(rules, modules) if path is not None else ""  # read only from a save file
-        save = Save(
-            source(spec), rules.id, rules.name, printed, players, seed, list(modules), dict(options), seats
-        )
-        return cls(rules, save, path, _started(rules, save), terminal)
+        save = new(rules, spec, players, seed, modules, options, names, path is not None)
+        return cls(rules, save, path, started(rules, save), terminal)
 
     def play(self) -> Game:
         """Play on to the end of the game, saving after each decision (and before the first,
@@ -411,44 +428,55 @@ class Session:
             return
         for seat, agent in zip(self.save.seats, self.agents):
             if not isinstance(agent, HumanAgent):
-                seat.generator = _generator_text(agent.rng)
+                seat.generator = generator_text(agent.rng)
         self.save.choices = self.game.state.choices
         write_file(self.path, dumps(self.save))
 
     def undo(self, seat: int) -> str:
-        """Go back to `seat`'s previous decision (raises WentBack), by replaying the choices
-        up to it in a new game; or say why it cannot: nothing before, another person has
-        decided since, or the seat has seen a card it could not see then (a draw cannot be
-        taken back). The bots' generators are not wound back: they may answer differently."""
-        choices = self.game.state.choices
-        game, earlier, deciders = _started(self.rules, self.save), None, []
-        for number, index in enumerate(choices):
-            asked = _asked(game)
-            if asked.seat == seat:
-                earlier = (number, game.copy())
-            deciders.append(asked.seat)
-            game.apply(index)
-        if earlier is None:
-            return "nothing to undo: this is your first decision"
-        number, then = earlier
-        people = sorted(
-            {other for other in deciders[number:] if other != seat and self.save.seats[other].agent == PERSON}
-        )
-        if people:
-            return f"cannot undo: P{people[0] + 1} has decided since your previous decision"
-        seen = sum(
-            visible(self.game, seat, uid) and not visible(then, seat, uid)
-            for uid in range(len(self.game.state.location))
-        )
-        if seen:
-            return (
-                f"cannot undo: you have seen {seen} card{'s' * (seen > 1)} since your previous decision "
-                "(what is revealed cannot be taken back)"
-            )
-        self.game = then
+        """Go back to `seat`'s previous decision (raises WentBack), or say why it cannot
+        (went_back)."""
+        try:
+            self.game = went_back(self.rules, self.save, self.game, seat)
+        except CannotUndo as refusal:
+            return str(refusal)
         self.write()
         self.agents[seat].write("  went back to your previous decision")
         raise WentBack
+
+
+class CannotUndo(Exception):
+    """Why a seat cannot go back to its previous decision, in words."""
+
+
+def went_back(rules, save: Save, game: Game, seat: int) -> Game:
+    """The game at `seat`'s previous decision, rebuilt by replaying the choices up to it; or
+    CannotUndo: nothing before, another person has decided since, or the seat has seen a card
+    it could not see then (a draw cannot be taken back). The bots' generators are not wound
+    back: they may answer differently."""
+    choices = game.state.choices
+    replayed, earlier, deciders = started(rules, save), None, []
+    for number, index in enumerate(choices):
+        asked = _asked(replayed)
+        if asked.seat == seat:
+            earlier = (number, replayed.copy())
+        deciders.append(asked.seat)
+        replayed.apply(index)
+    if earlier is None:
+        raise CannotUndo("nothing to undo: this is your first decision")
+    number, then = earlier
+    since = deciders[number:]
+    people = sorted({other for other in since if other != seat and save.seats[other].agent == PERSON})
+    if people:
+        raise CannotUndo(f"cannot undo: P{people[0] + 1} has decided since your previous decision")
+    seen = sum(
+        visible(game, seat, uid) and not visible(then, seat, uid) for uid in range(len(game.state.location))
+    )
+    if seen:
+        raise CannotUndo(
+            f"cannot undo: you have seen {seen} card{'s' * (seen > 1)} since your previous decision "
+            "(what is revealed cannot be taken back)"
+        )
+    return then
 
 
 def resume(
@@ -467,7 +495,7 @@ def _asked(game: Game) -> Choice:
     return game.pending
 
 
-def _bot(seat: Seat, number: int):
+def bot(seat: Seat, number: int):
     assert seat.seed is not None, "a bot's seat records the seed its agent was made with"
     agent = build_agent(seat.agent, seat.seed, number)
     if seat.generator is not None:
@@ -475,6 +503,6 @@ def _bot(seat: Seat, number: int):
     return agent
 
 
-def _generator_text(rng) -> str:
+def generator_text(rng) -> str:
     """A generator's state as text (the Gaussian spare, which no agent draws, is left out)."""
     return base64.b64encode(struct.pack(f"<{_WORDS}I", *rng.getstate()[1])).decode()

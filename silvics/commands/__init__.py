@@ -12,6 +12,7 @@ COMMANDS = (
     "check",
     "compile",
     "play",
+    "serve",
     "simulate",
     "balance",
     "replay",

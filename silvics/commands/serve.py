@@ -1,0 +1,123 @@
+"""`silvics serve`: the table in the browser. A local server hosts one game; each person's seat
+gets a secret link (or one link for a hot seat); bots play the other seats at a pace a person can
+follow. With --save, the game is kept after every decision, the links' keys too, so that a
+server restarted with --resume goes on where it stood, at the same links."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from silvics import saves
+from silvics.errors import OK, UsageError
+from silvics.extras import require
+
+from .common import GAME_HELP, agent_names, chosen_options, game_setup, table_options
+
+NAME = "serve"
+HELP = "play a game in the browser, with people and bots"
+LOCAL = "127.0.0.1"
+
+
+def arguments(parser):
+    parser.add_argument("game", nargs="?", help=GAME_HELP)
+    table_options(parser, seed=None, agents=None)
+    parser.add_argument(
+        "--human",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="a person plays this seat (from 1), at a link of their own; repeatable (default: seat 1)",
+    )
+    parser.add_argument(
+        "--hotseat",
+        action="store_true",
+        help="one link for the people at one screen: it shows one seat's view at a time, "
+        "handed over behind a 'pass the screen' page",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="default: %(default)s")
+    parser.add_argument(
+        "--host",
+        default=LOCAL,
+        help="the address to listen on (default: %(default)s, this machine only; another, such as "
+        "0.0.0.0 for a LAN, lets anyone who can reach it try the links)",
+    )
+    parser.add_argument(
+        "--pace", type=float, default=1.0, help="seconds between two bot decisions (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--save", metavar="FILE", help="keep the game in FILE, rewritten after every decision"
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="serve a saved game, at the links it was served at "
+        "(and keep saving to FILE, unless --save names another)",
+    )
+
+
+def run(args) -> int:
+    require("web", "starlette", "uvicorn", "jinja2", what="silvics serve")
+    from silvics.web.host import Table
+
+    table = Table(*_game(args), hotseat=args.hotseat or None)
+    if table.hotseat is None:  # resumed: as it was served
+        table.hotseat = "hotseat" in table.keys
+    if not 0 <= args.pace <= 60:
+        raise UsageError("--pace is a number of seconds from 0 to 60")
+    if table.path is not None:
+        saves.check_replaceable(table.path)
+        table.write()
+    _serve(table, args)
+    return OK
+
+
+def _game(args):
+    """The rules, save, game and save file: a new game, or one resumed."""
+    save_to = Path(args.save) if args.save else None
+    if args.resume:
+        if args.players is not None or args.seed is not None or args.agents or args.module or args.human:
+            raise UsageError(
+                "--resume serves the saved game as it was set up: "
+                "leave out --players, --seed, --agents, --module, --set and --human"
+            )
+        rules, save = saves.load(Path(args.resume), args.game, not args.no_cache)
+        if not any(seat.agent == saves.PERSON for seat in save.seats):
+            raise UsageError(f"{args.resume} is a game of bots alone: replay it with silvics replay")
+        return rules, save, saves.replay(rules, save, args.resume), Path(save_to or args.resume)
+    if not args.game:
+        raise UsageError("serve needs a GAME, or --resume FILE")
+    rules, players = game_setup(args)
+    people = args.human or [1]
+    bad = [h for h in people if not 1 <= h <= players]
+    if bad:
+        raise UsageError(f"there is no seat {bad[0]} in a {players}-player game")
+    names = agent_names(args.agents or "random", players, set(people), rules.strategies)
+    seed = 1 if args.seed is None else args.seed
+    save = saves.new(
+        rules, args.game, players, seed, args.module, chosen_options(args), names, save_to is not None
+    )
+    return rules, save, saves.started(rules, save), save_to
+
+
+def _serve(table, args):
+    import uvicorn
+
+    from silvics.web.app import build
+
+    if args.host != LOCAL:
+        print(
+            f"silvics: warning: serving on {args.host}: anyone who can reach this machine can try the "
+            "links; share each link only with its player",
+            file=sys.stderr,
+        )
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"{table.rules.name} at http://{host}:{args.port}/ ; each link is one player's, keep it secret:")
+    for name, key in table.links().items():
+        who = "the people at this screen" if name == "hotseat" else name
+        print(f"  {who}: http://{host}:{args.port}/play/{key}")
+    print(
+        "Ctrl-C stops the server" + (f"; the game is kept in {table.path}" if table.path else ""), flush=True
+    )
+    uvicorn.run(build(table, args.pace), host=args.host, port=args.port, log_level="warning")

@@ -1,0 +1,296 @@
+"""What one seat sees at the table, laid out from the data: the seat's observation (never the
+game itself for anything shown), its zones' declarations (their `per`, visibility and grids) and
+the faces of the cards (`faces:`). Nothing here knows a game.
+
+A zone is drawn by its kind: the seat's own hidden zone (a hand) as large faces; a public zone
+as a row of faces, copies of one card counted once, a face-down card by the word its players
+use ("sapling"); a zone nobody sees as a pile with its count; a grid as its rows and columns,
+each space with what lies on it; a zone on a card (`per: card`) beneath that card. Zones are
+grouped as players sit: the shared table, then each seat's area, the viewer's first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from silvics.compiler import faces as face_drawing
+from silvics.human import question, shown_counter
+from silvics.interpreter.state import parse_key
+from silvics.interpreter.views import seat_label
+from silvics.screen import face_down
+
+LARGE_GRID = 24  # spaces: a grid with more draws its cards as named chips, not faces
+HEAP = 12  # cards: a zone with more, not a hand, shows the copies of a card once wherever they lie
+
+
+@dataclass
+class CardView:
+    name: str  # as the seat reads it (never an id)
+    face: int | None = None  # the face's number (Faces), None for a card the seat cannot see
+    option: int | None = None  # the option choosing it, when the seat is asked and it is offered
+    count: int = 1  # copies shown as one
+    down: str = ""  # lying face down: the word for it ("sapling"), shown with its back
+    marks: list[str] = field(default_factory=list)
+    colour: str = "#9e9e9e"  # its edge's colour, for a chip on a large grid
+    attached: list[ZoneView] = field(default_factory=list)
+
+
+@dataclass
+class ZoneView:
+    title: str
+    style: str  # "hand", "row", "pile" or "grid"
+    cards: list[CardView] = field(default_factory=list)
+    hidden: int = 0  # cards the seat cannot see
+    hidden_words: str = ""
+    rows: list[list[SpaceView | None]] = field(default_factory=list)  # a grid's spaces (None: no space)
+    chips: bool = False  # a large grid: cards as chips
+
+
+@dataclass
+class SpaceView:
+    name: str  # "low.1", as the rules name the space
+    words: str  # what the map prints on it
+    tint: str
+    cards: list[CardView] = field(default_factory=list)
+
+
+@dataclass
+class Area:
+    title: str
+    zones: list[ZoneView]
+    mine: bool = False
+
+
+class Faces:
+    """The faces the table has shown, numbered in the order first shown: a number stands for a
+    printed face (a card and the sides it shows), never for one copy of it, so a page can fetch
+    the faces it shows and nothing tells which copy lies where."""
+
+    def __init__(self, ir):
+        self.ir = ir
+        self.numbers: dict[tuple[str, int], int] = {}
+        self.drawn: list[tuple] = []  # number -> (card, side)
+        self._svg = lru_cache(maxsize=512)(self._draw)
+
+    def number(self, card, side: int | None) -> int:
+        shown = card.sides[side].side if side is not None else None
+        sides = face_drawing.face_sides(self.ir, card)
+        which = next((n for n, drawn in enumerate(sides) if shown in drawn), 0)
+        key = (card.id, which)
+        if key not in self.numbers:
+            self.numbers[key] = len(self.drawn)
+            self.drawn.append((card, sides[which][0]))
+        return self.numbers[key]
+
+    def svg(self, number: int) -> str | None:
+        return self._svg(number) if 0 <= number < len(self.drawn) else None
+
+    def _draw(self, number: int) -> str:
+        card, side = self.drawn[number]
+        return face_drawing.face_svg(self.ir, card, side)
+
+
+def seat_view(table, seat: int, faces: Faces) -> dict:
+    """Everything one seat's page shows, as plain values for the template."""
+    game, naming = table.game, table.naming[seat]
+    observation = game.observe(seat)
+    pending = game.pending
+    asked = pending is not None and pending.seat == seat
+    offered = _offered(pending) if asked else {}
+    areas = _areas(table, seat, observation, faces, offered)
+    view = {
+        "game": table.rules.name,
+        "seat": seat,
+        "decision": len(game.state.choices),
+        "over": game.over,
+        "scores": _scores(table, observation),
+        "counters": _counters(table, observation, seat),
+        "areas": areas,
+        "story": table.story(seat),
+        "said": table.said.get(seat, []),
+        "asked": asked,
+        "question": "",
+        "options": [],
+        "waiting": "",
+    }
+    if asked:
+        labels = observation.labels
+        view["question"] = question(table.asker, observation.prompt, labels, observation.still)
+        view["options"] = [
+            (index, naming.option(table.asker.option(observation.prompt, label)))
+            for index, label in enumerate(labels)
+        ]
+    elif pending is not None:
+        who = "you" if pending.seat == seat else f"P{pending.seat + 1}"
+        view["waiting"] = f"Waiting for {who}" + ("" if pending.seat in table.people else " (a bot)")
+    return view
+
+
+def _offered(pending) -> dict[int, int]:
+    """The cards a question offers: card -> the first option choosing it."""
+    if not pending.cards:
+        return {}
+    found: dict[int, int] = {}
+    for index, option in enumerate(pending.options):
+        uid = option if pending.cards is True else pending.cards(option)
+        if isinstance(uid, int):
+            found.setdefault(uid, index)
+    return found
+
+
+def _areas(table, seat: int, observation, faces: Faces, offered: dict) -> list[Area]:
+    """The zones as players sit: shared first, then the viewer's, then each other seat's."""
+    game = table.game
+    decls = {zone.name: zone for zone in table.rules.zones}
+    drawn: dict[int, CardView] = {}  # a card drawn by itself -> its view (zones on it attach there)
+    attached: list[tuple[int, ZoneView]] = []
+    grids: dict[tuple[str, int | None], ZoneView] = {}
+    by_seat: dict[int | None, list[ZoneView]] = {}
+    for key, pile in game.state.zones.items():
+        if not pile or key == "box":
+            continue
+        label = seat_label(game, seat, key)
+        seen = observation.pile(key)
+        parts = parse_key(key)
+        decl = decls[parts.name]
+        owner = game.seat_of_zone(key)
+        if decl.rows:
+            grid = grids.get((parts.name, parts.owner))
+            if grid is None:
+                grid = grids[(parts.name, parts.owner)] = _grid(table, seat, decl, label)
+                by_seat.setdefault(owner, []).append(grid)
+            space = _space(grid, decl, parts)
+            space.cards = _cards(table, seat, faces, pile, seen, label, offered, drawn, grid.chips)
+            continue
+        zone = _zone(table, seat, faces, decl, parts, pile, seen, label, offered, drawn)
+        holder = game.holder_of(key)
+        if holder is not None:
+            attached.append((holder, zone))
+        else:
+            by_seat.setdefault(owner, []).append(zone)
+    for holder, zone in attached:
+        if holder in drawn:
+            drawn[holder].attached.append(zone)
+        else:  # its card is counted in a pile: the zone is shown where that card's seat sits
+            by_seat.setdefault(game.seat_of_zone(game.state.location[holder]), []).append(zone)
+    order = [None, seat, *(other for other in range(game.state.players) if other != seat)]
+    areas = []
+    for who in order:
+        if by_seat.get(who):
+            title = "The table" if who is None else "Yours" if who == seat else f"P{who + 1}'s"
+            areas.append(Area(title, by_seat[who], mine=who == seat))
+    return areas
+
+
+def _zone(table, seat, faces, decl, parts, pile, seen, label, offered, drawn) -> ZoneView:
+    naming = table.naming[seat]
+    title = _capital(naming.zone(label))
+    hand = decl.visibility == "owner" and parts.owner == seat
+    style = "hand" if hand else "row" if decl.visibility == "public" else "pile"
+    zone = ZoneView(title, style)
+    zone.cards = _cards(table, seat, faces, pile, seen, label, offered, drawn, False, grouped=not hand)
+    hidden = sum(1 for card in seen if card.card is None and not (decl.visibility == "public" and card.down))
+    zone.hidden = hidden
+    if hidden:
+        zone.hidden_words = f"{hidden} card{'s' * (hidden != 1)}"
+    return zone
+
+
+def _cards(table, seat, faces, pile, seen, label, offered, drawn, chips, grouped=True) -> list[CardView]:
+    """The cards of a zone the seat sees (and those lying face down in sight, by their word),
+    copies of a card shown once with their count unless they differ or are offered."""
+    naming, decl = table.naming[seat], _decl_of(table, label)
+    views: list[CardView] = []
+    first: dict[tuple, CardView] = {}  # a heap's cards: each card's first view
+    last_key = None
+    for uid, card in zip(pile, seen, strict=True):
+        if card.card is None and not (decl.visibility == "public" and card.down):
+            continue  # counted, not drawn
+        marks = naming.marks(card.marks)
+        view = CardView(naming.card(card, label) if card.card is not None else "", marks=marks)
+        if card.card is not None:
+            view.face = faces.number(card.card, card.side)
+            view.colour = face_drawing.edge_colour(table.rules, card.card, card.card.sides[card.side].side)
+        if card.down:
+            view.down = face_down(decl, 1).removeprefix("1 ")
+        view.option = offered.get(uid)
+        key = (view.name, view.face, view.down, tuple(marks))
+        same = first.get(key) if len(pile) > HEAP else views[-1] if key == last_key else None
+        if grouped and view.option is None and same is not None and same.option is None:
+            same.count += 1
+            continue
+        last_key = key
+        first.setdefault(key, view)
+        views.append(view)
+        drawn[uid] = view
+    return views
+
+
+def _grid(table, seat, decl, label) -> ZoneView:
+    naming = table.naming[seat]
+    name, _, owner = label.partition("@")
+    title = _capital(naming.zone(name.partition(":")[0] + (f"@{owner}" if owner else "")))
+    spaces = {(space.row, space.column): space for space in decl.map}
+    rows = []
+    for row in decl.rows:
+        cells: list[SpaceView | None] = []
+        for column in range(1, decl.columns + 1):
+            space = spaces.get((row, column))
+            if decl.map and space is None:
+                cells.append(None)
+                continue
+            printed = space.attributes if space is not None else {}
+            words = ", ".join(naming.value(n, v) for n, v in printed.items())
+            cells.append(SpaceView(f"{row}.{column}", words, _tint(printed)))
+        rows.append(cells)
+    size = sum(cell is not None for cells in rows for cell in cells)
+    return ZoneView(title, "grid", rows=rows, chips=size > LARGE_GRID)
+
+
+def _space(grid: ZoneView, decl, parts) -> SpaceView:
+    space = grid.rows[decl.rows.index(parts.row)][parts.column - 1]
+    assert space is not None, "a card lies on a space of the grid"
+    return space
+
+
+def _decl_of(table, label: str):
+    name = label.partition("@")[0].partition(":")[0]
+    return next(zone for zone in table.rules.zones if zone.name == name)
+
+
+def _tint(printed: dict) -> str:
+    """A pale colour for what a space prints (the same words, the same colour)."""
+    if not printed:
+        return "#f5f5f0"
+    digest = hashlib.sha256(repr(sorted(printed.items())[:1]).encode()).digest()
+    hue = digest[0] * 360 // 256
+    return f"hsl({hue}, 45%, 88%)"
+
+
+def _scores(table, observation) -> list[dict]:
+    game = table.game
+    winners = game.winners() if game.over and game.state.players > 1 else []
+    return [
+        {"seat": f"P{seat + 1}", "points": points, "winner": seat in winners}
+        for seat, points in enumerate(observation.scores)
+    ]
+
+
+def _counters(table, observation, seat: int) -> list[str]:
+    """The counters players see: the shared ones, the seat's own and others' by whose."""
+    declared = {counter.name: counter for counter in table.rules.counters}
+    said = []
+    for label, value in sorted(observation.counters.items()):
+        name, _, owner = label.partition("@")
+        whose = "" if not owner else "your " if int(owner) == seat + 1 else f"P{owner}'s "
+        said += shown_counter(declared, name, value, whose)
+    markers = [
+        f"{name.replace('_', ' ')}: P{holder + 1}" for name, holder in sorted(observation.markers.items())
+    ]
+    return said + markers
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
