@@ -64,9 +64,10 @@ def compile_game(
     are files vetted already: a pack's (inside the pack's folder) or one the user named.
     `warnings`, when given, receives the game's lint warnings (lint.py). `cards_instead`, when
     given, are the card files read in place of those the rules list (a card table to check)."""
-    return _compile_game(
-        game_path, extra_cards, extra_modules, cards_instead=cards_instead, warnings=warnings
-    )[0]
+    with picture_budget():
+        return _compile_game(
+            game_path, extra_cards, extra_modules, cards_instead=cards_instead, warnings=warnings
+        )[0]
 
 
 def _compile_game(
@@ -78,8 +79,9 @@ def _compile_game(
     warnings: list | None = None,
 ) -> tuple[GameIR, list[str]]:
     """The game's IR, and the names of the modules read from `extra_modules` (whose card files
-    must lie inside `fence`: the pack's folder; by default the game's root)."""
-    with suggestion_budget(SUGGESTION_COMPARISONS), picture_budget():
+    must lie inside `fence`: the pack's folder; by default the game's root). Its pictures count
+    against the budget of the compile it is part of (a game's, or a pack's and its game's)."""
+    with suggestion_budget(SUGGESTION_COMPARISONS):
         return _compile_game_hinted(game_path, extra_cards, extra_modules, fence, cards_instead, warnings)
 
 

@@ -159,10 +159,8 @@ _picture_room: ContextVar[list | None] = ContextVar("picture_room", default=None
 @contextmanager
 def picture_budget() -> Iterator[None]:
     """A compile's pictures, together, may come to MAX_PICTURE_BYTES (they are held in the IR):
-    the room left is shared by every compile inside the block (a pack's and its base game's)."""
-    if _picture_room.get() is not None:
-        yield
-        return
+    the room of the block, a whole compile's (a pack's with its base game's). Each block starts
+    with the whole room, whatever was read before it."""
     token = _picture_room.set([MAX_PICTURE_BYTES])
     try:
         yield

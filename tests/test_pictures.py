@@ -195,6 +195,18 @@ def test_an_edited_picture_is_seen_by_the_cache(tmp_path, cache_home):
     assert status == 1 and "<script>" in err                            # check sees it too: never "ok" from the cache
 
 
+def test_each_compile_has_the_whole_picture_room_whatever_came_before(tmp_path):
+    """CI once found a pack's compile refused at its game's first icon: a room left over in the
+    worker's context by an earlier compile. Each compile starts with a room of its own."""
+    from silvics.compiler import files
+    token = files._picture_room.set([0])                              # a room used up, left behind
+    try:
+        assert compile_pack(pack_with_pictures(tmp_path), games.game_path).icons["icons"]["water"]
+        assert files._picture_room.get() == [0]                      # and left as it was found
+    finally:
+        files._picture_room.reset(token)
+
+
 def test_the_pictures_of_a_pack_and_its_game_together_are_bounded(tmp_path, monkeypatch):
     from silvics.compiler import files
     pack = pack_with_pictures(tmp_path)
