@@ -278,6 +278,7 @@ def test_version_and_the_agents_list(capsys):
     (["docs", "four-forests", "-o", "site", "--no-balance"], "mkdocs", "docs"),
     (["docs", "-o", "pages"], "matplotlib", "docs"),
     (["print", "four-forests", "-o", "sheet.pdf"], "cairosvg", "print"),
+    (["serve", "four-forests"], "starlette", "web"),
     (["simulate", "four-forests", "--games", "2", "--backend", "ray"], "ray", "ray"),
 ], ids=lambda value: " ".join(value) if isinstance(value, list) else value)
 def test_a_missing_extra_is_said_in_one_line_before_any_work(capsys, monkeypatch, tmp_path, argv, blocked, extra):

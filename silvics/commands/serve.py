@@ -59,13 +59,12 @@ def arguments(parser):
 
 def run(args) -> int:
     require("web", "starlette", "uvicorn", "jinja2", what="silvics serve")
-    from silvics.web.host import Table
+    from silvics.web.host import HOTSEAT, Table
 
-    table = Table(*_game(args), hotseat=args.hotseat or None)
-    if table.hotseat is None:  # resumed: as it was served
-        table.hotseat = "hotseat" in table.keys
     if not 0 <= args.pace <= 60:
         raise UsageError("--pace is a number of seconds from 0 to 60")
+    rules, save, game, path = _game(args)
+    table = Table(rules, save, game, path, hotseat=args.hotseat or HOTSEAT in save.keys)
     if table.path is not None:
         saves.check_replaceable(table.path)
         table.write()

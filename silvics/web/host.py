@@ -48,6 +48,7 @@ class Table:
         self.facing: int | None = None  # hot seat: the person whose view the screen shows (None: handed over)
         self.version = 0  # counts the changes: the pages are told of each
         self.said: dict[int, list[str]] = {}  # seat -> the answer to its last undo or "why not?"
+        self._told: dict[int, tuple[list[int], list[str]]] = {}  # seat -> (the choices, its story then)
 
     # ---- who is asking ----
     def seats_of(self, key: str) -> list[int] | None:
@@ -164,10 +165,15 @@ class Table:
         saves.write_file(self.path, saves.dumps(self.save))
 
     def story(self, seat: int) -> list[str]:
-        """The story so far, as `seat` saw it: its last STORY lines."""
-        chronicle = self.stories[seat]
-        chronicle.follow(self.game.state.choices)
-        return chronicle.teller.lines(final=self.game.over)[-STORY:]
+        """The story so far, as `seat` saw it: its last STORY lines (told again only once the
+        game has moved)."""
+        choices = self.game.state.choices
+        told = self._told.get(seat)
+        if told is None or told[0] != choices:
+            chronicle = self.stories[seat]
+            chronicle.follow(choices)
+            told = self._told[seat] = (list(choices), chronicle.teller.lines(final=self.game.over)[-STORY:])
+        return told[1]
 
 
 def _new_keys(people: list[int], hotseat: bool) -> dict[str, str]:

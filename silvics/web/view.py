@@ -72,6 +72,7 @@ class Faces:
         self.ir = ir
         self.numbers: dict[tuple[str, int], int] = {}
         self.drawn: list[tuple] = []  # number -> (card, side)
+        self.colours: dict[tuple[str, int], str] = {}
         self._svg = lru_cache(maxsize=512)(self._draw)
 
     def number(self, card, side: int | None) -> int:
@@ -83,6 +84,13 @@ class Faces:
             self.numbers[key] = len(self.drawn)
             self.drawn.append((card, sides[which][0]))
         return self.numbers[key]
+
+    def colour(self, card, side: int) -> str:
+        """The colour of the card's edge where it shows `side` (a chip's on a large grid)."""
+        key = (card.id, side)
+        if key not in self.colours:
+            self.colours[key] = face_drawing.edge_colour(self.ir, card, card.sides[side].side)
+        return self.colours[key]
 
     def svg(self, number: int) -> str | None:
         return self._svg(number) if 0 <= number < len(self.drawn) else None
@@ -212,7 +220,7 @@ def _cards(table, seat, faces, pile, seen, label, offered, drawn, chips, grouped
         view = CardView(naming.card(card, label) if card.card is not None else "", marks=marks)
         if card.card is not None:
             view.face = faces.number(card.card, card.side)
-            view.colour = face_drawing.edge_colour(table.rules, card.card, card.card.sides[card.side].side)
+            view.colour = faces.colour(card.card, card.side) if chips else view.colour
         if card.down:
             view.down = face_down(decl, 1).removeprefix("1 ")
         view.option = offered.get(uid)
