@@ -154,6 +154,7 @@ async def _drawn(server: Server, request: Request, seats) -> str:
         seat = table.seat_shown(seats)
         if seat is None:
             asked = table.asked_person()
+            assert asked is not None, "a hot seat is handed over only to a person the game waits on"
             return TEMPLATES.get_template("pass.html").render(
                 seat=f"P{asked + 1}", number=asked, version=table.version
             )
@@ -185,16 +186,21 @@ async def events(server: Server, request: Request, seats) -> Response:
                 seen = table.version
                 yield f"data: {seen}\n\n"
                 continue
-            try:
-                async with server.news:
-                    await asyncio.wait_for(
-                        server.news.wait_for(lambda seen=seen: table.version != seen), HEARTBEAT
-                    )
-            except TimeoutError:
+            if not await _moved(server, seen):
                 yield ": still here\n\n"
 
     headers = {**HEADERS, "X-Accel-Buffering": "no"}
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+
+async def _moved(server: Server, version: int) -> bool:
+    """Whether the table moves on from `version` within a heartbeat."""
+    try:
+        async with server.news:
+            await asyncio.wait_for(server.news.wait_for(lambda: server.table.version != version), HEARTBEAT)
+    except TimeoutError:
+        return False
+    return True
 
 
 # ---- what people do ----
