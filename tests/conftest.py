@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from itertools import compress, count
 from operator import ne
@@ -26,6 +27,23 @@ def private_ir_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
         yield
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, driven by Playwright (its own browsers are not downloaded:
+    `executable_path`), one per test process, for every browser test."""
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (`apt-get install chromium`; .ci/run installs it where it runs "
+                    "as root with apt-get)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' brings Playwright")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture

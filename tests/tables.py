@@ -75,15 +75,13 @@ def served(table: Table, pace: float = 0.0, port: int = 0):
     """The table served by uvicorn on a free port of 127.0.0.1, in a thread: its base URL."""
     import socket
 
-    import uvicorn
-    from silvics.web.app import build
+    from silvics.web.app import serving
 
     if not port:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(build(table, pace), host="127.0.0.1", port=port, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = serving(table, pace, "127.0.0.1", port)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

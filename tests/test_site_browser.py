@@ -1,21 +1,12 @@
-"""Each bundled game's site in a real browser, Debian's `chromium` run headless: a card's
-entry (its name and text) is visible on the rendered page, and the site's search lists it.
-
-The browser is driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON
-messages ended by a NUL byte on file descriptors 3 and 4), with the standard library only.
-`--dump-dom` is not enough: mkdocs' search runs in a Web Worker, and the dump is taken
-before the Worker answers, whatever `--virtual-time-budget` says.
+"""Each bundled game's site in a real browser (Debian's chromium, headless, driven by Playwright:
+the `browser` fixture of conftest.py): a card's entry (its name and text) is visible on the
+rendered page, and the site's search lists it. mkdocs' search runs in a Web Worker, so the
+results are waited for on the page.
 """
 import functools
 import http.server
 import json
-import os
-import select
-import shutil
-import subprocess
 import threading
-import time
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -25,82 +16,7 @@ from silvics.cli import main
 from silvics.compiler.cardtext import card_text
 from silvics.reference import GAME_PAGES
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (`apt-get install chromium`; .ci/run installs it where it "
-                             "runs as root with apt-get)")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT = 20          # seconds a page, or an answer from the browser, may take
-
-
-class Chromium:
-    """A headless chromium, spoken to over the DevTools protocol on a pipe."""
-
-    def __init__(self, profile: Path):
-        to_browser, from_browser = os.pipe(), os.pipe()
-        self.process = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(3, 4),
-            preexec_fn=functools.partial(_as_fds_3_and_4, to_browser[0], from_browser[1]))
-        os.close(to_browser[0])
-        os.close(from_browser[1])
-        self.writing, self.reading, self.pending, self.last_id = to_browser[1], from_browser[0], b"", 0
-
-    def call(self, method: str, session: str | None = None, **params) -> dict:
-        self.last_id += 1
-        message = {"id": self.last_id, "method": method, "params": params} | ({"sessionId": session} if session else {})
-        os.write(self.writing, json.dumps(message).encode() + b"\0")
-        reply = self.until(lambda m: m.get("id") == self.last_id)
-        assert "error" not in reply, f"{method}: {reply['error']}"
-        return reply["result"]
-
-    def until(self, wanted) -> dict:
-        """The next message `wanted` accepts; the events before it are let go."""
-        deadline = time.monotonic() + WAIT
-        while True:
-            while b"\0" not in self.pending:
-                assert select.select([self.reading], [], [], max(0.0, deadline - time.monotonic()))[0], \
-                    "chromium did not answer in time"
-                chunk = os.read(self.reading, 1 << 16)
-                assert chunk, "chromium closed its pipe"
-                self.pending += chunk
-            raw, _, self.pending = self.pending.partition(b"\0")
-            if wanted(message := json.loads(raw)):
-                return message
-
-    def open(self, url: str) -> str:
-        """A new tab showing `url`, loaded; its session id."""
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        self.call("Page.enable", session)
-        self.call("Page.navigate", session, url=url)
-        self.until(lambda m: m.get("method") == "Page.loadEventFired" and m.get("sessionId") == session)
-        return session
-
-    def evaluate(self, session: str, expression: str):
-        """The value of a JavaScript expression (a promise is awaited) in a tab."""
-        reply = self.call("Runtime.evaluate", session, expression=expression, awaitPromise=True, returnByValue=True)
-        assert "exceptionDetails" not in reply, reply["exceptionDetails"]
-        return reply["result"].get("value")
-
-    def close(self):
-        try:
-            self.call("Browser.close")
-            self.process.wait(timeout=WAIT)
-        except (AssertionError, OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
-        os.close(self.writing)
-        os.close(self.reading)
-
-
-def _as_fds_3_and_4(reading: int, writing: int):
-    """In the child: the pipe's ends where --remote-debugging-pipe looks for them (copied
-    first, as either may already be 3 or 4)."""
-    reading, writing = os.dup(reading), os.dup(writing)
-    os.dup2(reading, 3)
-    os.dup2(writing, 4)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -123,10 +39,17 @@ def sites(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    chromium = Chromium(tmp_path_factory.mktemp("chromium-profile"))
-    yield chromium
-    chromium.close()
+def tab(browser):
+    """A tab of the shared browser: `shown(url, expression)` is the expression's value on the page at url."""
+    page = browser.new_page()
+    page.set_default_timeout(WAIT * 1000)
+
+    def shown(url: str, expression: str):
+        page.goto(url)
+        return page.evaluate(expression)
+
+    yield shown
+    page.close()
 
 
 def a_card_with_text(ir) -> tuple[str, str, list[str]]:
@@ -152,18 +75,17 @@ FACE_AREA = """(() => { const heading = document.getElementById(%s); let el = he
 
 
 @pytest.mark.parametrize("game", bundled.games())
-def test_a_cards_entry_is_visible_on_the_rendered_site(sites, browser, game):
+def test_a_cards_entry_is_visible_on_the_rendered_site(tab, sites, game):
     """On the rendered page: the card's name and printed text are visible, and its face is drawn
     (an SVG with an area, right after the card's heading)."""
     root, address = sites
     card_id, name, texts = a_card_with_text(games.load(game))
     pages = {page: f"{address}/{game}/site/{'' if page == 'index.md' else page.removesuffix('.md') + '/'}"
              for page, _, _ in GAME_PAGES}
-    shown = {page: words(browser.evaluate(browser.open(url), "document.body.innerText"))   # what is visible
-             for page, url in pages.items()}
+    shown = {page: words(tab(url, "document.body.innerText")) for page, url in pages.items()}   # what is visible
     found = [page for page, text in shown.items() if name in text and all(words(t) in text for t in texts)]
     assert found, (name, texts)
-    area = browser.evaluate(browser.open(pages[found[0]]), FACE_AREA % json.dumps(card_id))
+    area = tab(pages[found[0]], FACE_AREA % json.dumps(card_id))
     assert area > 1000, f"{card_id}'s face is not drawn"
 
 
@@ -175,13 +97,12 @@ SEARCH_RESULTS = """new Promise(done => { const start = Date.now(); (function lo
 
 
 @pytest.mark.parametrize("game", bundled.games())
-def test_the_search_finds_a_card_by_its_name(sites, browser, game):
+def test_the_search_finds_a_card_by_its_name(tab, sites, game):
     """The mkdocs theme searches from any page given `?q=`: the search box opens with the
     results, each a link to a section; one of them is the section that holds the card."""
     root, address = sites
     _, name, _ = a_card_with_text(games.load(game))
-    session = browser.open(f"{address}/{game}/site/?q={quote(name)}")
-    found = browser.evaluate(session, SEARCH_RESULTS % (WAIT * 1000))
+    found = tab(f"{address}/{game}/site/?q={quote(name)}", SEARCH_RESULTS % (WAIT * 1000))
     assert found["links"], f"the search for {name!r} lists nothing"
     assert found["shown"].strip(), "the results are not visible"
     index = json.loads((root / game / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))

@@ -5,6 +5,7 @@ server restarted with --resume goes on where it stood, at the same links."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -101,9 +102,7 @@ def _game(args):
 
 
 def _serve(table, args):
-    import uvicorn
-
-    from silvics.web.app import build
+    from silvics.web.app import serving
 
     if args.host != LOCAL:
         print(
@@ -112,11 +111,11 @@ def _serve(table, args):
             file=sys.stderr,
         )
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"{table.rules.name} at http://{host}:{args.port}/ ; each link is one player's, keep it secret:")
+    print(f"{table.rules.name}, served at {host}:{args.port}. Each link is one player's: keep it secret.")
     for name, key in table.links().items():
         who = "the people at this screen" if name == "hotseat" else name
         print(f"  {who}: http://{host}:{args.port}/play/{key}")
     print(
         "Ctrl-C stops the server" + (f"; the game is kept in {table.path}" if table.path else ""), flush=True
     )
-    uvicorn.run(build(table, args.pace), host=args.host, port=args.port, log_level="warning")
+    serving(table, args.pace, args.host, args.port).run()

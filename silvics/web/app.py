@@ -59,6 +59,11 @@ class Server:
         self.news = asyncio.Condition()
         self.bots_task: asyncio.Task | None = None
         self.failure = ""  # a fault of the rules met while playing, shown on every page
+        self.closing = False  # the server is stopping: the push channels end
+
+    async def close(self):
+        self.closing = True
+        await self.announce()
 
     async def announce(self):
         async with self.news:
@@ -85,6 +90,21 @@ class Server:
                 self.failure, played = str(error), True
             if played:
                 await self.announce()
+
+
+def serving(table: Table, pace: float, host: str, port: int):
+    """A uvicorn server of the table that, asked to stop (Ctrl-C), first ends the pages' push
+    channels, so that it stops at once and quietly (never after a timeout, with a traceback)."""
+    import uvicorn
+
+    app = build(table, pace)
+
+    class Serving(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            await app.state.server.close()
+            await super().shutdown(sockets)
+
+    return Serving(uvicorn.Config(app, host=host, port=port, log_level="warning"))
 
 
 def build(table: Table, pace: float = 1.0) -> Starlette:
@@ -181,7 +201,7 @@ async def events(server: Server, request: Request, seats) -> Response:
 
     async def stream():
         table, seen = server.table, -1
-        while not await request.is_disconnected():
+        while not server.closing and not await request.is_disconnected():
             if table.version != seen:
                 seen = table.version
                 yield f"data: {seen}\n\n"
@@ -197,7 +217,9 @@ async def _moved(server: Server, version: int) -> bool:
     """Whether the table moves on from `version` within a heartbeat."""
     try:
         async with server.news:
-            await asyncio.wait_for(server.news.wait_for(lambda: server.table.version != version), HEARTBEAT)
+            await asyncio.wait_for(
+                server.news.wait_for(lambda: server.table.version != version or server.closing), HEARTBEAT
+            )
     except TimeoutError:
         return False
     return True

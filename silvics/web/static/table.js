@@ -31,11 +31,13 @@ async function refresh() {
 async function send(path, body) {
   if (busy) return;
   busy = true;
+  const started = performance.now();
   try {
     const answer = await fetch(base + path, {
       method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     if (answer.ok) {
       draw(await answer.text());
+      document.body.dataset.answeredIn = String(performance.now() - started);   // ms, click to page drawn
     } else {
       const said = await answer.json().catch(() => ({error: "the table did not answer"}));
       trouble.textContent = said.error;
