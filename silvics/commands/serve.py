@@ -115,7 +115,10 @@ def _serve(table, args):
     for name, key in table.links().items():
         who = "the people at this screen" if name == "hotseat" else name
         print(f"  {who}: http://{host}:{args.port}/play/{key}")
-    print(
-        "Ctrl-C stops the server" + (f"; the game is kept in {table.path}" if table.path else ""), flush=True
-    )
+    kept = f"; the game is kept in {table.path}" if table.path else " (with --save FILE it could be resumed)"
+    print(f"Ctrl-C stops the server{kept}", flush=True)
     serving(table, args.pace, args.host, args.port).run()
+    if table.path is not None:
+        print(
+            f"stopped; resume with\n  silvics serve --resume {shlex.quote(str(table.path))}", file=sys.stderr
+        )
