@@ -49,7 +49,7 @@ from .modules import (
 from .procedures import lower_procedures
 from .steps import At, Call, Steps
 from .strategies import strategies
-from .templates import face_templates, icons
+from .templates import face_templates, icons, table_layout
 from .vocabulary import bound_names, vocabulary
 from .walk import every_rule
 from .yamlload import dumped
@@ -379,7 +379,11 @@ def _lowered(game: Document, owned: dict, card_docs, fences: dict, diagnostics) 
         tiebreak,
         face_templates(game, declared.kinds, diagnostics),
     )
-    ir = replace(ir, icons=icons([game, *modules], fences, declared.kinds, diagnostics))
+    ir = replace(
+        ir,
+        icons=icons([game, *modules], fences, declared.kinds, diagnostics),
+        table=table_layout(game, declared.decls.zones, diagnostics),
+    )
     rules, typed = every_rule(ir), _typed(calls)
     words = vocabulary([game, *modules], declared.decls, steps, diagnostics, rules, typed, _seen(calls))
     personas = strategies(

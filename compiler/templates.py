@@ -3,7 +3,7 @@ against the kinds the game declares. `faces.py` draws cards by them."""
 
 from __future__ import annotations
 
-from ..interpreter.ir import FaceDecl, KindDecl
+from ..interpreter.ir import FaceDecl, KindDecl, TableLayout, ZoneDecl
 from .diagnostics import did_you_mean
 from .files import Refused, read_picture
 
@@ -48,6 +48,24 @@ def face_templates(doc, kinds: dict[str, KindDecl], diagnostics) -> tuple[FaceDe
             )
         )
     return tuple(found)
+
+
+def table_layout(doc, zones: dict[str, ZoneDecl], diagnostics) -> TableLayout:
+    """How the table in the browser arranges the zones (`table:` in game.yaml), each zone named
+    checked to be one the rules declare (a module's too)."""
+    spec = doc.data.get("table", {})
+    for part in ("order", "hide"):
+        for number, name in enumerate(spec.get(part, ())):
+            if name not in zones:
+                diagnostics.append(
+                    doc.error(
+                        ("table", part, number),
+                        "E0401",
+                        f"unknown zone '{name}'",
+                        did_you_mean(name, zones) or f"zones: {', '.join(zones)}",
+                    )
+                )
+    return TableLayout(tuple(spec.get("order", ())), tuple(spec.get("hide", ())))
 
 
 def icons(docs, fences: dict, kinds: dict[str, KindDecl], diagnostics) -> dict:

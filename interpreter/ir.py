@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
 
-IR_VERSION = 12
+IR_VERSION = 13
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,16 @@ class CardDef:
     sides: tuple[SideDef, ...]
     span: Span | None = None
     origin: str = ""  # the pack the card comes from ("" for the game's own and its modules')
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """How the table in the browser arranges the zones (`table:`): these first, in this order,
+    in each player's area and the shared one; those hidden never drawn (zones set aside at setup).
+    Zones left out follow in the order the rules declare them."""
+
+    order: tuple[str, ...] = ()
+    hide: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +282,7 @@ class GameIR:
         default_factory=dict
     )  # attribute -> {value -> a picture's data URI}, the modules' too
     strategies: dict = field(default_factory=dict)  # name -> Strategy: personas agents play by
+    table: TableLayout = TableLayout()  # how the table in the browser arranges the zones
     solo: Solo = Solo()  # how a game played alone is won (none: the player alone always is)
     pack: Pack = Pack()  # the pack this IR is compiled from, on its base game (none: the game itself)
     version: int = IR_VERSION

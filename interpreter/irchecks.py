@@ -45,6 +45,7 @@ from .ir import (
     Span,
     Strategy,
     StrategyRule,
+    TableLayout,
     Vocabulary,
     ZoneDecl,
 )
@@ -684,10 +685,12 @@ FIELDS = {
         "faces": _list(_record("FaceDecl")),
         "icons": _map(_map(_picture)),
         "strategies": _map(_record("Strategy")),
+        "table": _record("TableLayout"),
         "solo": _record("Solo"),
         "pack": _record("Pack"),
     },
     "Solo": {"won": _or_null(_expression), "result": _text},
+    "TableLayout": {"order": _list(_text), "hide": _list(_text)},
     "Pack": {"name": _text, "description": _text, "modules": _list(_text)},
     "StrategyRule": {"at": _text, "prefer": _or_null(_expression), "pick": _list(_text), "span": _span},
     "Strategy": {"name": _text, "doc": _text, "rules": _list(_record("StrategyRule"))},
@@ -714,6 +717,7 @@ _CLASSES = {
         StrategyRule,
         Strategy,
         Solo,
+    TableLayout,
         Pack,
         GameIR,
     )

@@ -39,6 +39,7 @@ class CardView:
 
 @dataclass
 class ZoneView:
+    name: str  # the zone's name in the rules (ordering the areas; never shown)
     title: str
     style: str  # "hand", "row", "pile" or "grid"
     cards: list[CardView] = field(default_factory=list)
@@ -150,122 +151,133 @@ def _offered(pending) -> dict[int, int]:
 
 def _areas(table, seat: int, observation, faces: Faces, offered: dict) -> list[Area]:
     """The zones as players sit: shared first, then the viewer's, then each other seat's."""
-    game = table.game
-    decls = {zone.name: zone for zone in table.rules.zones}
-    drawn: dict[int, CardView] = {}  # a card drawn by itself -> its view (zones on it attach there)
-    attached: list[tuple[int, ZoneView]] = []
-    grids: dict[tuple[str, int | None], ZoneView] = {}
-    by_seat: dict[int | None, list[ZoneView]] = {}
-    for key, pile in game.state.zones.items():
-        if not pile or key == "box":
-            continue
-        label = seat_label(game, seat, key)
-        seen = observation.pile(key)
-        parts = parse_key(key)
-        decl = decls[parts.name]
-        owner = game.seat_of_zone(key)
-        if decl.rows:
-            grid = grids.get((parts.name, parts.owner))
-            if grid is None:
-                grid = grids[(parts.name, parts.owner)] = _grid(table, seat, decl, label)
-                by_seat.setdefault(owner, []).append(grid)
-            space = _space(grid, decl, parts)
-            space.cards = _cards(table, seat, faces, pile, seen, label, offered, drawn, grid.chips)
-            continue
-        zone = _zone(table, seat, faces, decl, parts, pile, seen, label, offered, drawn)
-        holder = game.holder_of(key)
-        if holder is not None:
-            attached.append((holder, zone))
-        else:
-            by_seat.setdefault(owner, []).append(zone)
-    for holder, zone in attached:
-        if holder in drawn:
-            drawn[holder].attached.append(zone)
-        else:  # its card is counted in a pile: the zone is shown where that card's seat sits
-            by_seat.setdefault(game.seat_of_zone(game.state.location[holder]), []).append(zone)
-    order = [None, seat, *(other for other in range(game.state.players) if other != seat)]
-    areas = []
-    for who in order:
-        if by_seat.get(who):
-            title = "The table" if who is None else "Yours" if who == seat else f"P{who + 1}'s"
-            areas.append(Area(title, by_seat[who], mine=who == seat))
-    return areas
+    return _Layout(table, seat, observation, faces, offered).areas()
 
 
-def _zone(table, seat, faces, decl, parts, pile, seen, label, offered, drawn) -> ZoneView:
-    naming = table.naming[seat]
-    title = _capital(naming.zone(label))
-    hand = decl.visibility == "owner" and parts.owner == seat
-    style = "hand" if hand else "row" if decl.visibility == "public" else "pile"
-    zone = ZoneView(title, style)
-    zone.cards = _cards(table, seat, faces, pile, seen, label, offered, drawn, False, grouped=not hand)
-    hidden = sum(1 for card in seen if card.card is None and not (decl.visibility == "public" and card.down))
-    zone.hidden = hidden
-    if hidden:
-        zone.hidden_words = f"{hidden} card{'s' * (hidden != 1)}"
-    return zone
+class _Layout:
+    """One seat's table, zone by zone (the cards as its observation gives them)."""
 
+    def __init__(self, table, seat: int, observation, faces: Faces, offered: dict):
+        self.table, self.seat, self.observation, self.faces, self.offered = (
+            table,
+            seat,
+            observation,
+            faces,
+            offered,
+        )
+        self.game, self.naming = table.game, table.naming[seat]
+        self.decls = {zone.name: zone for zone in table.rules.zones}
+        self.drawn: dict[int, CardView] = {}  # a card drawn by itself -> its view (zones on it attach there)
+        zones = self.game.state.zones
+        self.holders = {self.game.holder_of(key) for key, pile in zones.items() if pile} - {None}
 
-def _cards(table, seat, faces, pile, seen, label, offered, drawn, chips, grouped=True) -> list[CardView]:
-    """The cards of a zone the seat sees (and those lying face down in sight, by their word),
-    copies of a card shown once with their count unless they differ or are offered."""
-    naming, decl = table.naming[seat], _decl_of(table, label)
-    views: list[CardView] = []
-    first: dict[tuple, CardView] = {}  # a heap's cards: each card's first view
-    last_key = None
-    for uid, card in zip(pile, seen, strict=True):
-        if card.card is None and not (decl.visibility == "public" and card.down):
-            continue  # counted, not drawn
-        marks = naming.marks(card.marks)
-        view = CardView(naming.card(card, label) if card.card is not None else "", marks=marks)
-        if card.card is not None:
-            view.face = faces.number(card.card, card.side)
-            view.colour = faces.colour(card.card, card.side) if chips else view.colour
-        if card.down:
-            view.down = face_down(decl, 1).removeprefix("1 ")
-        view.option = offered.get(uid)
-        key = (view.name, view.face, view.down, tuple(marks))
-        same = first.get(key) if len(pile) > HEAP else views[-1] if key == last_key else None
-        if grouped and view.option is None and same is not None and same.option is None:
-            same.count += 1
-            continue
-        last_key = key
-        first.setdefault(key, view)
-        views.append(view)
-        drawn[uid] = view
-    return views
-
-
-def _grid(table, seat, decl, label) -> ZoneView:
-    naming = table.naming[seat]
-    name, _, owner = label.partition("@")
-    title = _capital(naming.zone(name.partition(":")[0] + (f"@{owner}" if owner else "")))
-    spaces = {(space.row, space.column): space for space in decl.map}
-    rows = []
-    for row in decl.rows:
-        cells: list[SpaceView | None] = []
-        for column in range(1, decl.columns + 1):
-            space = spaces.get((row, column))
-            if decl.map and space is None:
-                cells.append(None)
+    def areas(self) -> list[Area]:
+        game, layout = self.game, self.table.rules.table
+        attached: list[tuple[int, ZoneView]] = []
+        grids: dict[tuple[str, int | None], ZoneView] = {}
+        by_seat: dict[int | None, list[ZoneView]] = {}
+        for key, pile in game.state.zones.items():
+            parts = parse_key(key)
+            if not pile or key == "box" or parts.name in layout.hide:
                 continue
-            printed = space.attributes if space is not None else {}
-            words = ", ".join(naming.value(n, v) for n, v in printed.items())
-            cells.append(SpaceView(f"{row}.{column}", words, _tint(printed)))
-        rows.append(cells)
-    size = sum(cell is not None for cells in rows for cell in cells)
-    return ZoneView(title, "grid", rows=rows, chips=size > LARGE_GRID)
+            label, decl, owner = (
+                seat_label(game, self.seat, key),
+                self.decls[parts.name],
+                game.seat_of_zone(key),
+            )
+            if decl.rows:
+                grid = grids.get((parts.name, parts.owner))
+                if grid is None:
+                    grid = grids[(parts.name, parts.owner)] = self.grid(decl, label)
+                    by_seat.setdefault(owner, []).append(grid)
+                space = grid.rows[decl.rows.index(parts.row)][parts.column - 1]
+                assert space is not None, "a card lies on a space of the grid"
+                space.cards = self.cards(key, label, grid.chips)
+                continue
+            zone = self.zone(key, decl, parts, label)
+            holder = game.holder_of(key)
+            if holder is not None:
+                attached.append((holder, zone))
+            else:
+                by_seat.setdefault(owner, []).append(zone)
+        for holder, zone in attached:
+            if holder in self.drawn:
+                self.drawn[holder].attached.append(zone)
+            else:  # its card is counted in a pile: the zone is shown where that card's seat sits
+                by_seat.setdefault(game.seat_of_zone(game.state.location[holder]), []).append(zone)
+        ranked = dict.fromkeys((*layout.order, *self.decls))  # `table: order:` first, then as declared
+        first = {name: number for number, name in enumerate(ranked)}
+        areas = []
+        for who in [None, self.seat, *(other for other in range(game.state.players) if other != self.seat)]:
+            if by_seat.get(who):
+                title = "The table" if who is None else "Yours" if who == self.seat else f"P{who + 1}'s"
+                zones = sorted(by_seat[who], key=lambda zone: first[zone.name])
+                areas.append(Area(title, zones, mine=who == self.seat))
+        return areas
 
+    def zone(self, key: str, decl, parts, label: str) -> ZoneView:
+        hand = decl.visibility == "owner" and parts.owner == self.seat
+        style = "hand" if hand else "row" if decl.visibility == "public" else "pile"
+        zone = ZoneView(parts.name, _capital(self.naming.zone(label)), style)
+        zone.cards = self.cards(key, label, grouped=not hand)
+        seen = self.observation.pile(key)
+        zone.hidden = sum(
+            1 for card in seen if card.card is None and not (decl.visibility == "public" and card.down)
+        )
+        if zone.hidden:
+            zone.hidden_words = f"{zone.hidden} card{'s' * (zone.hidden != 1)}"
+        return zone
 
-def _space(grid: ZoneView, decl, parts) -> SpaceView:
-    space = grid.rows[decl.rows.index(parts.row)][parts.column - 1]
-    assert space is not None, "a card lies on a space of the grid"
-    return space
+    def cards(self, key: str, label: str, chips: bool = False, grouped: bool = True) -> list[CardView]:
+        """The cards of a zone the seat sees (and those lying face down in sight, by their word),
+        copies of a card shown once with their count, unless they differ, are offered or hold
+        cards of their own."""
+        decl, naming = self.decls[parse_key(key).name], self.naming
+        views: list[CardView] = []
+        first: dict[tuple, CardView] = {}  # a heap's cards: each card's first view
+        pile, last_key = self.game.state.zones[key], None
+        for uid, card in zip(pile, self.observation.pile(key), strict=True):
+            if card.card is None and not (decl.visibility == "public" and card.down):
+                continue  # counted, not drawn
+            marks = naming.marks(card.marks)
+            view = CardView(naming.card(card, label) if card.card is not None else "", marks=marks)
+            if card.card is not None:
+                view.face = self.faces.number(card.card, card.side)
+                view.colour = self.faces.colour(card.card, card.side) if chips else view.colour
+            if card.down:
+                view.down = face_down(decl, 1).removeprefix("1 ")
+            view.option = self.offered.get(uid)
+            key_ = (view.name, view.face, view.down, tuple(marks))
+            same = first.get(key_) if len(pile) > HEAP else views[-1] if key_ == last_key else None
+            alone = view.option is not None or uid in self.holders
+            if grouped and not alone and same is not None:
+                same.count += 1
+                continue
+            last_key = None if alone else key_  # an offered card, or one holding cards, stands alone
+            if not alone:
+                first.setdefault(key_, view)
+            views.append(view)
+            self.drawn[uid] = view
+        return views
 
-
-def _decl_of(table, label: str):
-    name = label.partition("@")[0].partition(":")[0]
-    return next(zone for zone in table.rules.zones if zone.name == name)
+    def grid(self, decl, label: str) -> ZoneView:
+        name, _, owner = label.partition("@")
+        title = _capital(self.naming.zone(name.partition(":")[0] + (f"@{owner}" if owner else "")))
+        spaces = {(space.row, space.column): space for space in decl.map}
+        rows = []
+        for row in decl.rows:
+            cells: list[SpaceView | None] = []
+            for column in range(1, decl.columns + 1):
+                space = spaces.get((row, column))
+                if decl.map and space is None:
+                    cells.append(None)
+                    continue
+                printed = space.attributes if space is not None else {}
+                words = ", ".join(self.naming.value(n, v) for n, v in printed.items())
+                cells.append(SpaceView(f"{row}.{column}", words, _tint(printed)))
+            rows.append(cells)
+        size = sum(cell is not None for cells in rows for cell in cells)
+        return ZoneView(decl.name, title, "grid", rows=rows, chips=size > LARGE_GRID)
 
 
 def _tint(printed: dict) -> str:
