@@ -190,6 +190,7 @@ class _Layout:
                 if grid is None:
                     grid = grids[(parts.name, parts.owner)] = self.grid(decl, label)
                     by_seat.setdefault(owner, []).append(grid)
+                assert parts.column is not None, "a grid's zone key names a space"
                 space = grid.rows[decl.rows.index(parts.row)][parts.column - 1]
                 assert space is not None, "a card lies on a space of the grid"
                 space.cards = self.cards(key, label, grid.chips)
