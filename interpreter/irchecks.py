@@ -717,7 +717,7 @@ _CLASSES = {
         StrategyRule,
         Strategy,
         Solo,
-    TableLayout,
+        TableLayout,
         Pack,
         GameIR,
     )
