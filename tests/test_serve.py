@@ -124,6 +124,23 @@ def test_refused_requests_change_nothing():
         assert again.status_code == 409 and len(table.game.state.choices) == decision + 1
 
 
+def test_racing_answers_to_one_question_play_one():
+    """Two tabs of one seat (or a double click) answer the same question at once: one answer
+    is played, the others are refused, and the game took one decision."""
+    from concurrent.futures import ThreadPoolExecutor
+    table = new_table("forest-shuffle")
+    key = table.keys["P1"]
+    with client_of(table) as client:
+        wait_for_person(table)
+        page = client.get(f"/play/{key}/view").text
+        decision = decision_of(page)
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda option: client.post(f"/play/{key}/choose", json={
+                "decision": decision, "option": option}).status_code, [0, 1, 2, 0, 1, 2, 0, 1]))
+        assert sorted(answers) == [200] + [409] * 7
+        assert len(table.game.state.choices) > decision
+
+
 def test_card_and_pack_text_is_escaped(monkeypatch):
     """A card whose name is markup is shown as text, wherever a page names it."""
     table = new_table("four-forests")
