@@ -41,7 +41,8 @@ class Person:
         pick = cards.nth(self.rng.randrange(cards.count())) if cards.count() and self.rng.random() < 0.5 else \
             buttons.nth(self.rng.randrange(buttons.count()))
         pick.click()
-        self.page.wait_for_selector(f".view:not([data-decision='{before}'])", timeout=WAIT)  # no eval: CSP
+        moved = f".view:not([data-decision='{before}']), .pass"   # the next view, or a hot seat's pass screen
+        self.page.wait_for_selector(moved, timeout=WAIT)   # (a selector: the page's CSP allows no eval)
         self.trips.append(float(self.page.get_attribute("body", "data-answered-in")) / 1000)  # timed by the page
 
     def undo(self):
@@ -106,3 +107,26 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game_id):
         print(f"{game_id}: {len(person.trips)} clicks, round trip median {median * 1000:.0f} ms, "
               f"90th percentile {sorted(person.trips)[int(0.9 * len(person.trips))] * 1000:.0f} ms")
         assert median <= ROUND_TRIP, f"{game_id}: a click takes {median * 1000:.0f} ms at the median"
+
+
+def test_the_hot_seat_in_the_browser(browser):
+    """One link, two people: between their decisions the page shows only the pass screen, and
+    the next view once its person says they have the screen."""
+    table = new_table("four-forests", people=(1, 2), hotseat=True)
+    page = browser.new_page()
+    try:
+        with served(table) as address:
+            page.goto(f"{address}/play/{table.keys['hotseat']}")
+            passes = 0
+            for _ in range(10):
+                asked = table.game.pending.seat
+                if page.locator("[data-pass]").count():
+                    assert page.inner_text("h1") == f"Pass the screen to P{asked + 1}"
+                    assert page.locator("figure.card").count() == 0           # nobody's cards
+                    page.click("[data-pass]")
+                    passes += 1
+                page.wait_for_selector(f"text=you are P{asked + 1}", timeout=WAIT)
+                Person(page, random.Random(asked)).click()
+    finally:
+        page.close()
+    assert passes >= 3
