@@ -443,7 +443,9 @@ def test_nothing_public_leads_from_an_observation_to_the_game(position):
         assert not found
         assert {name for name in dir(observation) if not name.startswith("_")} == {
             "seat", "deciding", "prompt", "labels", "option_count", "still", "players", "zones", "counters",
-            "scores", "markers", "log", "sample", "strategy"}
+            "scores", "markers", "log", "sample", "strategy", "pile"}
+        for key in position.state.zones:                   # zone by zone: nothing its zones do not give
+            assert not [path for path, value in reachable(observation.pile(key)) if isinstance(value, ENGINE)]
         for name in position.rules.ir.strategies:          # a persona is rules, which are public: IR only
             assert not [path for path, value in reachable(observation.strategy(name)) if isinstance(value, ENGINE)]
 
@@ -455,6 +457,9 @@ def test_a_card_out_of_sight_is_never_named_by_what_a_seat_reads(position):
         named = {card.id for cards in observation.zones.values() for card in cards} - {"?"}
         assert named == {game.card_id(uid) for uid in range(len(game.state.location))
                          if visible(game, seat, uid) and game.state.location[uid] != "box"}
+        for key, pile in game.state.zones.items():         # the same, zone by zone (the table in the browser)
+            assert [card.id for card in observation.pile(key)] == [
+                game.card_id(uid) if visible(game, seat, uid) else "?" for uid in pile]
 
 
 def test_a_sampled_world_reads_as_its_observation(position):
