@@ -34,6 +34,7 @@ class CardView:
     down: str = ""  # lying face down: the word for it ("sapling"), shown with its back
     marks: list[str] = field(default_factory=list)
     colour: str = "#9e9e9e"  # its edge's colour, for a chip on a large grid
+    icons: tuple = ()  # a chip's pictures: (data URI, the value in words) of what its face pictures
     attached: list[ZoneView] = field(default_factory=list)
 
 
@@ -74,6 +75,7 @@ class Faces:
         self.numbers: dict[tuple[str, int], int] = {}
         self.drawn: list[tuple] = []  # number -> (card, side)
         self.colours: dict[tuple[str, int], str] = {}
+        self.chips: dict[tuple[str, int], tuple] = {}
         self._svg = lru_cache(maxsize=512)(self._draw)
 
     def number(self, card, side: int | None) -> int:
@@ -92,6 +94,22 @@ class Faces:
         if key not in self.colours:
             self.colours[key] = face_drawing.edge_colour(self.ir, card, card.sides[side].side)
         return self.colours[key]
+
+    def icons(self, card, side: int) -> tuple:
+        """Up to two icons of what the card's face shows first (its `pictures:`, else its colour
+        value, then its badges), for a chip too small for a face: a domino's two animals."""
+        key = (card.id, side)
+        if key not in self.chips:
+            face, printed = face_drawing.template(self.ir, card), card.sides[side].attributes
+            found: dict[str, str] = {}
+            for name in (*(face.pictures or (face.colour,)), *face.badges):
+                value = printed.get(name)
+                for one in value if isinstance(value, tuple | list) else (value,):
+                    picture = self.ir.icons.get(name, {}).get(one) if isinstance(one, str) else None
+                    if picture:
+                        found.setdefault(picture, one.replace("-", " "))
+            self.chips[key] = tuple(found.items())[:2]
+        return self.chips[key]
 
     def svg(self, number: int) -> str | None:
         return self._svg(number) if 0 <= number < len(self.drawn) else None
@@ -244,7 +262,9 @@ class _Layout:
             view = CardView(naming.card(card, label) if card.card is not None else "", marks=marks)
             if card.card is not None:
                 view.face = self.faces.number(card.card, card.side)
-                view.colour = self.faces.colour(card.card, card.side) if chips else view.colour
+                if chips:
+                    view.colour = self.faces.colour(card.card, card.side)
+                    view.icons = self.faces.icons(card.card, card.side)
             if card.down:
                 view.down = face_down(decl, 1).removeprefix("1 ")
             view.option = self.offered.get(uid)
