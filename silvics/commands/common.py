@@ -42,6 +42,18 @@ def backend_option(sub):
     )
 
 
+def human_option(parser, where: str):
+    """--human SEAT, repeatable: a person plays that seat (`where` says how: at the terminal)."""
+    parser.add_argument(
+        "--human",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help=f"a person plays this seat (from 1) {where}",
+    )
+
+
 def table_options(parser, seed: int | None, agents: str | None):
     """The table a game is played at (play, simulate): --players, --seed, --agents, --module, --set."""
     parser.add_argument("--players", type=int, default=None, help="default: the game's maximum")

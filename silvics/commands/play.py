@@ -14,7 +14,16 @@ from silvics.human import InputEnded, shown_counter
 from silvics.interpreter.state import parse_key
 from silvics.why import unmet
 
-from .common import GAME_HELP, agent_names, chosen_options, game_setup, log_option, setup_line, table_options
+from .common import (
+    GAME_HELP,
+    agent_names,
+    chosen_options,
+    game_setup,
+    human_option,
+    log_option,
+    setup_line,
+    table_options,
+)
 
 NAME = "play"
 HELP = "play a whole game with bots (and people) and print it"
@@ -23,14 +32,7 @@ HELP = "play a whole game with bots (and people) and print it"
 def arguments(parser):
     parser.add_argument("game", nargs="?", help=GAME_HELP)
     table_options(parser, seed=None, agents=None)  # their defaults: 1, random, unless resumed
-    parser.add_argument(
-        "--human",
-        type=int,
-        action="append",
-        default=[],
-        metavar="SEAT",
-        help="a person plays this seat (from 1) at the terminal",
-    )
+    human_option(parser, "at the terminal; repeatable")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     log_option(parser)
     parser.add_argument(

@@ -13,7 +13,7 @@ from silvics import saves
 from silvics.errors import OK, UsageError
 from silvics.extras import require
 
-from .common import GAME_HELP, agent_names, chosen_options, game_setup, table_options
+from .common import GAME_HELP, agent_names, chosen_options, game_setup, human_option, table_options
 
 NAME = "serve"
 HELP = "play a game in the browser, with people and bots"
@@ -23,14 +23,7 @@ LOCAL = "127.0.0.1"
 def arguments(parser):
     parser.add_argument("game", nargs="?", help=GAME_HELP)
     table_options(parser, seed=None, agents=None)
-    parser.add_argument(
-        "--human",
-        type=int,
-        action="append",
-        default=[],
-        metavar="SEAT",
-        help="a person plays this seat (from 1), at a link of their own; repeatable (default: seat 1)",
-    )
+    human_option(parser, "at a link of their own; repeatable (default: seat 1)")
     parser.add_argument(
         "--hotseat",
         action="store_true",
