@@ -226,21 +226,47 @@ async def _moved(server: Server, version: int) -> bool:
 
 
 # ---- what people do ----
+class BadRequest(Refusal):
+    """A request no page of ours sends."""
+
+
+def _refused(message: str, status: int) -> Response:
+    return JSONResponse({"error": message}, status, headers=HEADERS)
+
+
+def _refusals(handler):
+    """A handler whose Refusal (a BadRequest: 400) is answered as one."""
+
+    async def endpoint(server, request, seats):
+        try:
+            return await handler(server, request, seats)
+        except BadRequest as bad:
+            return _refused(str(bad), 400)
+        except Refusal as refusal:
+            return _refused(str(refusal), 409)
+
+    return endpoint
+
+
+@_refusals
 async def choose(server: Server, request: Request, seats) -> Response:
     asked = await _asked(request, {"decision": int, "option": int})
     return await _done(server, request, seats, lambda seat: server.table.choose(seat, **asked))
 
 
+@_refusals
 async def undo(server: Server, request: Request, seats) -> Response:
     asked = await _asked(request, {"decision": int})
     return await _done(server, request, seats, lambda seat: server.table.undo(seat, **asked))
 
 
+@_refusals
 async def why(server: Server, request: Request, seats) -> Response:
     asked = await _asked(request, {"name": str})
     return await _done(server, request, seats, lambda seat: server.table.why(seat, asked["name"][:200]))
 
 
+@_refusals
 async def hand_over(server: Server, request: Request, seats) -> Response:
     asked = await _asked(request, {"seat": int})
     if asked["seat"] not in seats:
@@ -286,28 +312,3 @@ async def _asked(request: Request, fields: dict) -> dict:
         if type(data[name]) is not kind:
             raise BadRequest(f"{name} must be {'a whole number' if kind is int else 'text'}")
     return data
-
-
-class BadRequest(Refusal):
-    """A request no page of ours sends."""
-
-
-def _refused(message: str, status: int) -> Response:
-    return JSONResponse({"error": message}, status, headers=HEADERS)
-
-
-def _refusals(handler):
-    """A handler whose Refusal (a BadRequest: 400) is answered as one."""
-
-    async def endpoint(server, request, seats):
-        try:
-            return await handler(server, request, seats)
-        except BadRequest as bad:
-            return _refused(str(bad), 400)
-        except Refusal as refusal:
-            return _refused(str(refusal), 409)
-
-    return endpoint
-
-
-choose, undo, why, hand_over = map(_refusals, (choose, undo, why, hand_over))

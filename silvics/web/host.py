@@ -30,8 +30,8 @@ class Refusal(Exception):
 class Table:
     """One game, its seats and their keys. Not thread-safe: the server calls it under one lock."""
 
-    def __init__(self, session_rules, save: saves.Save, game, path: Path | None, hotseat: bool = False):
-        self.rules, self.save, self.game, self.path = session_rules, save, game, path
+    def __init__(self, rules, save: saves.Save, game, path: Path | None, hotseat: bool = False):
+        self.rules, self.save, self.game, self.path = rules, save, game, path
         self.people = [seat for seat, plays in enumerate(save.seats) if plays.agent == saves.PERSON]
         self.hotseat = hotseat
         self.keys = dict(save.keys) or _new_keys(self.people, hotseat)
@@ -97,7 +97,8 @@ class Table:
             self.said[seat] = [str(refusal)]
         else:
             self.said[seat] = ["Went back to your previous decision."]
-            self.facing = seat if self.hotseat else self.facing
+            if self.hotseat:
+                self.facing = seat
         self._changed()
 
     def why(self, seat: int, name: str) -> list[str]:
