@@ -230,16 +230,17 @@ def flagged(p_values: list[float], level: float = LEVEL) -> list[bool]:
 
 
 # ---- the report ----
-def report(old, new, label: str, players: int, count: int, seed: int, agents, modules, options, play):
+def report(old, new, label: str, players: int, count: int, seed: int, names: tuple, play, setups=(), by=""):
     """The diff report (report.Report): what changed, then the seats' and the cards' figures in
-    both versions with their paired differences. `play(ir, names)` plays the `count` games of
-    one version from `seed` and returns its Summary, each game's result kept."""
+    both versions with their paired differences. `play(ir, modules, options)` plays the `count`
+    games of one version, from `seed`, and returns its Summary with each game's result kept;
+    `setups` are the setups `--by` compares, (label, modules, options), the one as given first."""
     from silvics.compiler.markdown import inline
     from silvics.human import Naming
     from silvics.report import Report
 
-    names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
-    before, after = play(old, names), play(new, names)
+    (_, modules, options), *others = setups
+    before, after = play(old, modules, options), play(new, modules, options)
     said = changes(old, new)
     made = Report(f"{new.name}: this version against {label}")
     made.lines += [
@@ -264,6 +265,13 @@ def report(old, new, label: str, players: int, count: int, seed: int, agents, mo
     cards = _card_rows(before, after, said, naming)
     made.lines += _table("Seats", "seat", seats) + _table("Cards", "card", cards)
     made.figures = {"changes": said, "identical": same, "seats": seats, "cards": cards}
+    if others:
+        compared = [
+            {**_seat_rows(play(old, *setup), play(new, *setup), players)[0], "name": row_label}
+            for row_label, *setup in setups
+        ]
+        made.lines += _table(f"By {by}", "setup", compared)
+        made.figures["by"] = compared
     shown = [row for row in cards if row["points"]["difference"] or row["changed"]][:20]
     if shown:
         made.plots["differences.png"] = lambda axes: _forest(axes, shown)
@@ -332,16 +340,18 @@ def _table(title: str, what: str, rows: list[dict]) -> list[str]:
     if not rows:
         return []
     lines = [f"## {title}", ""]
-    if what == "seat":
+    if what == "setup":
+        lines += ["The first seat's figures under each setup, on the same seeds.", ""]
+    if what in ("seat", "setup"):
         lines += [
-            "| seat | win rate before | after | difference (95%) "
+            f"| {what} | win rate before | after | difference (95%) "
             "| mean points before | after | difference (95%) |",
             "|---|---|---|---|---|---|---|",
         ]
         for row in rows:
             w, p = row["wins"], row["points"]
             lines.append(
-                f"| {row['name']} | {w['before']:.1%} | {w['after']:.1%} | {_interval(w, '.1%')} | "
+                f"| {inline(row['name'])} | {w['before']:.1%} | {w['after']:.1%} | {_interval(w, '.1%')} | "
                 f"{p['before']:.2f} | {p['after']:.2f} | {_interval(p, '+.2f')} |"
             )
     else:

@@ -61,6 +61,18 @@ def test_a_change_that_alters_no_play_gives_identical_games(tmp_path):
     assert not any(row["points"]["flagged"] for row in figures["cards"] + figures["seats"])
 
 
+def test_by_module_compares_each_setup_on_the_same_seeds(tmp_path):
+    game = copy_of_the_game(tmp_path, "four-forests")
+    edit(tmp_path / "cards" / "four-forests" / "plants.yaml", "name: Kapok Tree", "name: Kapok")
+    status, out, err = run_cli("balance", game, "--against", "installed", "--games", "10", "--workers", "1",
+                               "--by", "module", "-o", tmp_path / "report")
+    assert status == 0, err
+    figures = json.loads((tmp_path / "report" / "figures.json").read_text())
+    assert [row["name"] for row in figures["by"]] == ["the base game", "+ experienced", "+ first-game"]
+    assert figures["by"][0]["points"] == figures["seats"][0]["points"]          # the setup as given, again
+    assert "## By module" in (tmp_path / "report" / "index.md").read_text()
+
+
 def test_a_version_against_itself_with_its_seeds_drawn_apart_flags_few_seats():
     """The interval's coverage on fixed seeds: 20 comparisons of 2 seats (40), each side's seeds
     drawn apart, so every difference is noise: at most 4 flagged."""

@@ -126,16 +126,17 @@ def _against(args, ir, players: int, agents: list[str], options: dict) -> int:
     from silvics.balance import cached_runner
     from silvics.interpreter.simulate import simulate
 
-    if args.by:
-        raise UsageError("--by with --against is not written yet: compare one setup at a time")
+    names = tuple(agents) * players if len(agents) == 1 else tuple(agents)
+    setups = report.study_rows(ir, players, args.module, options, args.by) if args.by else []
+    setups = setups or [("as set up", tuple(args.module), options)]
     with diff.other_version(args.pack or args.game, args.against, use_cache=not args.no_cache) as other:
         for version in (ir, other):
             version.settings(version.checked_modules(args.module), options)
         report.make_folder(Path(args.output))
-        bar = ProgressBar(2 * args.games)
+        bar = ProgressBar(2 * args.games * (len(setups) + (len(setups) > 1)))
         done = [0]
 
-        def play(version, names):
+        def play(version, modules, chosen):
             before = done[0]
             summary = simulate(
                 version,
@@ -143,10 +144,10 @@ def _against(args, ir, players: int, agents: list[str], options: dict) -> int:
                 args.games,
                 args.seed,
                 names,
-                args.module,
+                modules,
                 args.workers,
                 progress=lambda n: bar(before + n),
-                options=options,
+                options=chosen,
                 keep=True,
                 runner=cached_runner(version, args.workers, runner(args), use_cache=not args.no_cache),
             )
@@ -155,7 +156,7 @@ def _against(args, ir, players: int, agents: list[str], options: dict) -> int:
 
         try:
             made = diff.report(
-                other, ir, args.against, players, args.games, args.seed, agents, args.module, options, play
+                other, ir, args.against, players, args.games, args.seed, names, play, setups, args.by or ""
             )
         finally:
             bar.close()
