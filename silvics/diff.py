@@ -388,3 +388,40 @@ def _forest(axes, rows: list[dict]):
     axes.axvline(0, color="#999", linewidth=1)
     axes.set_yticks(range(len(names)), names, fontsize=7)
     axes.set_xlabel("difference in mean points a game (after − before), 95%")
+
+
+def reference_diff(new, other, label: str, count: int, workers: int = 1, use_cache: bool = True):
+    """The diff report of a game's reference site (`silvics docs GAME --against OTHER`): its
+    reference setup (balance.reference_setup), the first agent in every seat, seeds from 1."""
+    from silvics.balance import SEED, cached_runner, reference_setup
+    from silvics.interpreter.simulate import simulate
+
+    players, agents, _ = reference_setup(new)
+
+    def play(version, modules, options):
+        runner = cached_runner(version, workers, use_cache=use_cache)
+        return simulate(
+            version,
+            players,
+            count,
+            SEED,
+            (agents[0],),
+            modules,
+            workers,
+            options=options,
+            keep=True,
+            runner=runner,
+        )
+
+    return report(
+        other, new, label, players, count, SEED, (agents[0],) * players, play, [("as set up", (), {})]
+    )
+
+
+def appended(base, diff):
+    """The balance report `base` with the diff report after it, as a section of its page."""
+    lines = [("#" + line) if line.startswith("#") else line for line in diff.lines]
+    base.lines += ["", *lines]
+    base.figures["against"] = diff.figures
+    base.plots.update(diff.plots)
+    return base

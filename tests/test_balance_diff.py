@@ -73,6 +73,19 @@ def test_by_module_compares_each_setup_on_the_same_seeds(tmp_path):
     assert "## By module" in (tmp_path / "report" / "index.md").read_text()
 
 
+def test_the_docs_balance_page_holds_the_diff(tmp_path):
+    game = copy_of_the_game(tmp_path, "four-forests")
+    edit(tmp_path / "cards" / "four-forests" / "plants.yaml", "    value: 9\n", "    value: 1\n")
+    status, out, err = run_cli("docs", game, "--against", "installed", "--balance", "10", "--workers", "1",
+                               "-o", tmp_path / "site")
+    assert status == 0, err
+    page = (tmp_path / "site" / "docs" / "balance" / "index.md").read_text()
+    assert "## Four Forests: this version against installed" in page and "- Kapok Tree: value 9 → 1" in page
+    assert page.index("# Balance of Four Forests") < page.index("### What changed")
+    status, out, err = run_cli("docs", "--against", "installed")
+    assert status == 2 and "name the GAME" in err
+
+
 def test_a_version_against_itself_with_its_seeds_drawn_apart_flags_few_seats():
     """The interval's coverage on fixed seeds: 20 comparisons of 2 seats (40), each side's seeds
     drawn apart, so every difference is noise: at most 4 flagged."""

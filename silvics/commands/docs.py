@@ -37,11 +37,19 @@ def arguments(parser):
         help="play N seeded games for the balance figures (default: %(default)s, cached)",
     )
     balance.add_argument("--no-balance", action="store_true", help="leave the balance figures out")
+    parser.add_argument(
+        "--against",
+        metavar="OTHER",
+        help="with GAME: the Balance page also compares this version with another, on the same seeds "
+        "(a folder, installed or git:REV, as for balance --against)",
+    )
     workers_option(parser)
 
 
 def run(args) -> int:
     at_least_one(("--balance", args.balance), ("--workers", args.workers))
+    if args.against and args.game is None:
+        raise UsageError("--against compares a game's versions: name the GAME")
     plots, site = ([] if args.no_balance else ["matplotlib"]), (["mkdocs"] if args.game is not None else [])
     extras.require("docs", *plots, *site, what="docs")  # before any work: the games take minutes
     return _game_site(args) if args.game is not None else _repository_pages(args)
@@ -69,8 +77,20 @@ def _game_site(args) -> int:
     out = Path(args.out)
     reference.check_site_folder(out)
     ir = games.load(args.game, use_cache=not args.no_cache)
+    if args.against and args.no_balance:
+        raise UsageError("--against compares balance figures: leave out --no-balance")
+    if args.against:
+        from silvics import diff
+
+        with diff.other_version(args.game, args.against, use_cache=not args.no_cache) as other:
+            compared = diff.reference_diff(
+                ir, other, args.against, args.balance, args.workers, not args.no_cache
+            )
     reference.prepare_site(out)
-    for path in reference.write_site(ir, out, _balance_report(args)(ir)):
+    made = _balance_report(args)(ir)
+    if args.against:
+        made = diff.appended(made, compared)
+    for path in reference.write_site(ir, out, made):
         print(f"wrote {path}")
     try:
         print(f"built {reference.build_site(out) / 'index.html'}")
