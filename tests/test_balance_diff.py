@@ -127,6 +127,17 @@ def test_git_rev_reads_a_temporary_repository_and_writes_nothing_there(tmp_path)
     assert status == 2 and "no such revision" in err and not (tmp_path / "r2").exists()
 
 
+def test_a_pack_against_another_version_of_it(tmp_path):
+    pack = tmp_path / "mythic"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "packs" / "mythic", pack)
+    edit(pack / "cards" / "creatures.yaml", "value >= 4", "value >= 2")
+    status, out, err = run_cli("balance", "four-forests", "--pack", pack, "--against",
+                               ROOT / "tests" / "fixtures" / "packs" / "mythic", "--games", "10", "-o", tmp_path / "r")
+    assert status == 0, err
+    changes = json.loads((tmp_path / "r" / "figures.json").read_text())["changes"]
+    assert changes == ["Krakens: prefers “with a water icon and worth 4 or more” → “with a water icon and worth 2 or more”"]
+
+
 def test_what_cannot_be_compared_is_refused_in_one_line(tmp_path):
     status, out, err = run_cli("balance", "four-forests", "--against", "reforest", "--games", "5", "-o", tmp_path / "r")
     assert status == 2 and "not a version of Four Forests" in err and not (tmp_path / "r").exists()
