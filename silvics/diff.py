@@ -297,26 +297,24 @@ def _seat_rows(before, after, players: int) -> list[dict]:
 
 
 def _card_rows(before, after, said: list[str], naming) -> list[dict]:
-    """Per card that earned points in either version: its mean points a game in both and the
-    paired difference, flagged with Benjamini–Hochberg over the table; changed cards first."""
-    earners = sorted({card for s in (before, after) for r in s.results for card in r.earned})
+    """Per card that earned points or lay in play in either version: its mean points a game and
+    the share of games a player had it in play at the end, in both versions, with the paired
+    differences, flagged with Benjamini–Hochberg over the whole table; changed cards first."""
+    seen = {card for s in (before, after) for r in s.results for card in (*r.earned, *r.held)}
     rows = []
-    for card in earners:
-        then = [r.earned.get(card, [0])[0] for r in before.results]
-        now = [r.earned.get(card, [0])[0] for r in after.results]
+    for card in sorted(seen):
         name = naming.printed(card)
-        changed = any(line.startswith((f"{name}:", f"new card: {name}")) for line in said)
-        rows.append(
-            {
-                "name": name,
-                "id": card,
-                "changed": changed,
-                "points": _figure(sum(then) / len(then), sum(now) / len(now), paired(then, now)),
-            }
-        )
-    stands = flagged([row["points"]["p"] for row in rows]) if rows else []
-    for row, stand in zip(rows, stands):
-        row["points"]["flagged"] = stand
+        row = {"name": name, "id": card}
+        row["changed"] = any(line.startswith((f"{name}:", f"new card: {name}")) for line in said)
+        for figure, (then, now) in (
+            ("points", [[r.earned.get(card, [0])[0] for r in s.results] for s in (before, after)]),
+            ("in_play", [[float(card in r.held) for r in s.results] for s in (before, after)]),
+        ):
+            row[figure] = _figure(sum(then) / len(then), sum(now) / len(now), paired(then, now))
+        rows.append(row)
+    tests = [row[figure] for row in rows for figure in ("points", "in_play")]
+    for test, stand in zip(tests, flagged([test["p"] for test in tests]) if tests else []):
+        test["flagged"] = stand
     rows.sort(key=lambda row: (not row["changed"], -abs(row["points"]["difference"]), row["name"]))
     return rows
 
@@ -356,18 +354,19 @@ def _table(title: str, what: str, rows: list[dict]) -> list[str]:
             )
     else:
         lines += [
-            "Mean points a game each card earned, changed cards first, then the largest differences; "
-            "**flagged** where the difference stands when the whole table is tested at once "
-            "(Benjamini–Hochberg, 5%).",
+            "Each card's mean points a game, and the share of games in which a player had it in play at "
+            "the end; changed cards first, then the largest differences in points; in bold where the "
+            "difference stands when the whole table is tested at once (Benjamini–Hochberg, 5%).",
             "",
-            "| card | before | after | difference (95%) |",
-            "|---|---|---|---|",
+            "| card | points before | after | difference (95%) | in play before | after | difference (95%) |",
+            "|---|---|---|---|---|---|---|",
         ]
         for row in rows:
-            p = row["points"]
+            p, held = row["points"], row["in_play"]
             lines.append(
                 f"| {inline(row['name'])}{' (changed)' if row['changed'] else ''} | {p['before']:.2f} | "
-                f"{p['after']:.2f} | {_interval(p, '+.2f')} |"
+                f"{p['after']:.2f} | {_interval(p, '+.2f')} | {held['before']:.0%} | {held['after']:.0%} | "
+                f"{_interval(held, '+.0%')} |"
             )
     return lines + [""]
 
