@@ -196,10 +196,10 @@ def _said(value, wording) -> str:
 
 
 def _where(node) -> str:
-    """Where a rule is written, as `file:line` (its file's name: the other version's may lie in a
-    temporary folder)."""
+    """Where a rule is written, as `file:line`, the file from the game's root (the same in both
+    versions, wherever each lies)."""
     span = node.span if isinstance(node, Node) else None
-    return f"{Path(span.file).name}:{span.line}" if span else ""
+    return f"{span.file}:{span.line}" if span else ""
 
 
 # ---- the figures: paired differences ----

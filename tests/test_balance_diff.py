@@ -101,6 +101,13 @@ def test_a_version_against_itself_with_its_seeds_drawn_apart_flags_few_seats():
     assert flagged <= 4
 
 
+def test_a_rule_changed_is_named_with_where_it_is_written(tmp_path):
+    game = copy_of_the_game(tmp_path, "four-forests")
+    edit(game / "game.yaml", "    - repeat: 4\n", "    - repeat: 3\n")
+    assert diff.changes(games.load("four-forests"), games.load(str(game))) == [
+        "rule changed: play (rules/four-forests/game.yaml:59)"]
+
+
 def test_benjamini_hochberg():
     assert diff.flagged([0.01, 0.04, 0.03, 0.5]) == [True, False, False, False]
     assert diff.flagged([0.001, 0.01, 0.02, 0.03]) == [True, True, True, True]
