@@ -135,13 +135,15 @@ def changes(old: ir_module.GameIR, new: ir_module.GameIR) -> list[str]:
     """What differs between two versions of a game's data, a line each: cards added, removed or
     with a printed value changed, copies changed, and rules (procedures, definitions) changed."""
     from silvics.compiler.english import Wording
+    from silvics.human import Naming
 
     lines, words = [], (Wording(old.vocabulary), Wording(new.vocabulary))
+    named = (Naming(old, 0), Naming(new, 0))
     before = {card.id: card for card in _cards(old)}
     after = {card.id: card for card in _cards(new)}
     for card_id, card in after.items():
         was = before.get(card_id)
-        name = card.sides[0].name or card_id
+        name = named[1].printed(card_id)  # as the tables name it (a split card by its halves)
         if was is None:
             lines.append(f"new card: {name}")
             continue
@@ -154,11 +156,7 @@ def changes(old: ir_module.GameIR, new: ir_module.GameIR) -> list[str]:
                     lines.append(f"{name}: {attribute} {_said(then, words[0])} → {_said(now, words[1])}")
             if old_side.name != side.name:
                 lines.append(f"{old_side.name or card_id}: renamed {side.name}")
-    lines += [
-        f"card removed: {before[card_id].sides[0].name or card_id}"
-        for card_id in before
-        if card_id not in after
-    ]
+    lines += [f"card removed: {named[0].printed(card_id)}" for card_id in before if card_id not in after]
     for name in sorted({*old.procedures, *new.procedures}):
         if _plain(old.procedures.get(name)) != _plain(new.procedures.get(name)):
             where = _where(new.procedures.get(name)) or _where(old.procedures.get(name))

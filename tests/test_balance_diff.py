@@ -104,8 +104,11 @@ def test_a_version_against_itself_with_its_seeds_drawn_apart_flags_few_seats():
 def test_a_rule_changed_is_named_with_where_it_is_written(tmp_path):
     game = copy_of_the_game(tmp_path, "four-forests")
     edit(game / "game.yaml", "    - repeat: 4\n", "    - repeat: 3\n")
-    assert diff.changes(games.load("four-forests"), games.load(str(game))) == [
-        "rule changed: play (rules/four-forests/game.yaml:59)"]
+    plants = tmp_path / "cards" / "four-forests" / "plants.yaml"
+    edit(plants, "  - id: kapok-tree\n", "  - id: ghost-orchid\n    name: Ghost Orchid\n    value: 2\n"
+         "    suit: boreal\n    form: herb\n    icons: [leaf]\n  - id: kapok-tree\n")
+    said = diff.changes(games.load("four-forests"), games.load(str(game)))
+    assert said[0] == "new card: Ghost Orchid" and said[-1] == "rule changed: play (rules/four-forests/game.yaml:59)"
 
 
 def test_benjamini_hochberg():
