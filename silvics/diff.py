@@ -344,12 +344,10 @@ def _table(title: str, what: str, rows: list[dict]) -> list[str]:
             "| mean points before | after | difference (95%) |",
             "|---|---|---|---|---|---|---|",
         ]
-        for row in rows:
-            w, p = row["wins"], row["points"]
-            lines.append(
-                f"| {inline(row['name'])} | {w['before']:.1%} | {w['after']:.1%} | {_interval(w, '.1%')} | "
-                f"{p['before']:.2f} | {p['after']:.2f} | {_interval(p, '+.2f')} |"
-            )
+        lines += [
+            f"| {inline(row['name'])} | {_cells(row['wins'], '.1%')} | {_cells(row['points'], '.2f')} |"
+            for row in rows
+        ]
     else:
         lines += [
             "Each card's mean points a game, and the share of games in which a player had it in play at "
@@ -359,14 +357,17 @@ def _table(title: str, what: str, rows: list[dict]) -> list[str]:
             "| card | points before | after | difference (95%) | in play before | after | difference (95%) |",
             "|---|---|---|---|---|---|---|",
         ]
-        for row in rows:
-            p, held = row["points"], row["in_play"]
-            lines.append(
-                f"| {inline(row['name'])}{' (changed)' if row['changed'] else ''} | {p['before']:.2f} | "
-                f"{p['after']:.2f} | {_interval(p, '+.2f')} | {held['before']:.0%} | {held['after']:.0%} | "
-                f"{_interval(held, '+.0%')} |"
-            )
+        lines += [
+            f"| {inline(row['name'])}{' (changed)' * row['changed']} | "
+            f"{_cells(row['points'], '.2f')} | {_cells(row['in_play'], '.0%')} |"
+            for row in rows
+        ]
     return lines + [""]
+
+
+def _cells(figure: dict, form: str) -> str:
+    """A figure's three cells: before, after, and the difference with its interval."""
+    return f"{figure['before']:{form}} | {figure['after']:{form}} | {_interval(figure, '+' + form)}"
 
 
 def _interval(figure: dict, form: str) -> str:
