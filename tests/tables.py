@@ -67,7 +67,11 @@ class Secrets:
         return {name for name in every - seen if not any(name in s for s in seen)}  # "Toad" of "Toad / Fireflies"
 
     def leaked(self, seat: int, text: str) -> list[str]:
-        return sorted(name for name in self.hidden_from(seat) if re.search(rf"\b{re.escape(name)}\b", text))
+        """The names of cards `seat` never saw that `text` holds as words (one scan of the text)."""
+        hidden = sorted(self.hidden_from(seat), key=len, reverse=True)   # the longest first: "Oak / Ivy" before "Oak"
+        if not hidden:
+            return []
+        return sorted(set(re.findall(rf"\b(?:{'|'.join(map(re.escape, hidden))})\b", text)))
 
 
 @contextmanager
