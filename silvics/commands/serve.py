@@ -53,12 +53,12 @@ def arguments(parser):
 
 def run(args) -> int:
     require("web", "starlette", "uvicorn", "jinja2", what="silvics serve")
-    from silvics.web.host import HOTSEAT, Table
+    from silvics.web.host import Table
 
     if not 0 <= args.pace <= 60:
         raise UsageError("--pace is a number of seconds from 0 to 60")
     rules, save, game, path = _game(args)
-    table = Table(rules, save, game, path, hotseat=args.hotseat or HOTSEAT in save.keys)
+    table = Table(rules, save, game, path, hotseat=args.hotseat)
     if table.path is not None:
         saves.check_replaceable(table.path)
         table.write()
@@ -70,10 +70,20 @@ def _game(args):
     """The rules, save, game and save file: a new game, or one resumed."""
     save_to = Path(args.save) if args.save else None
     if args.resume:
-        if args.players is not None or args.seed is not None or args.agents or args.module or args.human:
+        if any(
+            (
+                args.players is not None,
+                args.seed is not None,
+                args.agents,
+                args.module,
+                args.settings,
+                args.human,
+                args.hotseat,
+            )
+        ):
             raise UsageError(
-                "--resume serves the saved game as it was set up: "
-                "leave out --players, --seed, --agents, --module, --set and --human"
+                "--resume serves the saved game as it was set up and served: "
+                "leave out --players, --seed, --agents, --module, --set, --human and --hotseat"
             )
         rules, save = saves.load(Path(args.resume), args.game, not args.no_cache)
         if not any(seat.agent == saves.PERSON for seat in save.seats):

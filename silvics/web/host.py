@@ -33,8 +33,8 @@ class Table:
     def __init__(self, rules, save: saves.Save, game, path: Path | None, hotseat: bool = False):
         self.rules, self.save, self.game, self.path = rules, save, game, path
         self.people = [seat for seat, plays in enumerate(save.seats) if plays.agent == saves.PERSON]
-        self.hotseat = hotseat
-        self.keys = dict(save.keys) or _new_keys(self.people, hotseat)
+        self.hotseat = HOTSEAT in save.keys if save.keys else hotseat  # a saved table as it was served
+        self.keys = dict(save.keys) or _new_keys(self.people, self.hotseat)
         save.keys = self.keys
         self.bots = {
             seat: saves.bot(plays, seat)
