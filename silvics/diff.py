@@ -307,14 +307,27 @@ def _card_rows(before, after, said: list[str], naming) -> list[dict]:
         for figure, (then, now) in (
             ("points", [[r.earned.get(card, [0])[0] for r in s.results] for s in (before, after)]),
             ("in_play", [[float(card in r.held) for r in s.results] for s in (before, after)]),
+            ("wins_with", _holders_wins(card, before, after)),
         ):
-            row[figure] = _figure(sum(then) / len(then), sum(now) / len(now), paired(then, now))
+            if then:
+                row[figure] = _figure(sum(then) / len(then), sum(now) / len(now), paired(then, now))
         rows.append(row)
-    tests = [row[figure] for row in rows for figure in ("points", "in_play")]
+    tests = [row[figure] for row in rows for figure in ("points", "in_play", "wins_with") if figure in row]
     for test, stand in zip(tests, flagged([test["p"] for test in tests]) if tests else []):
         test["flagged"] = stand
     rows.sort(key=lambda row: (not row["changed"], -abs(row["points"]["difference"]), row["name"]))
     return rows
+
+
+def _holders_wins(card: str, before, after) -> tuple[list[float], list[float]]:
+    """The mean share of the win of the players who had the card in play at the end, in each
+    version, over the seeds where a player had it in both (the pairs a paired difference needs)."""
+    then, now = [], []
+    for old, new in zip(before.results, after.results, strict=True):
+        if old.held.get(card) and new.held.get(card):
+            then.append(sum(old.share[seat] for seat in old.held[card]) / len(old.held[card]))
+            now.append(sum(new.share[seat] for seat in new.held[card]) / len(new.held[card]))
+    return then, now
 
 
 def _figure(then: float, now: float, difference: tuple[float, float, float]) -> dict:
@@ -350,16 +363,20 @@ def _table(title: str, what: str, rows: list[dict]) -> list[str]:
         ]
     else:
         lines += [
-            "Each card's mean points a game, and the share of games in which a player had it in play at "
-            "the end; changed cards first, then the largest differences in points; in bold where the "
-            "difference stands when the whole table is tested at once (Benjamini–Hochberg, 5%).",
+            "Each card's mean points a game, the share of games in which a player had it in play at the "
+            "end, and the win rate of the players who had it (over the seeds where a player had it in "
+            "both versions); changed cards first, then the largest differences in points; in bold where "
+            "the difference stands when the whole table is tested at once (Benjamini–Hochberg, 5%).",
             "",
-            "| card | points before | after | difference (95%) | in play before | after | difference (95%) |",
-            "|---|---|---|---|---|---|---|",
+            "| card | points before | after | difference (95%) | in play before | after | difference (95%) "
+            "| win rate with it before | after | difference (95%) |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         lines += [
             f"| {inline(row['name'])}{' (changed)' * row['changed']} | "
-            f"{_cells(row['points'], '.2f')} | {_cells(row['in_play'], '.0%')} |"
+            f"{_cells(row['points'], '.2f')} | {_cells(row['in_play'], '.0%')} | "
+            + (_cells(row["wins_with"], ".0%") if "wins_with" in row else "— | — | —")
+            + " |"
             for row in rows
         ]
     return lines + [""]

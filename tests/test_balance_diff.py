@@ -45,6 +45,7 @@ def test_a_card_made_much_stronger_is_flagged_upward(tmp_path):
     birch = figures["cards"][0]
     assert birch["name"] == "Birch" and birch["changed"]
     assert birch["points"]["difference"] > 5 and birch["points"]["low"] > 0 and birch["points"]["flagged"]
+    assert birch["wins_with"]["difference"] > 0                     # its holders win more often
     text = (tmp_path / "report" / "index.md").read_text()
     assert "- Birch: scoring" in text and "| Birch (changed) |" in text and (tmp_path / "report" / "differences.png").exists()
 
