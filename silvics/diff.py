@@ -112,12 +112,13 @@ def _at_revision(game_file: Path, revision: str) -> Iterator[Path]:
     try:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")  # no links out, no devices: a tar of our own making
-        for place, _, names in os.walk(folder):
+        for place, _, names in os.walk(folder, topdown=False):  # a folder after what it holds
             for name in names:
                 os.chmod(Path(place) / name, 0o444)
+            os.chmod(place, 0o555)
         yield folder / game_file.resolve().relative_to(Path(top).resolve())
     finally:
-        for place, _, _ in os.walk(folder):
+        for place, _, _ in os.walk(folder):  # writable again, to be removed
             os.chmod(place, 0o755)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -264,9 +265,9 @@ def report(old, new, label: str, players: int, count: int, seed: int, names: tup
     made.lines += _table("Seats", "seat", seats) + _table("Cards", "card", cards)
     made.figures = {"changes": said, "identical": same, "seats": seats, "cards": cards}
     if others:
-        compared = [
+        compared = [{**seats[0], "name": setups[0][0]}] + [  # the setup as given is played once
             {**_seat_rows(play(old, *setup), play(new, *setup), players)[0], "name": row_label}
-            for row_label, *setup in setups
+            for row_label, *setup in others
         ]
         made.lines += _table(f"By {by}", "setup", compared)
         made.figures["by"] = compared

@@ -33,14 +33,19 @@ def edit(path, old: str, new: str):
     path.write_text(text.replace(old, new, 1))
 
 
+def compared(tmp_path, game, games: int, *more) -> dict:
+    """`balance GAME --against installed` into tmp_path/report: the report's figures."""
+    status, out, err = run_cli("balance", game, "--against", "installed", "--games", str(games), "--workers", "1",
+                               *more, "-o", tmp_path / "report")
+    assert status == 0, err
+    return json.loads((tmp_path / "report" / "figures.json").read_text())
+
+
 def test_a_card_made_much_stronger_is_flagged_upward(tmp_path):
     game = copy_of_the_game(tmp_path)
     edit(tmp_path / "cards" / "forest-shuffle" / "trees.yaml", "    effect: draw\n    scoring: score 1\n",
          "    effect: draw\n    scoring: score 20\n")
-    status, out, err = run_cli("balance", game, "--against", "installed", "--games", "40", "--workers", "1",
-                               "-o", tmp_path / "report")
-    assert status == 0, err
-    figures = json.loads((tmp_path / "report" / "figures.json").read_text())
+    figures = compared(tmp_path, game, 40)
     assert figures["changes"] == ["Birch: scoring “1 point” → “20 points”"]
     birch = figures["cards"][0]
     assert birch["name"] == "Birch" and birch["changed"]
@@ -53,10 +58,7 @@ def test_a_card_made_much_stronger_is_flagged_upward(tmp_path):
 def test_a_change_that_alters_no_play_gives_identical_games(tmp_path):
     game = copy_of_the_game(tmp_path, "four-forests")
     edit(tmp_path / "cards" / "four-forests" / "plants.yaml", "name: Kapok Tree", "name: Kapok")
-    status, out, err = run_cli("balance", game, "--against", "installed", "--games", "20", "--workers", "1",
-                               "-o", tmp_path / "report")
-    assert status == 0, err
-    figures = json.loads((tmp_path / "report" / "figures.json").read_text())
+    figures = compared(tmp_path, game, 20)
     assert figures["changes"] == ["Kapok Tree: renamed Kapok"] and figures["identical"]
     assert "the change alters no play" in (tmp_path / "report" / "index.md").read_text()
     assert not any(row["points"]["flagged"] for row in figures["cards"] + figures["seats"])
@@ -65,12 +67,11 @@ def test_a_change_that_alters_no_play_gives_identical_games(tmp_path):
 def test_by_module_compares_each_setup_on_the_same_seeds(tmp_path):
     game = copy_of_the_game(tmp_path, "four-forests")
     edit(tmp_path / "cards" / "four-forests" / "plants.yaml", "name: Kapok Tree", "name: Kapok")
-    status, out, err = run_cli("balance", game, "--against", "installed", "--games", "10", "--workers", "1",
-                               "--by", "module", "-o", tmp_path / "report")
-    assert status == 0, err
-    figures = json.loads((tmp_path / "report" / "figures.json").read_text())
+    figures = compared(tmp_path, game, 10, "--by", "module")
     assert [row["name"] for row in figures["by"]] == ["the base game", "+ experienced", "+ first-game"]
-    assert figures["by"][0]["points"] == figures["seats"][0]["points"]          # the setup as given, again
+    before = [row["points"]["before"] for row in figures["by"]]
+    assert len(set(before)) == 3                                    # each setup played: its own games
+    assert all(row["points"]["difference"] == 0 for row in figures["by"])   # a rename: the same games in each
     assert "## By module" in (tmp_path / "report" / "index.md").read_text()
 
 

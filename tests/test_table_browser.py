@@ -108,7 +108,7 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game_id):
     finally:
         page.close()
     assert person.asked_why and ("Went back" in person.undone or "cannot undo" in person.undone)
-    assert "Final" not in page.url and clicks > 12
+    assert clicks > 12
     if game_id in TIMED:
         median = statistics.median(person.trips)
         print(f"{game_id}: {len(person.trips)} clicks, round trip median {median * 1000:.0f} ms, "

@@ -133,7 +133,7 @@ def _against(args, ir, players: int, agents: list[str], options: dict) -> int:
         for version in (ir, other):
             version.settings(version.checked_modules(args.module), options)
         report.make_folder(Path(args.output))
-        bar = ProgressBar(2 * args.games * (len(setups) + (len(setups) > 1)))
+        bar = ProgressBar(2 * args.games * len(setups))
         done = [0]
 
         def play(version, modules, chosen):

@@ -115,7 +115,7 @@ def _serve(table, args):
         )
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"{table.rules.name}, served at {host}:{args.port}. Each link is one player's: keep it secret.")
-    for name, key in table.links().items():
+    for name, key in table.keys.items():
         who = "the people at this screen" if name == "hotseat" else name
         print(f"  {who}: http://{host}:{args.port}/play/{key}")
     kept = f"; the game is kept in {table.path}" if table.path else " (with --save FILE it could be resumed)"

@@ -276,16 +276,14 @@ async def hand_over(server: Server, request: Request, seats) -> Response:
 
 async def _done(server: Server, request: Request, seats, action, shown: bool = True) -> Response:
     """Do `action(seat)` for the seat the key's page shows, then answer with the page as it is
-    now; a refusal is a 409 (400 for a malformed request) saying why, and changes nothing."""
+    now; a Refusal changes nothing (the handler's decorator answers it)."""
     table = server.table
     async with server.lock:
         seat = table.seat_shown(seats)
         if shown and seat is None:
-            return _refused("pass the screen first: it is handed over to the next person", 409)
+            raise Refusal("pass the screen first: it is handed over to the next person")
         try:
             action(seat)
-        except Refusal as refusal:
-            return _refused(str(refusal), 409)
         except GameError as error:  # the rules met a fault: said on every page, nothing more played
             server.failure = str(error)
     await server.announce()

@@ -73,10 +73,6 @@ class Table:
         pending = self.game.pending
         return pending.seat if pending is not None and pending.seat in self.people else None
 
-    def links(self) -> dict[str, str]:
-        """Each link's name (P1, P2 … or hotseat) and key."""
-        return dict(self.keys)
-
     # ---- what people do ----
     def choose(self, seat: int, decision: int, option: int) -> None:
         """`seat` answers the question it was shown at `decision` with `option` (from 0)."""
@@ -101,13 +97,12 @@ class Table:
                 self.facing = seat
         self._changed()
 
-    def why(self, seat: int, name: str) -> list[str]:
+    def why(self, seat: int, name: str) -> None:
         """Why NAME is not offered to `seat` now (silvics why), kept to show on its page."""
         if not name.strip():
             raise Refusal("why what? name a card, a step of the rules or an option")
         self.said[seat] = [f"Why not {name.strip()}?", *why(self.game, seat, name.strip(), self.wording)]
         self._changed(saved=False)
-        return self.said[seat]
 
     def hand_over(self, seat: int) -> None:
         """Hot seat: the person the game waits on has the screen now."""
