@@ -200,6 +200,8 @@ def read_picture(entry: str, base: Path, fence: Fence) -> str:
         )
     room = _picture_room.get()
     if room is not None:
+        if room[0] < 0:  # the compile is refused already, at the picture that overflowed: said once
+            return ""
         room[0] -= len(data)
         if room[0] < 0:
             raise Refused(
