@@ -3,22 +3,8 @@ reference and the lint read the rules this way."""
 
 from __future__ import annotations
 
-from ..interpreter.ir import GameIR, Node
+from ..interpreter.ir import GameIR, Node, nodes
 from ..interpreter.registry import REGISTRY
-
-
-def nodes(value):
-    """Every node in a value (a node, or a tuple or dict of them), parents first."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Node):
-            yield item
-            stack.extend(reversed(list(item.args.values())))
-        elif isinstance(item, (tuple, list)):
-            stack.extend(reversed(item))
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
 
 
 def calls_in(value) -> list[str]:

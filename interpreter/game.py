@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 
 from . import codecache
 from .codegen import Module, StaleCode
-from .ir import GameIR, Node, SetupError, Span, player_count
+from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
-from .registry import REGISTRY, has_role, load_all, role
+from .registry import REGISTRY, free_names, has_role, load_all, role
 from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, located, reason
 from .state import (
     ATTRIBUTES,
@@ -123,6 +123,16 @@ class Rules:
         )
         self.tiebreak = [self.build(node) for node in ir.tiebreak]
         self.solo_won = self.build(ir.solo.won) if ir.solo.won is not None else None
+        # the `draw` steps reading nothing but the space they draw: public drawings of grids,
+        # which Observation.drawings works out as the board stands
+        self.drawings = tuple(
+            {
+                id(node): node
+                for body in ir.procedures.values()
+                for node in nodes(body)
+                if node.op == "draw" and not free_names(node)
+            }.values()
+        )
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)

@@ -38,6 +38,20 @@ class Node:
     span: Span | None = None
 
 
+def nodes(value):
+    """Every node in a value (a node, or a tuple or dict of them), parents first."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Node):
+            yield item
+            stack.extend(reversed(list(item.args.values())))
+        elif isinstance(item, (tuple, list)):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+
+
 @dataclass(frozen=True, slots=True)
 class SpaceDef:
     """One space of a map: where it is, and the attributes its legend prints on it."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .ir import CardDef
-from .runtime import Choice
+from .runtime import Choice, Frame
 from .state import unnamed
 from .views import seat_label, seen_log, shuffled_unseen, visible, zone_sight
 
@@ -157,6 +157,27 @@ class Observation:
             down = state.facedown[uid] and zone_sight(game.rules, state.location[uid])[0] == "public"
             return Seen(game.rules.defs[uid], state.side[uid], down, marks)
         return Seen(None, None, True, marks)
+
+    @property
+    def drawings(self) -> dict[str, str]:
+        """The spaces of the grids the rules draw for everyone (a `draw` step reading nothing but
+        the space), each as its drawing would show it now: space key -> text (a space showing
+        nothing is left out). The drawing is public by the rules' own word: every seat reads the
+        same."""
+        return self.__once("drawings", self.__drawings)
+
+    def __drawings(self, game) -> dict[str, str]:
+        shown: dict[str, str] = {}
+        for node in game.rules.drawings:
+            trial = game.copy()  # the drawing is made on a copy: the game's log is left as it is
+            trial.state.log = []
+            trial.rules.build(node)(trial, Frame(None, {}))
+            for what, _, rows in trial.state.log:
+                if what == "draw":
+                    shown.update(
+                        (key, text) for keys, texts in rows for key, text in zip(keys, texts) if text
+                    )
+        return shown
 
     @property
     def counters(self) -> dict[str, int]:

@@ -244,7 +244,9 @@ class Naming:
             return self.names[said]
         if said in self.sides:  # a side chosen of a card named before ("top_half": top half)
             return said.replace("_", " ")
-        return self.zone(said) if "@" in said and " " not in said else said
+        zone, colon, _ = said.partition("@")[0].partition(":")
+        a_space = colon and zone in self.places  # "board:r5.14": the board, r5.14
+        return self.zone(said) if ("@" in said or a_space) and " " not in said else said
 
     def value(self, name: str, value) -> str:
         """A printed attribute as a person reads it: its name and its words, without ids' dashes."""

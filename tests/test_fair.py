@@ -443,7 +443,7 @@ def test_nothing_public_leads_from_an_observation_to_the_game(position):
         assert not found
         assert {name for name in dir(observation) if not name.startswith("_")} == {
             "seat", "deciding", "prompt", "labels", "option_count", "still", "players", "zones", "counters",
-            "scores", "markers", "log", "sample", "strategy", "pile"}
+            "scores", "markers", "log", "sample", "strategy", "pile", "drawings"}
         for key in position.state.zones:                   # zone by zone: nothing its zones do not give
             assert not [path for path, value in reachable(observation.pile(key)) if isinstance(value, ENGINE)]
         for name in position.rules.ir.strategies:          # a persona is rules, which are public: IR only
@@ -541,3 +541,33 @@ def test_the_unseen_cards_found_zone_by_zone_are_those_no_visible_says_seen(posi
     for seat in range(position.state.players):
         assert unseen_cards(position, seat) == [uid for uid in range(len(position.state.location))
                                                 if not visible(position, seat, uid)]
+
+
+# ---- the grids the rules draw ----
+
+def test_a_drawing_reads_the_same_for_every_seat_and_changes_nothing(position):
+    state = position.state
+    before = (state.clock, len(state.log))
+    drawings = [position.observe(seat).drawings for seat in range(state.players)]
+    assert all(drawing == drawings[0] for drawing in drawings)
+    assert (state.clock, len(state.log)) == before
+    assert bool(drawings[0]) == bool(position.rules.drawings)          # a game that draws no grid: nothing
+
+
+def test_a_drawing_is_the_one_the_rules_log_while_nothing_has_changed():
+    """Renature draws the board at the end of a turn: at the next decision, the board unchanged,
+    the observation's drawing is the logged one, space by space; once a domino is laid, it shows it."""
+    game = Game(games.load("renature"), 2, 5)
+    agents = [make_agent("random", 5, seat) for seat in range(2)]
+    while not any(what == "draw" for what, _, _ in game.state.log):
+        decide(game, agents)
+    logged = next(rows for what, _, rows in reversed(game.state.log) if what == "draw")
+    drawn = {key: text for keys, texts in logged for key, text in zip(keys, texts) if text}
+    assert game.observe(0).drawings == drawn and len(drawn) == 306
+    while not game.over and not any("animal" in set_ for set_ in game.state.spaced.values()):
+        decide(game, agents)                                            # until a domino's halves are laid
+    now = game.observe(1).drawings
+    laid = [key for key, set_ in game.state.spaced.items() if "animal" in set_]
+    assert laid and all(now[key] != drawn[key] for key in laid)
+    assert {key: text for key, text in now.items() if key not in laid} == {
+        key: text for key, text in drawn.items() if key not in laid}

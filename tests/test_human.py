@@ -191,7 +191,7 @@ def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(m
 @pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
 def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_mark(monkeypatch, game_id):
     """Seat 1 answers the first option 80 times, piped: what it reads (the prompts, the table, the
-    options, the story) names no zone by its key (hand@1, votes@dryads), no card by an id that
+    options, the story) names no zone or space by its key (hand@1, votes@dryads, board:r5.14), no card by an id that
     is not its name (bullfinch--blackberries), no side by its key (top_half) and no mark the rules
     do not declare `shown` (played_turn). Words that are also printed values (an icon `leaf`, a
     creature's side `leaf`) or words of the game's vocabulary (a "cloud action") are not ids."""
@@ -209,8 +209,10 @@ def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_m
     engine_words = ({card.id for card in cards if card.id != card.sides[0].name.lower()}
                     | {side.side for card in cards for side in card.sides if len(card.sides) > 1}
                     | {mark.name for mark in ir.marks if not mark.shown}) - printed - worded  # "cloud": a word
+    zones = {zone.name for zone in ir.zones}
     words = re.findall(r"[\w:.@#-]+", out.split("\nFinal scores:")[0])
-    found = sorted({word.strip(".,;:") for word in words if "@" in word or word.strip(".,;:") in engine_words})
+    found = sorted({word.strip(".,;:") for word in words if "@" in word or word.strip(".,;:") in engine_words
+                    or re.fullmatch(r"[\w-]+:[\w.]+", word) and word.partition(":")[0] in zones})  # board:r5.14
     assert found == [], found
 
 

@@ -228,3 +228,32 @@ def test_serve_says_what_is_wrong_in_one_line(tmp_path, monkeypatch):
     assert "warning: serving on 0.0.0.0" in err
     links = re.findall(r"(P\d): http://0\.0\.0\.0:8123/play/(\S+)", out)
     assert [seat for seat, _ in links] == ["P1", "P2"] and len({key for _, key in links}) == 2
+
+
+def test_a_large_grid_shows_on_each_space_what_the_rules_drawing_shows():
+    """Renature's board: each space shows its text in the rules' drawing (the terminal's), a
+    starting space 'S' and a brook '~', and the printed words on hover."""
+    table = new_table("renature")
+    with client_of(table) as client:
+        page = client.get(f"/play/{table.keys['P1']}/view").text
+    shown = re.findall(r'<span class="shows">([^<]*)</span>', page)
+    drawings = table.game.observe(0).drawings
+    assert len(shown) == len(drawings) == 306 and sorted(shown) == sorted(drawings.values())
+    assert {"S", "~"} <= set(shown)
+
+
+def test_a_question_offering_spaces_outlines_them_on_the_grid_and_names_them_in_words():
+    """Renature asks for a space of the board: each offered space is clickable on the board, and
+    the buttons say 'the board, r5.14', never the engine's key."""
+    table = new_table("renature")
+    key = table.keys["P1"]
+    with client_of(table) as client:
+        for _ in range(40):
+            page = client.get(f"/play/{key}/view").text
+            if "free space" in page:
+                break
+            client.post(f"/play/{key}/choose", json={"decision": decision_of(page), "option": options_of(page)[0]})
+        offered = re.findall(r'<td [^>]*class="offered" data-option="(\d+)"', page)
+        buttons = re.findall(r'<button type="button" data-option="\d+">([^<]*)</button>', page)
+    assert offered and sorted(map(int, offered)) == list(range(len(buttons)))
+    assert all(re.fullmatch(r"the board, r\d+\.\d+", words) for words in buttons), buttons

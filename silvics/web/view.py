@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from silvics.compiler import faces as face_drawing
 from silvics.human import question, shown_counter
-from silvics.interpreter.state import parse_key
+from silvics.interpreter.state import Zone, parse_key, space_key
 from silvics.interpreter.views import seat_label
 from silvics.screen import face_down
 
@@ -47,6 +47,7 @@ class ZoneView:
     hidden: int = 0  # cards the seat cannot see
     hidden_words: str = ""
     rows: list[list[SpaceView | None]] = field(default_factory=list)  # a grid's spaces (None: no space)
+    row_names: list[str] = field(default_factory=list)  # a grid's rows, as the rules name them
     chips: bool = False  # a large grid: cards as chips
 
 
@@ -55,6 +56,8 @@ class SpaceView:
     name: str  # "low.1", as the rules name the space
     words: str  # what the map prints on it
     tint: str
+    shows: str = ""  # what the rules' drawing of the grid shows on it now (Observation.drawings)
+    option: int | None = None  # the option choosing this space, when the question offers it
     cards: list[CardView] = field(default_factory=list)
 
 
@@ -155,15 +158,17 @@ def seat_view(table, seat: int, faces: Faces) -> dict:
     return view
 
 
-def _offered(pending) -> dict[int, int]:
-    """The cards a question offers: card -> the first option choosing it."""
-    if not pending.cards:
-        return {}
-    found: dict[int, int] = {}
+def _offered(pending) -> dict:
+    """What a question offers on the table: card -> the first option choosing it, and a space of
+    a grid (its key) -> the option choosing it."""
+    found: dict = {}
     for index, option in enumerate(pending.options):
-        uid = option if pending.cards is True else pending.cards(option)
-        if isinstance(uid, int):
-            found.setdefault(uid, index)
+        if isinstance(option, Zone) and parse_key(option).column is not None:
+            found.setdefault(str(option), index)
+        elif pending.cards:
+            uid = option if pending.cards is True else pending.cards(option)
+            if isinstance(uid, int):
+                found.setdefault(uid, index)
     return found
 
 
@@ -206,7 +211,7 @@ class _Layout:
             if decl.rows:
                 grid = grids.get((parts.name, parts.owner))
                 if grid is None:
-                    grid = grids[(parts.name, parts.owner)] = self.grid(decl, label)
+                    grid = grids[(parts.name, parts.owner)] = self.grid(decl, label, parts.owner)
                     by_seat.setdefault(owner, []).append(grid)
                 assert parts.column is not None, "a grid's zone key names a space"
                 space = grid.rows[decl.rows.index(parts.row)][parts.column - 1]
@@ -281,7 +286,9 @@ class _Layout:
             self.drawn[uid] = view
         return views
 
-    def grid(self, decl, label: str) -> ZoneView:
+    def grid(self, decl, label: str, seat: int | None) -> ZoneView:
+        """A grid's spaces: what each prints, tinted by it, and what the rules' drawing shows there."""
+        drawings = self.observation.drawings
         name, _, owner = label.partition("@")
         title = _capital(self.naming.zone(name.partition(":")[0] + (f"@{owner}" if owner else "")))
         spaces = {(space.row, space.column): space for space in decl.map}
@@ -295,10 +302,14 @@ class _Layout:
                     continue
                 printed = space.attributes if space is not None else {}
                 words = ", ".join(self.naming.value(n, v) for n, v in printed.items())
-                cells.append(SpaceView(f"{row}.{column}", words, _tint(printed)))
+                key = space_key(decl.name, row, column, seat)
+                shows, option = drawings.get(key, ""), self.offered.get(key)
+                cells.append(SpaceView(f"{row}.{column}", words, _tint(printed), shows, option))
             rows.append(cells)
         size = sum(cell is not None for cells in rows for cell in cells)
-        return ZoneView(decl.name, title, "grid", rows=rows, chips=size > LARGE_GRID)
+        return ZoneView(
+            decl.name, title, "grid", rows=rows, row_names=list(decl.rows), chips=size > LARGE_GRID
+        )
 
 
 def _tint(printed: dict) -> str:
