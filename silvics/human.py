@@ -187,6 +187,14 @@ class Naming:
             zone.name: wording.say(Node("zone", {"name": zone.name, "per": zone.per})).replace("_", " ")
             for zone in ir.zones
         }
+        # a card's own zone the vocabulary words its own way: "the cards tucked under {card}"
+        self.of_card = {
+            zone.name: said
+            for zone in ir.zones
+            if zone.per == "card"
+            and (said := wording.say(Node("zone", {"name": zone.name, "per": "card", "of": _HOLDER})))
+            != f"the {zone.name.replace('_', ' ')} of {_HOLDER.args['name']}"
+        }
 
     def zone(self, label: str) -> str:
         name, _, owner = label.partition("@")
@@ -210,6 +218,8 @@ class Naming:
                 else f"{said} in {self.zone(place)}"
             )
         holder = self.names.get(owner, _said(owner))
+        if zone in self.of_card:
+            return self.of_card[zone].replace(_HOLDER.args["name"], holder)
         return f"{holder}' {said}" if holder.endswith("s") else f"{holder}'s {said}"
 
     def printed(self, card_id: str) -> str:
@@ -251,6 +261,9 @@ class Naming:
     def value(self, name: str, value) -> str:
         """A printed attribute as a person reads it: its name and its words, without ids' dashes."""
         return f"{name.replace('_', ' ')} {_printed(value).replace('-', ' ')}"
+
+
+_HOLDER = Node("var", {"name": "HOLDER"})  # a card holding a zone, in a zone's words (Naming.of_card)
 
 
 def _named(name: str, card_id: str) -> str:

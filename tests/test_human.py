@@ -331,3 +331,12 @@ def test_what_happened_after_going_back_is_told_as_it_goes_now():
         session.play()
     told = [line.strip() for line in written if line.startswith("    P1: choose card")]
     assert told == ["P1: choose card from your hand — Birch", "P1: choose card from your hand — Fern"], told
+
+
+def test_a_cards_own_zone_is_said_as_the_vocabulary_words_it():
+    """Reforest words a visitor's tucked cards 'the cards tucked under {V}': a person reads 'the
+    cards tucked under Bald Eagle', not "Bald Eagle's tucked"; a zone the vocabulary words plainly
+    keeps the possessive ('Dryads' votes')."""
+    from silvics.human import Naming
+    assert Naming(games.load("reforest"), 0).zone("tucked@bald-eagle") == "the cards tucked under Bald Eagle"
+    assert Naming(games.load("four-forests"), 0).zone("votes@dryads") == "Dryads' votes"
