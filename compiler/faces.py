@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -544,14 +544,22 @@ def _height(paragraphs: list[list[str]], size: float) -> float:
 
 def _wrapped(text: str, width: float, size: float) -> list[str]:
     """The text in rows no wider than `width` at this size, broken between words (and inside a word
-    only when it is wider than a row)."""
-    rows, row = [], ""
+    only when it is wider than a row). A row's advance is carried from piece to piece, adding each
+    character's in order: the very sum `_width` makes of the whole row, in one pass."""
+    table, missing = _advances(False)
+    rows, row, advance = [], "", 0.0
     for piece in (piece for word in text.split() for piece in _pieces(word, width, size)):
-        candidate = f"{row} {piece}" if row else piece
-        if row and _width(candidate, size) > width:
+        if not row:
+            row, advance = piece, _advance(piece)
+            continue
+        longer = advance
+        for char in " " + piece:
+            longer += table.get(ord(char), missing)
+        if longer * size > width:
             rows.append(row)
-            candidate = piece
-        row = candidate
+            row, advance = piece, _advance(piece)
+        else:
+            row, advance = f"{row} {piece}", longer
     return rows + [row] if row else rows
 
 
@@ -583,8 +591,15 @@ def _advances(bold: bool) -> tuple[dict[int, float], float]:
 
 def _width(text: str, size: float, bold: bool = False) -> float:
     """The text's width in mm at this size, as the bundled font sets it (no kerning: a little wide)."""
+    return _advance(text, bold) * size
+
+
+@lru_cache(maxsize=8192)
+def _advance(text: str, bold: bool = False) -> float:
+    """The text's advance in ems: its characters' advances added in order (a row wrapped piece by
+    piece adds them in the same order, to the same sum)."""
     table, missing = _advances(bold)
-    return sum(table.get(ord(c), missing) for c in text) * size
+    return sum(table.get(ord(c), missing) for c in text)
 
 
 def _fitting(text: str, room: float, largest: float, bold: bool = False) -> float:
