@@ -125,7 +125,7 @@ class HumanAgent:
     def _question(self, observation) -> str:
         if self.asker is None:
             return observation.prompt
-        return question(self.asker, observation.prompt, observation.labels, observation.still)
+        return question(self.asker, observation.prompt, observation.labels, observation.still, self.naming)
 
     def _hint(self, count: int) -> str:
         """What may be typed: a number or an option's words, and show, why and undo when offered."""
@@ -280,12 +280,15 @@ def _said(card_id: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def question(asker, prompt: str, labels, still=None) -> str:
-    """A question in the game's words: one offering actions names them; one asked again for each
-    card of several says how many (or how much) are still wanted."""
+def question(asker, prompt: str, labels, still=None, naming: Naming | None = None) -> str:
+    """A question in the game's words: one offering actions names them; one about a card names
+    it ("carry out its effect? (Birch)"); one asked again for each card of several says how many
+    (or how much) are still wanted."""
     if prompt == ACTIONS:
         return "choose one: " + ", or ".join(asker.option(prompt, label) for label in labels)
-    words = asker.words(prompt)
+    words, card = asker.words(prompt), asker.about(prompt)
+    if card is not None:
+        words += f" ({naming.printed(card) if naming else _said(card)})"
     if still is None:
         return words
     measure, amount = still

@@ -56,8 +56,25 @@ class Asker:
                             self.where.setdefault(prompt, (steps, index))
 
     def words(self, prompt: str) -> str:
-        """A question in the game's words, short enough for a line."""
+        """A question in the game's words, short enough for a line. A step the player may skip,
+        which no phrase of the vocabulary words, is asked by what it does ("carry out a cloud
+        action? (as many times as you like, while …)"): cut short, the action stays."""
+        step = self.step(prompt)
+        if step is not None and has_role(step, "optional") and self.wording.phrased(step) is None:
+            action = self.wording.say(role(step, "optional"))
+            if not has_role(step, "repeated"):
+                return _short(f"{action}?")
+            condition = step.args.get("while")
+            again = f"as many times as you like, while {self.wording.say(condition)}" if condition else ""
+            return _short(f"{action}? ({again or 'as many times as you like'})")
         return _short(self.asked(prompt)[1])
+
+    def about(self, prompt: str) -> str | None:
+        """The card a question names after its words ("… (birch)"), by its id: None for none."""
+        base, bracket, card = prompt.rpartition(" (")
+        if prompt in self.where or not bracket or base not in self.where or not card.endswith(")"):
+            return None
+        return card[:-1]
 
     def option(self, prompt: str, label: str) -> str:
         """An option in the game's words: a procedure `one of` offers reads as its call."""

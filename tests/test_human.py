@@ -340,3 +340,29 @@ def test_a_cards_own_zone_is_said_as_the_vocabulary_words_it():
     from silvics.human import Naming
     assert Naming(games.load("reforest"), 0).zone("tucked@bald-eagle") == "the cards tucked under Bald Eagle"
     assert Naming(games.load("four-forests"), 0).zone("votes@dryads") == "Dryads' votes"
+
+
+def test_a_step_one_may_skip_is_asked_by_what_it_does_and_names_its_card():
+    """'carry out its effect? (Birch)', never 'you may: (carry out its effect)' without the card,
+    nor a question cut to 'as many times as you like …'."""
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming, question
+    from silvics.interpreter.agents import decide, make_agent
+    from silvics.interpreter.game import Game
+    from silvics.story import Asker
+    asked = {}
+    for game_id in ("forest-shuffle", "renature"):
+        ir = games.load(game_id)
+        asker, game = Asker(ir, Wording(ir.vocabulary)), Game(ir, 2, 4)
+        agents = [make_agent("random", 4, seat) for seat in range(2)]
+        for _ in range(150):                                             # a part of a game each
+            pending = game.pending
+            if pending.options == ("yes", "no"):
+                words = question(asker, pending.prompt, pending.labels, None, Naming(ir, pending.seat))
+                asked[words] = None if pending.about is None else game.rules.defs[pending.about]
+            decide(game, agents)
+    about_cards = {words: card for words, card in asked.items() if card is not None}
+    assert about_cards and all(words.endswith(f"? ({Naming(games.load('forest-shuffle'), 0).printed(card.id)})")
+                               for words, card in about_cards.items() if "effect" in words), about_cards
+    assert "carry out a cloud action? (as many times as you like, while you can pay for a cloud action)" in asked
+    assert not [words for words in asked if words.startswith(("you may", "as many times"))]

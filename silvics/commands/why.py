@@ -25,7 +25,7 @@ def run(args) -> int:
     """Why NAME is not offered at the question the scenario file's run stops at."""
     from silvics import scenarios
     from silvics.compiler.english import Wording
-    from silvics.human import question
+    from silvics.human import Naming, question
     from silvics.story import Asker
     from silvics.why import why
 
@@ -41,7 +41,8 @@ def run(args) -> int:
         return DATA_ERROR
     pending, wording = game.pending, Wording(game.rules.ir.vocabulary)
     assert pending is not None  # scenarios.paused stops only at a question
-    asked = question(Asker(game.rules.ir, wording), pending.prompt, pending.labels, pending.still)
+    asker, naming = Asker(game.rules.ir, wording), Naming(game.rules.ir, pending.seat)
+    asked = question(asker, pending.prompt, pending.labels, pending.still, naming)
     print(f"P{pending.seat + 1} is asked: {asked}")
     for said in why(game, pending.seat, args.name, wording):
         print(said)

@@ -147,7 +147,7 @@ def seat_view(table, seat: int, faces: Faces) -> dict:
     }
     if asked:
         labels = observation.labels
-        view["question"] = question(table.asker, observation.prompt, labels, observation.still)
+        view["question"] = question(table.asker, observation.prompt, labels, observation.still, naming)
         view["options"] = [
             (index, naming.option(table.asker.option(observation.prompt, label)))
             for index, label in enumerate(labels)
