@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from silvics.compiler.cardtext import attribute_line
 from silvics.interpreter.ir import Node
+from silvics.interpreter.primitives.actions import Drawing
 from silvics.interpreter.state import parse_key
 
 INDENT = "  "
@@ -66,10 +67,35 @@ class Screen:
             if hidden and not shown:
                 unseen.append(f"{where} {hidden}")
         blocks: list[str | Table] = [*tables, *seen]
-        blocks += [f"{_capital(grid)}: {'; '.join(spaces)}" for grid, spaces in grids.items()]
+        drawn = self._drawn(observation)
+        blocks += [
+            f"{_capital(grid)}: {'; '.join(spaces)}" for grid, spaces in grids.items() if grid not in drawn
+        ]
+        for grid, lines in drawn.items():
+            blocks += [f"{_capital(grid)}:", *(INDENT + line for line in lines)]
         if unseen:
             blocks.append("Cards you cannot see: " + " · ".join(unseen))
         return blocks
+
+    def _drawn(self, observation) -> dict[str, list[str]]:
+        """The grids whose spaces the question offers, as the rules draw them (Observation.drawings,
+        laid out as the story's drawings are): a grid's words -> its lines, the column numbers
+        first, then a row a line."""
+        drawings = observation.drawings
+        offered = {_key(label) for label in observation.labels} & drawings.keys()
+        drawn = {}
+        for grid in {(parts.name, parts.owner) for parts in map(parse_key, offered)}:
+            rows: dict = {}  # row -> its spaces' keys and texts, in the drawing's order
+            for key, text in drawings.items():
+                parts = parse_key(key)
+                if (parts.name, parts.owner) == grid:
+                    keys, texts = rows.setdefault(parts.row, ([], []))
+                    keys.append(key)
+                    texts.append(text)
+            lines = Drawing(tuple(rows.values())).text(None).splitlines()[1:]  # its label said here
+            name, owner = grid
+            drawn[self.naming.zone(name + ("" if owner is None else f"@{owner + 1}"))] = lines
+        return drawn
 
     def table(self, where: str, cards, label: str) -> Table:
         """A place's cards, a row each: the attributes printed in the corners and as badges."""

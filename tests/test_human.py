@@ -366,3 +366,17 @@ def test_a_step_one_may_skip_is_asked_by_what_it_does_and_names_its_card():
                                for words, card in about_cards.items() if "effect" in words), about_cards
     assert "carry out a cloud action? (as many times as you like, while you can pay for a cloud action)" in asked
     assert not [words for words in asked if words.startswith(("you may", "as many times"))]
+
+
+def test_a_question_offering_spaces_shows_the_grid_as_the_rules_draw_it(monkeypatch):
+    """Renature asks for a space of the board: the screen draws the board (row names, column
+    numbers, each space as the rules' drawing shows it), where it otherwise lists the spaces
+    holding cards in one line."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1"] * 14)
+    _, out, _ = run_cli("play", "renature", "--players", "2", "--human", "1", "--seed", "1")
+    screens = out.split("\n--- P1, your turn: ")
+    offering = [screen for screen in screens if "[1] the board, r" in screen]
+    assert offering and all(re.search(r"\n  The board:\n +1 +2 +3 .* 18\n    r1 +k +k +~", s) for s in offering)
+    assert all(len(re.findall(r"\n    r\d+ ", screen)) == 17 for screen in offering)
+    assert not any("The board:\n" in screen for screen in screens if screen not in offering)
