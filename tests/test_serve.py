@@ -257,3 +257,19 @@ def test_a_question_offering_spaces_outlines_them_on_the_grid_and_names_them_in_
         buttons = re.findall(r'<button type="button" data-option="\d+">([^<]*)</button>', page)
     assert offered and sorted(map(int, offered)) == list(range(len(buttons)))
     assert all(re.fullmatch(r"the board, r\d+\.\d+", words) for words in buttons), buttons
+
+
+def test_a_face_down_card_whose_mark_says_its_word_is_captioned_once():
+    """Four Forests: another player's vote lies face down, marked for or against: it reads 'vote
+    against', not 'vote' then 'vote against'."""
+    table = new_table("four-forests", people=(1, 2))
+    keys = [table.keys["P1"], table.keys["P2"]]
+    captions = []
+    with client_of(table) as client:
+        while not table.game.over and len(captions) < 3:
+            seat = table.game.pending.seat
+            pages = [client.get(f"/play/{key}/view").text for key in keys]
+            captions += re.findall(r'<figcaption>([^<]*)<span class="mark">(vote [a-z]+)</span>', "".join(pages))
+            client.post(f"/play/{keys[seat]}/choose",
+                        json={"decision": decision_of(pages[seat]), "option": options_of(pages[seat])[0]})
+    assert captions and all(before.strip() != "vote" for before, _ in captions), captions

@@ -37,6 +37,14 @@ class CardView:
     icons: tuple = ()  # a chip's pictures: (data URI, the value in words) of what its face pictures
     attached: list[ZoneView] = field(default_factory=list)
 
+    @property
+    def caption(self) -> str:
+        """Its name, or the word for it face down, unless a mark says that word already (a vote
+        lying face down marked "vote against" is captioned by its mark alone)."""
+        if self.name:
+            return self.name
+        return "" if any(mark.startswith(f"{self.down} ") for mark in self.marks) else self.down
+
 
 @dataclass
 class ZoneView:
