@@ -137,3 +137,19 @@ def test_the_hot_seat_in_the_browser(browser):
     finally:
         page.close()
     assert passes >= 3
+
+
+def test_a_phone_holds_the_page_and_a_wide_board_scrolls_by_itself(browser):
+    """At a phone's width (390 px) the page does not scroll sideways: Renature's board, 18
+    columns wide, scrolls within its own zone."""
+    table = new_table("renature")
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    try:
+        with served(table) as address:
+            page.goto(f"{address}/play/{table.keys['P1']}")
+            page.wait_for_selector(".grid .shows", timeout=WAIT)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            board = page.locator(".zone.grid").first
+            assert board.evaluate("zone => zone.scrollWidth > zone.clientWidth")      # it scrolls, the page not
+    finally:
+        page.close()
