@@ -582,6 +582,32 @@ class Game:
         self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         return value
 
+    def kept(self, token: str, items, work, env) -> list:
+        """`[item for item in items if remembered((token, item), work, env)]` (a filter whose test
+        is a remembered definition of the item alone), where the items are a fixed tuple (a grid's
+        spaces) and this state asked last: then only the items whose value read a key stamped since
+        are asked again, the others keep their answers (one space changed: its neighbours asked,
+        not the whole board). What every item read is read by the filter too, as it would be."""
+        state, found = self.state, self.memo.get(("kept", token))
+        if type(items) is not tuple:  # a live pile changes in place: no answer of it is kept
+            return [item for item in items if self.remembered((token, item), work, env)]
+        asked: Sequence[int]
+        if found is None or found.items is not items or found.serial != state.serial:
+            found = _Kept(items, state.serial)
+            asked = range(len(items))
+        else:
+            asked = sorted({at for key in state.changed[found.seen :] for at in found.readers.get(key, ())})
+        for at in asked:
+            found.answers[at] = bool(self.remembered((token, items[at]), work, env))
+            if not found.read_by(at, self.memo.get((token, items[at]))):  # not remembered: not kept
+                self.memo.pop(("kept", token), None)
+                return [item for item in items if self.remembered((token, item), work, env)]
+        found.seen = len(state.changed)
+        if self.reads is not None:
+            self.reads |= found.readers.keys()
+        self.memo[("kept", token)] = found
+        return [item for item, answer in zip(items, found.answers) if answer]
+
     def note(self, what: str, uids, detail: str | Record):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
         kept as its parts and written out only when read: most games are never printed."""
@@ -687,6 +713,33 @@ class Game:
     def leading_condition(self, uid: int, name: str):
         """The condition of an effect that is a single `if` on the card's face-up side, or None."""
         return self.rules.leading[uid][self.state.side[uid]].get(name)
+
+
+class _Kept:
+    """A filter's answers for a fixed tuple of items in one state (Game.kept): each item's
+    answer, the keys its value read, and for each key the items that read it."""
+
+    __slots__ = ("items", "serial", "seen", "answers", "keys", "readers")
+
+    def __init__(self, items: tuple, serial: int):
+        self.items, self.serial, self.seen = items, serial, 0
+        self.answers = [False] * len(items)
+        self.keys: list[frozenset] = [frozenset()] * len(items)
+        self.readers: dict[str, set[int]] = {}  # key -> the items whose value read it
+
+    def read_by(self, at: int, entry) -> bool:
+        """Note what item `at`'s remembered value read (False when it is not remembered: then
+        no answer can be kept)."""
+        if entry is None:
+            return False
+        keys, before = entry[1].keys, self.keys[at]
+        if keys is not before:
+            for key in before - keys:
+                self.readers[key].discard(at)
+            for key in keys - before:
+                self.readers.setdefault(key, set()).add(at)
+            self.keys[at] = keys
+        return True
 
 
 class Reading:

@@ -47,6 +47,8 @@ define:
   chips_here: "count(bag)"
   top_size: "top(deck).size"
   glow_now: "sum(s.glow for s in yard)"
+  lit(s): "s.glow + count(pile where size > 100) > 0"   # remembered: it goes through the pile
+  lit_now: "count(yard where lit(it))"
 procedures:
   shine:
     - for: s in yard
@@ -171,7 +173,29 @@ def _log(ir, players, seed, modules=()):
     return "\n".join(game.log)
 
 
+def test_a_filter_by_a_remembered_definition_asks_again_only_what_a_change_touched(tmp_path, monkeypatch):
+    # `yard where lit(it)`: once one space's glow is set, only that space's value is worked out
+    # again (Game.kept); a copy, another state, asks every space and sees its own changes
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "lit_now")
+    assert game.state.counters["trace"] == 0
+    asked = []
+    remembered = engine.Game.remembered
+    monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, env: (
+        asked.append(key[1]) if key[0].startswith("lit#") else None, remembered(self, key, work, env))[1])
+    game.state.set_space(space_key("yard", "a", 2), "glow", 3)
+    other = game.copy()
+    other.state.set_space(space_key("yard", "a", 1), "glow", 5)
+    game.run_procedure("record")
+    assert game.state.counters["trace"] == 1 and asked == [space_key("yard", "a", 2)]
+    other.run_procedure("record")
+    assert other.state.counters["trace"] == 2 and len(asked) == 3        # a copy: both spaces asked
+    game.run_procedure("record")
+    assert game.state.counters["trace"] == 11                            # its own changes only
+
+
 @pytest.mark.parametrize("game_id, players, modules, seeds", [
+    ("renature", 2, ("valley",), range(2)),                              # filters over the board: Game.kept
     ("reforest", 1, ("hard",), range(2)),
     ("reforest", 2, ("terrain", "events"), range(3)),
     ("reforest", 4, (), range(2)),

@@ -285,11 +285,10 @@ def let_in(node, gen):
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is
     # not); its text is one function, which reads its parameters from the key
-    parameters = {name: gen.read("key", at) for at, name in enumerate(names, 1)}
-    body = gen.module.function(node.args["body"], ("key",), parameters, shared=True)
+    token, body = _remembered(node, gen)
     key = ast.Tuple(
         [
-            ast.Constant(f"{node.args['define']}#{node.args.get('variant')}"),
+            ast.Constant(token),
             *(gen.code(value) for value in values),
             *(
                 gen.bound(name) if gen.is_local(name) else gen.fill("env.get({name})", name=name)
@@ -298,13 +297,26 @@ def let_in(node, gen):
         ],
         ast.Load(),
     )
-    code = gen.fill(
-        "game.remembered({key}, {body}, {env})",
-        key=key,
-        body=gen.ref(body),
-        env=around,
-    )
+    code = gen.fill("game.remembered({key}, {body}, {env})", key=key, body=body, env=around)
     return _as_body(code, node, gen)
+
+
+def _remembered(node, gen) -> tuple[str, ast.expr]:
+    """A remembered definition's use: the token its values are remembered under (their keys
+    begin with it), and its text as one function of the key (its parameters read from it)."""
+    parameters = {name: gen.read("key", at) for at, name in enumerate(node.args["names"], 1)}
+    body = gen.module.function(node.args["body"], ("key",), parameters, shared=True)
+    return f"{node.args['define']}#{node.args.get('variant')}", gen.ref(body)
+
+
+def _of_it_alone(test, gen) -> bool:
+    """Whether a filter's test is a remembered definition given the item alone (`on_frontier(it)`),
+    reading nothing else around it: its values are keyed (token, item), one per item."""
+    if test.op != "let_in" or not _loops(test.args["body"]):
+        return False
+    values, names = test.args["values"], test.args["names"]
+    reads = free_names(test.args["body"], gen.module.free) - set(names)
+    return not reads and len(values) == 1 and values[0].op == "var" and values[0].args.get("name") == "it"
 
 
 def _as_body(code, node, gen):
@@ -475,8 +487,14 @@ def scored(game, seat: int) -> int:
     roles={"items": "coll", "test": "cond"},
 )
 def where(node, gen):
-    """The cards of a collection that meet a condition (`it` is each card in turn)."""
+    """The cards of a collection that meet a condition (`it` is each card in turn). A test that is
+    a remembered definition of the item alone is asked again only of the items whose answer may
+    have changed (Game.kept: a filter over a whole board, after one space changed)."""
     item, items = gen.fresh("it"), _items(node.args["coll"], gen)
+    if _of_it_alone(node.args["cond"], gen):
+        token, body = _remembered(node.args["cond"], gen)
+        code = gen.fill("game.kept({token}, {items}, {body}, env)", token=token, items=items, body=body)
+        return gen.known(code, listing=True, cards=gen.cards(items))
     code = gen.fill(
         "[{item} for {item} in {items} if {test}]",
         item=ast.Name(item, ast.Load()),
