@@ -64,9 +64,11 @@ class Asker:
             action = self.wording.say(role(step, "optional"))
             if not has_role(step, "repeated"):
                 return _short(f"{action}?")
-            condition = step.args.get("while")
-            again = f"as many times as you like, while {self.wording.say(condition)}" if condition else ""
-            return _short(f"{action}? ({again or 'as many times as you like'})")
+            condition = step.args.get("while")  # `may repeat`'s, as its template words it
+            again = "as many times as you like" + (
+                f", while {self.wording.say(condition)}" if condition else ""
+            )
+            return _short(f"{action}? ({again})")
         return _short(self.asked(prompt)[1])
 
     def about(self, prompt: str) -> str | None:
