@@ -487,11 +487,9 @@ def scored(game, seat: int) -> int:
     roles={"items": "coll", "test": "cond"},
 )
 def where(node, gen):
-    """The cards of a collection that meet a condition (`it` is each card in turn). A test that is
-    a remembered definition of the item alone is asked again only of the items whose answer may
-    have changed (Game.kept: a filter over a whole board, after one space changed)."""
+    """The cards of a collection that meet a condition (`it` is each card in turn)."""
     item, items = gen.fresh("it"), _items(node.args["coll"], gen)
-    if _of_it_alone(node.args["cond"], gen):
+    if _of_it_alone(node.args["cond"], gen):  # asked again only where it may have changed: Game.kept
         token, body = _remembered(node.args["cond"], gen)
         code = gen.fill("game.kept({token}, {items}, {body}, env)", token=token, items=items, body=body)
         return gen.known(code, listing=True, cards=gen.cards(items))
