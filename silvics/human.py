@@ -217,9 +217,14 @@ class Naming:
                 if number
                 else f"{said} in {self.zone(place)}"
             )
-        holder = self.names.get(owner, _said(owner))
+        return self.held(zone, self.names.get(owner, _said(owner)))
+
+    def held(self, zone: str, holder: str) -> str:
+        """A card's own zone, its card called `holder`: "Dryads' votes", or as the vocabulary words
+        it, "the cards tucked under Bald Eagle"."""
         if zone in self.of_card:
             return self.of_card[zone].replace(_HOLDER.args["name"], holder)
+        said = self.places.get(zone, zone.replace("_", " ")).removeprefix("the ").removeprefix("your ")
         return f"{holder}' {said}" if holder.endswith("s") else f"{holder}'s {said}"
 
     def printed(self, card_id: str) -> str:

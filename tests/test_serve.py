@@ -273,3 +273,18 @@ def test_a_face_down_card_whose_mark_says_its_word_is_captioned_once():
             client.post(f"/play/{keys[seat]}/choose",
                         json={"decision": decision_of(pages[seat]), "option": options_of(pages[seat])[0]})
     assert captions and all(before.strip() != "vote" for before, _ in captions), captions
+
+
+def test_a_zone_beneath_a_face_down_card_is_named_by_the_word_for_it():
+    """Forest Shuffle: slots under a sapling read 'The sapling's slots', not 'Slots of card 1 in
+    P2's forest' (where the card lies, as a zone out of sight would be named)."""
+    table = new_table("forest-shuffle", people=(1, 2))
+    keys, rng, titled = [table.keys["P1"], table.keys["P2"]], random.Random(3), set()
+    with client_of(table) as client:
+        while not table.game.over and "The sapling&#39;s slots" not in titled:
+            seat = table.game.pending.seat
+            pages = [client.get(f"/play/{key}/view").text for key in keys]
+            titled |= set(re.findall(r"<h3>([^<]*slots)</h3>", "".join(pages)))
+            client.post(f"/play/{keys[seat]}/choose",
+                        json={"decision": decision_of(pages[seat]), "option": rng.choice(options_of(pages[seat]))})
+    assert "The sapling&#39;s slots" in titled and not [t for t in titled if "of card" in t], titled

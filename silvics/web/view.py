@@ -234,7 +234,10 @@ class _Layout:
                 by_seat.setdefault(owner, []).append(zone)
         for holder, zone in attached:
             if holder in self.drawn:
-                self.drawn[holder].attached.append(zone)
+                card = self.drawn[holder]
+                if not card.name:  # a face-down card: its zone by the word for it ("the sapling's slots")
+                    zone.title = _capital(self.naming.held(zone.name, f"the {card.down}"))
+                card.attached.append(zone)
             else:  # its card is counted in a pile: the zone is shown where that card's seat sits
                 by_seat.setdefault(game.seat_of_zone(game.state.location[holder]), []).append(zone)
         ranked = dict.fromkeys((*layout.order, *self.decls))  # `table: order:` first, then as declared
