@@ -153,3 +153,25 @@ def test_a_phone_holds_the_page_and_a_wide_board_scrolls_by_itself(browser):
             assert board.evaluate("zone => zone.scrollWidth > zone.clientWidth")      # it scrolls, the page not
     finally:
         page.close()
+
+
+def test_an_offered_card_is_outlined_and_the_cards_beneath_it_are_not(browser):
+    """Four Forests asks under which creature a vote goes: the creatures are outlined, the votes
+    lying beneath them are not (they are not what is offered)."""
+    table = new_table("four-forests", people=(1, 2))
+    rng, page = random.Random(2), browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        with served(table) as address:
+            while True:                                   # until P1 is asked for a creature with votes
+                pending = table.game.pending
+                votes = [key for key, pile in table.game.state.zones.items() if key.startswith("votes") and pile]
+                if pending.seat == 0 and votes and "creature" in pending.prompt:
+                    break
+                table.choose(pending.seat, len(table.game.state.choices), rng.randrange(len(pending.options)))
+            page.goto(f"{address}/play/{table.keys['P1']}")
+            page.wait_for_selector("figure.card.offered figure.card", timeout=WAIT)
+            outline = "element => getComputedStyle(element.querySelector('img, .back')).outlineStyle"
+            assert page.locator("figure.card.offered").first.evaluate(outline) == "solid"
+            assert page.locator("figure.card.offered figure.card").first.evaluate(outline) == "none"
+    finally:
+        page.close()
