@@ -157,7 +157,7 @@ def test_a_phone_holds_the_page_and_a_wide_board_scrolls_by_itself(browser):
 
 def test_an_offered_card_is_outlined_and_the_cards_beneath_it_are_not(browser):
     """Four Forests asks under which creature a vote goes: the creatures are outlined, the votes
-    lying beneath them are not (they are not what is offered)."""
+    lying beneath them are not (they are not what is offered), and clicking one chooses nothing."""
     table = new_table("four-forests", people=(1, 2))
     rng, page = random.Random(2), browser.new_page(viewport={"width": 1280, "height": 1000})
     try:
@@ -173,5 +173,9 @@ def test_an_offered_card_is_outlined_and_the_cards_beneath_it_are_not(browser):
             outline = "element => getComputedStyle(element.querySelector('img, .back')).outlineStyle"
             assert page.locator("figure.card.offered").first.evaluate(outline) == "solid"
             assert page.locator("figure.card.offered figure.card").first.evaluate(outline) == "none"
+            before = len(table.game.state.choices)
+            page.locator("figure.card.offered figure.card").first.click()    # a vote: not the creature
+            page.wait_for_timeout(300)
+            assert len(table.game.state.choices) == before
     finally:
         page.close()
