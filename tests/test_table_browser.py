@@ -42,7 +42,8 @@ class Person:
     def click(self):
         """Click an option (an offered card half the time, when there is one) and time it."""
         before = self.decision()
-        cards = self.page.locator("figure.card.offered, span.chip.offered")
+        # an offered card is clicked on its own face (a card lying beneath it is not what is offered)
+        cards = self.page.locator("figure.card.offered > img, figure.card.offered > .back, span.chip.offered")
         buttons = self.page.locator(".options button")
         pick = cards.nth(self.rng.randrange(cards.count())) if cards.count() and self.rng.random() < 0.5 else \
             buttons.nth(self.rng.randrange(buttons.count()))
@@ -73,11 +74,14 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game_id):
     table = new_table(game_id, path=path, seed=3)
     link = f"/play/{table.keys['P1']}"
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    failed: list[str] = []                                # the page's script never fails (a syntax error: no clicks work)
+    page.on("pageerror", lambda error: failed.append(str(error)))
     person = Person(page, random.Random(5))
     restarted = False
     try:
         with served(table) as address:
             page.goto(address + link)
+            assert not failed, failed
             clicks = 0
             while True:
                 person.wait_for_turn()

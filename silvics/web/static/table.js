@@ -52,8 +52,8 @@ async function send(path, body) {
 
 function act(target) {
   const option = target.closest("[data-option]");
-  const card = target.closest("figure.card");
-  const beneath = option && card && card !== option && option.contains(card);   // a vote under an offered creature
+  const nearest = target.closest("figure.card");
+  const beneath = option && nearest && nearest !== option && option.contains(nearest);   // a vote under an offered creature
   if (option && !beneath) return send("/choose", {decision: shown("decision"), option: Number(option.dataset.option)});
   if (target.closest("[data-undo]")) return send("/undo", {decision: shown("decision")});
   const pass = target.closest("[data-pass]");
