@@ -199,8 +199,7 @@ class Naming:
     def zone(self, label: str) -> str:
         name, _, owner = label.partition("@")
         zone, _, space = name.partition(":")
-        words = self.places.get(zone, zone.replace("_", " "))  # the vocabulary's "the draw pile", "your hand"
-        plain = words.removeprefix("the ").removeprefix("your ")
+        words, plain = self._words(zone)
         said = plain + (f", {space}" if space else "")
         if not owner:
             return f"the {said}" if words.startswith("the ") or words == plain else said
@@ -224,8 +223,13 @@ class Naming:
         it, "the cards tucked under Bald Eagle"."""
         if zone in self.of_card:
             return self.of_card[zone].replace(_HOLDER.args["name"], holder)
-        said = self.places.get(zone, zone.replace("_", " ")).removeprefix("the ").removeprefix("your ")
+        said = self._words(zone)[1]
         return f"{holder}' {said}" if holder.endswith("s") else f"{holder}'s {said}"
+
+    def _words(self, zone: str) -> tuple[str, str]:
+        """A zone in the vocabulary's words ("the draw pile", "your hand"), and without its article."""
+        words = self.places.get(zone, zone.replace("_", " "))
+        return words, words.removeprefix("the ").removeprefix("your ")
 
     def printed(self, card_id: str) -> str:
         """A card by what is printed on it, wherever it lies: a split card by all its halves."""
