@@ -24,8 +24,9 @@ wrote, so each check looks only at what changed; a full sweep of every forest ru
 turn's end and at the game's end. A turn ends where the next one starts (the `turns` counter
 moves on) or where Anna, the solo automa, starts hers.
 
-The games run on two processes (the machine CI uses has two cores); each worker loads the
-bundled game itself, so only configurations, seeds and findings cross between processes.
+The games run on two processes (the machine CI uses has two cores; under pytest-xdist, in the
+test's own: conftest's `pool`); each worker loads the bundled game itself, so only
+configurations, seeds and findings cross between processes.
 SILVICS_FS_GAMES and SILVICS_FS_COMBINED set the two counts (tests/test_soak.py plays 3,000)."""
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ import re
 
 import pytest
 
-from conftest import Conservation, faults_of_seeds, in_two_halves, refereed_game
+from conftest import Conservation, faults_of_seeds, in_two_halves, mapped, refereed_game
 
 GAMES = int(os.environ.get("SILVICS_FS_GAMES", 300))          # the base game, or one module on
 COMBINED = int(os.environ.get("SILVICS_FS_COMBINED", 50))     # every other combination
@@ -302,7 +303,7 @@ def played_at_the_command_line(configurations: list) -> list[str]:
 
 def test_every_configuration_plays_to_the_end_at_the_command_line(pool):
     numbered = list(enumerate(CONFIGURATIONS))
-    found = [fault for faults in pool.map(played_at_the_command_line, [numbered[0::2], numbered[1::2]])
+    found = [fault for faults in mapped(pool)(played_at_the_command_line, [numbered[0::2], numbered[1::2]])
              for fault in faults]
     assert not found, found[:5]
 

@@ -3,14 +3,15 @@ the end with every card in exactly one zone after every action, and the end stat
 promises (three rounds ended, every visitor resolved, legal stacks, stored energy seen by its
 owner only, itemised scores adding up).
 
-The games run on two processes (the machine CI uses has two cores); each worker compiles the
-bundled game itself, so nothing but seeds and findings crosses between processes."""
+The games run on two processes (the machine CI uses has two cores; under pytest-xdist, in the
+test's own: conftest's `pool`); each worker loads the bundled game itself, so nothing but seeds
+and findings crosses between processes."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
-
 import pytest
+
+from conftest import in_two_halves
 
 GAMES = int(os.environ.get("SILVICS_REFOREST_GAMES", 300))
 COMBINATIONS = [(), ("terrain",), ("events",), ("events-casual",), ("terrain", "events"),
@@ -75,11 +76,8 @@ def stack_faults(game, key: str, pile: list[int]) -> list[str]:
 
 @pytest.mark.parametrize("modules", COMBINATIONS, ids=lambda m: "+".join(m) or "base")
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_random_reforest_games_are_legal(players, modules):
-    halves = [range(0, GAMES, 2), range(1, GAMES, 2)]
-    with ProcessPoolExecutor(2) as pool:
-        found = [fault for faults in pool.map(faults_in_games, [players] * 2, [modules] * 2, halves)
-                 for fault in faults]
+def test_random_reforest_games_are_legal(players, modules, pool):
+    found = in_two_halves(pool, faults_in_games, GAMES, players, modules)
     assert not found, found[:5]
 
 

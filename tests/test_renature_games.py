@@ -26,8 +26,9 @@ judged once the card is down, against the halves laid before it ("settled", as i
 tests/test_maps.py). A mushroom's join renames an area space by space; the areas are judged
 once the join is over (the next action that writes a log line).
 
-The games run on two processes (the machine CI uses has two cores); each worker loads the
-bundled game itself, so only configurations, seeds and findings cross between processes.
+The games run on two processes (the machine CI uses has two cores; under pytest-xdist, in the
+test's own: conftest's `pool`); each worker loads the bundled game itself, so only
+configurations, seeds and findings cross between processes.
 SILVICS_RENATURE_GAMES sets the count (tests/test_soak.py plays 3,000)."""
 from __future__ import annotations
 
