@@ -86,7 +86,7 @@ def _class(name: str) -> dict:
 def _args_by_op(ops: list) -> dict:
     """A node's args checked by the schema of its op: an if/then/else on halves of the ops, so
     that a validator tests about log2 of them per node, not each in turn (jsonschema took 9.5 s
-    over Reforest's IR with an `if` per op, 1.6 s with these)."""
+    over the largest bundled IR with an `if` per op, 1.6 s with these)."""
     if len(ops) == 1:  # asked again: an unknown op (refused by the enum) falls through to here
         return {
             "if": {"properties": {"op": {"const": ops[0]}}},

@@ -160,13 +160,21 @@ def faults_of_seeds(seeds, play, label=lambda seed: f"seed {seed}") -> list[str]
     return found
 
 
+UNDER_XDIST = bool(os.environ.get("PYTEST_XDIST_WORKER"))   # its workers already keep every core busy
+
+
+def workers() -> int:
+    """The processes a test may play games on: every core when run alone, its own under xdist."""
+    return 1 if UNDER_XDIST else os.cpu_count() or 1
+
+
 @pytest.fixture(scope="module")
 def pool():
     """Where a test module plays its random games. Run alone, on two worker processes (the
     machine CI uses has two cores), kept for the module. Under pytest-xdist, whose workers
     already keep both cores busy, in the test's own process (None): two more processes would
     only share those cores, and on that machine the same games took 10-15% more CPU time."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if UNDER_XDIST:
         yield None
         return
     with ProcessPoolExecutor(2) as workers:

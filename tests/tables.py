@@ -45,7 +45,11 @@ class Secrets:
         self.table = table
         cards = table.game.rules.defs
         self.names = {uid: self._names(card) for uid, card in enumerate(cards)}
+        self.every = {name for names in self.names.values() for name in names}
         self.seen: dict[int, set[str]] = {seat: set() for seat in range(table.game.state.players)}
+        # the cards whose names a seat has not all seen yet (once seen, a name stays seen)
+        self.unseen = {seat: list(self.names) for seat in self.seen}
+        self.hidden: dict[int, tuple] = {}   # seat -> (the size of what it has seen, the names hidden, their pattern)
         table.game.on_step = lambda game: self.update()
         self.update()
 
@@ -56,22 +60,29 @@ class Secrets:
     def update(self):
         game = self.table.game
         for seat, seen in self.seen.items():
-            for uid in range(len(game.state.location)):
+            for uid in self.unseen[seat]:
                 if visible(game, seat, uid):
                     seen |= self.names[uid]
+            self.unseen[seat] = [uid for uid in self.unseen[seat] if not self.names[uid] <= seen]
 
     def hidden_from(self, seat: int) -> set[str]:
         """The names no card this seat has seen bears (copies share a name)."""
+        return self._hidden(seat)[1]
+
+    def _hidden(self, seat: int) -> tuple[int, set[str], re.Pattern | None]:
+        """The names hidden from `seat`, and a pattern finding them as words (the longest first:
+        "Oak / Ivy" before "Oak"), worked out again only once the seat has seen more."""
         seen = self.seen[seat]
-        every = {name for names in self.names.values() for name in names}
-        return {name for name in every - seen if not any(name in s for s in seen)}  # "Toad" of "Toad / Fireflies"
+        if seat not in self.hidden or self.hidden[seat][0] != len(seen):
+            hidden = {name for name in self.every - seen if not any(name in s for s in seen)}  # "Toad" of "Toad / Fireflies"
+            words = "|".join(map(re.escape, sorted(hidden, key=len, reverse=True)))
+            self.hidden[seat] = (len(seen), hidden, re.compile(rf"\b(?:{words})\b") if words else None)
+        return self.hidden[seat]
 
     def leaked(self, seat: int, text: str) -> list[str]:
         """The names of cards `seat` never saw that `text` holds as words (one scan of the text)."""
-        hidden = sorted(self.hidden_from(seat), key=len, reverse=True)   # the longest first: "Oak / Ivy" before "Oak"
-        if not hidden:
-            return []
-        return sorted(set(re.findall(rf"\b(?:{'|'.join(map(re.escape, hidden))})\b", text)))
+        pattern = self._hidden(seat)[2]
+        return [] if pattern is None else sorted(set(pattern.findall(text)))
 
 
 @contextmanager

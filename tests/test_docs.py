@@ -1,7 +1,6 @@
 """The reference site comes from the same data: the committed generated pages must match
 what the code and data generate now, and the whole site must build with --strict.
 After changing a primitive or a game, run `silvics docs` and commit docs/reference/."""
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,8 @@ import pytest
 from silvics import balance, bundled
 from silvics.reference import write_game_reference, write_primitives_page
 
+from conftest import workers
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference"
 
@@ -17,10 +18,10 @@ REFERENCE = ROOT / "docs" / "reference"
 @pytest.mark.parametrize("game_id", bundled.games())
 def test_generated_reference_is_up_to_date(tmp_path, game_id):
     """Every page and balance report of a game, as the code and data make them now. A report's
-    games are played on every core (the same figures on any number of workers); its plots are
-    drawn from its figures.json, compared here, so only their presence is checked (their
-    bytes follow matplotlib's version)."""
-    made = lambda ir: balance.reference_report(ir, workers=os.cpu_count() or 1)      # noqa: E731
+    games are played on every core, or in this process under xdist (the same figures on any
+    number of workers); its plots are drawn from its figures.json, compared here, so only their
+    presence is checked (their bytes follow matplotlib's version)."""
+    made = lambda ir: balance.reference_report(ir, workers=workers())      # noqa: E731
     written = write_game_reference(tmp_path, game_id, made)
     for page in written:
         name = page.relative_to(tmp_path)
