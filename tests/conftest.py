@@ -177,8 +177,8 @@ def pool():
     if UNDER_XDIST:
         yield None
         return
-    with ProcessPoolExecutor(2) as workers:
-        yield workers
+    with ProcessPoolExecutor(2) as executor:
+        yield executor
 
 
 def in_two_halves(pool, work, count: int, *args) -> list:

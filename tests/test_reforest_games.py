@@ -9,6 +9,7 @@ and findings crosses between processes."""
 from __future__ import annotations
 
 import os
+
 import pytest
 
 from conftest import in_two_halves
