@@ -68,6 +68,23 @@ def test_a_whole_game_names_no_card_a_seat_has_not_seen(game_id):
     assert decisions > 10
 
 
+def test_the_leak_checker_names_a_hidden_card_on_a_page_until_the_seat_sees_it():
+    """The checker of the test above can fail: a card's name on a page is a leak while the
+    seat has never seen the card, as a word only, and no longer once the card has lain face up
+    where the seat sees it (its hidden names are worked out again when the seat sees more)."""
+    table = new_table("four-forests", people=(1, 2))
+    secrets_, game = Secrets(table), table.game
+    hidden = sorted(secrets_.hidden_from(0))
+    name = hidden[0]
+    assert secrets_.leaked(0, f"<li>{name}</li> and {hidden[1]}.") == sorted([name, hidden[1]])
+    assert secrets_.leaked(0, f"x{name}x") == []                          # a word, not a part of one
+    uid = next(uid for uid, names in secrets_.names.items() if name in names)
+    game.state.move(uid, "creatures", facedown=False)                     # face up in the open
+    secrets_.update()
+    assert name not in secrets_.hidden_from(0) and secrets_.leaked(0, f"<li>{name}</li>") == []
+    assert hidden[1] in secrets_.hidden_from(0)
+
+
 def test_a_request_without_its_key_learns_nothing():
     table = new_table("four-forests")
     key = table.keys["P1"]
