@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import UNSAID, YOU, Binds, Param, primitive, role
+from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, primitive, role
 from ..runtime import UNANSWERED, Choice, Expr, RuleError, Step
 from ..state import Zone
 from ..views import card_label
@@ -77,7 +77,21 @@ def _runner(steps, begin=None):
 )
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
-    return _enter_block(_runner([build(step) for step in node.args["steps"]]))
+    steps = node.args["steps"]
+    if len(steps) == 1 and not _binds_here(steps[0]):
+        # nothing is left to resume after its one step, and no name to keep inside: the step
+        # needs no frame of its own (a third of the frames a game pushed were such blocks)
+        return build(steps[0])
+    return _enter_block(_runner([build(step) for step in steps])) if steps else _nothing
+
+
+def _binds_here(node) -> bool:
+    """Whether a step binds a name for the steps after it in its block (`let`, `choose`)."""
+    return any(not binds.within for binds in REGISTRY[node.op].binds)
+
+
+def _nothing(game, frame):
+    """An empty block."""
 
 
 @primitive(
