@@ -82,28 +82,31 @@ class Conservation:
         else:
             changed = {key for key, pile in zones.items() if self.zones.get(key) != pile}
             changed |= self.zones.keys() - zones.keys()
-        errors, now, touched = [], {}, set()
+        # each card now in a changed zone and not before arrived there; each card before in one
+        # and not now left it. A card is where it should be when what left arrived exactly once:
+        # every other card is still in the one zone it was in (a zone that did not change, or did
+        # and still holds it)
+        errors, arrived, left = [], {}, set()
         for key in changed:
-            pile = zones.get(key, ())
-            now[key] = held = set(pile)
-            touched |= held.symmetric_difference(self.zones.get(key, ()))
+            pile, was = zones.get(key, ()), set(self.zones.get(key, ()))
+            held = set(pile)
             if len(held) != len(pile):
                 errors += [f"card {uid} is in both {key} and {key}" for uid in held if pile.count(uid) > 1]
+            for uid in held - was:
+                if uid in arrived:
+                    errors.append(f"card {uid} is in both {arrived[uid]} and {key}")
+                arrived[uid] = key
+            left |= was - held
+        for uid in arrived.keys() - left:  # arrived, and still in the zone it was in
+            errors.append(f"card {uid} is in both {self.location[uid]} and {arrived[uid]}")
+        if left - arrived.keys():
+            errors.append(f"cards lost: {sorted(left - arrived.keys())}")
         expected = self.location.copy()
-        for uid in touched:
-            expected[uid] = location[uid]
-        if expected != location:  # a card recorded elsewhere without moving
-            touched.update(compress(count(), map(ne, location, expected)))
-        for uid in touched:
-            before = self.location[uid]
-            places = [key for key, held in now.items() if uid in held]
-            if before not in changed:  # the zone it was in is as it was: it still holds it
-                places.append(before)
-            if not places:
-                errors.append(f"cards lost: [{uid}]")
-            errors += [f"card {uid} is in both {places[0]} and {other}" for other in places[1:]]
-            if places and location[uid] != places[0]:
-                errors.append(f"card {uid} is in {places[0]} but recorded in {location[uid]}")
+        for uid, key in arrived.items():
+            expected[uid] = key
+        if expected != location:  # a card recorded elsewhere than it lies
+            errors += [f"card {uid} is in {expected[uid]} but recorded in {location[uid]}"
+                       for uid in compress(count(), map(ne, location, expected))]
         for key in changed:
             if key in zones:
                 self.zones[key] = list(zones[key])
