@@ -210,13 +210,15 @@ class Observation:
         """A Game consistent with this observation, for search: the cards this seat cannot see
         dealt again at random among themselves (views.shuffled_unseen), a generator of its own
         seeded from `rng` (no foreseeing the real shuffles), the log as this seat reads it (with
-        log=False, an empty log: a search that never reads the past pays nothing for it), and
-        the question as this seat hears it. Nothing in it leads back to the real game."""
+        log=False, an empty log, and no drawing worked out for it: a search that never reads the
+        log pays nothing for it), and the question as this seat hears it. Nothing in it leads back
+        to the real game."""
         game = self.__game_now()
         world = game.redealt(shuffled_unseen(game, self.seat, rng))
         state = world.state
         state.reseed(rng.random())
         state.log = list(self.__once("world log", self.__world_log)) if log else []
+        state.log_read = log
         pending = game.state.pending
         if pending is not None:
             state.pending = Choice(

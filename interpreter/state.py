@@ -157,6 +157,9 @@ class State:
     spaced: dict = field(
         default_factory=dict
     )  # space key -> attributes the rules set on it (replaced, never changed in place)
+    # whether anyone will read the log: not in a world a search samples without it (what only
+    # writes to the log, a grid's drawing, is then not worked out)
+    log_read: bool = True
     # every key stamped in this state object, in order (not its copies'): what a remembered value
     # read has changed since it was last checked is looked up among the keys stamped since
     changed: list[str] = field(default_factory=list)
@@ -208,6 +211,7 @@ class State:
             True,
             self.clock,
             dict(self.spaced),
+            self.log_read,
         )
 
     def random(self) -> random.Random:

@@ -484,6 +484,25 @@ def test_a_world_sampled_without_the_log_is_the_same_world_with_an_empty_log(pos
         assert {**seen(without.observe(seat)), "log": ()} == {**seen(with_log.observe(seat)), "log": ()}
 
 
+def test_a_world_sampled_without_the_log_draws_no_board_and_plays_the_same():
+    """Renature draws its board into the log at every turn: a world whose log nobody reads
+    (sampled with log=False, and its copies) skips the drawing, and plays on as one that draws."""
+    game = Game(games.load("renature"), 2, 4)
+    for _ in range(6):
+        game.apply(0)
+    observation = game.observe(0)
+    worlds = [observation.sample(random.Random(1)), observation.sample(random.Random(1), log=False).copy()]
+    drawings = []
+    for world in worlds:
+        before = len(world.state.log)
+        play_on(world, [make_agent("random", 7, seat) for seat in range(2)])
+        drawings.append(sum(what == "draw" for what, _, _ in world.state.log[before:]))
+    with_log, without = worlds
+    assert with_log.over and without.over
+    assert without.state.choices == with_log.state.choices and without.state.scores == with_log.state.scores
+    assert drawings[0] > 10 and drawings[1] == 0
+
+
 def test_an_observation_is_of_its_moment(four_forests):
     game = Game(four_forests, 2, 1)
     earlier = game.observe(0)

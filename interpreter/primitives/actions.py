@@ -467,6 +467,8 @@ def shown_text(value) -> str:
 
 
 def drawn(game, env, spaces, cells, token: str, seen: tuple) -> None:
+    if not game.state.log_read:  # a drawing is only for the log
+        return
     rows = []
     for keys in _rows(spaces):
         # a row is worked out again only when something it showed changed: most rows never do
