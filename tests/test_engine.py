@@ -166,3 +166,47 @@ counters:""", 1))
                         .read_text().replace("../../fixtures/games/market", str(folder)))
     result = run_file(scenario)
     assert result.passed, result.failures            # coins@2: 1, not 2
+
+
+DRIP_GAME = """
+id: drip
+name: Drip
+players: {min: 1, max: 1}
+cards: [cards.yaml]
+kinds:
+  token: {}
+zones:
+  deck: {visibility: hidden}
+  hand: {visibility: public}
+  yard: {visibility: public}
+interrupts:
+  - when: count(deck) = 0
+    do: [move all from hand to yard]
+procedures:
+  setup:
+    - move all from box to deck
+  play:
+    - repeat: 2
+      do: [move 1 from deck to hand]
+    - if: count(yard) = 2
+      then: [move 1 from yard to hand]
+  scoring: []
+"""
+
+
+def test_an_interrupt_of_one_step_runs_after_the_action_that_set_it_off():
+    # the body waits until the interrupted action is over (its hooks see it as the last action),
+    # and the flow interrupted goes on after the body, seeing what it did
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "game.yaml").write_text(DRIP_GAME)
+        (Path(folder) / "cards.yaml").write_text("kind: token\ncards: [{id: drop, copies: 2}]\n")
+        game = Game(compile_game(Path(folder)), 1, 0, start=False)
+    after = []
+    game.on_step = lambda g: after.append((g.state.log[-1][0], g.state.log[-1][2], len(g.state.zones.get("yard", ()))))
+    game.begin()
+    assert game.over
+    # after each action: the deal, the first draw, the second (the deck is empty: the interrupt is
+    # noted, its body not run yet), the body's move, the last step's move back
+    assert [(what, yard) for what, _, yard in after] == [
+        ("move", 0), ("move", 0), ("interrupt", 0), ("move", 2), ("move", 1)]

@@ -688,7 +688,9 @@ def _item_labels(game, items: list, loops: list):
 def interrupt(node, build):
     """Declared beside the procedures: after every action, when the condition turns from false to
     true, the body runs at once and whatever was interrupted then resumes."""
-    return Watched(build(node.args["cond"]), build(node.args["body"]), node.span)
+    # its body always has a frame, even of one step: the action it interrupts finishes first
+    body = _enter_block(_runner([build(step) for step in role(node.args["body"], "sequence")]))
+    return Watched(build(node.args["cond"]), body, node.span)
 
 
 class Watched(NamedTuple):
