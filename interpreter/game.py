@@ -39,6 +39,9 @@ MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table
 
 STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgotten wholesale
+SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
+JUDGED = 40  # the least times a definition is asked for in them to be judged
+WORTH = 0.25  # the least share of those times its remembered value must still hold
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
 
@@ -101,6 +104,7 @@ class Rules:
         }
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
         self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
+        self.worth = Worth()  # which definitions are worth remembering: shared by every game of these rules
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         # each interrupt's condition as Game.remembered calls it, under its key: made once
         self.watched = [
@@ -355,6 +359,8 @@ class Game:
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
         self.recent: deque[Span | None] = deque(maxlen=4)
+        # in the first games of its rules: count how often a remembered value still holds (Worth)
+        self.sampling = rules.worth.left > 0
         if fresh and start:
             self.begin()
 
@@ -565,7 +571,13 @@ class Game:
             entry[3] = state.clock
             if self.reads is not None:
                 self.reads |= entry[1].keys
+            if self.sampling:
+                self._sampled(key[0], True)
             return entry[0]
+        if self.sampling:
+            self._sampled(key[0], False)
+        elif key[0] in self.rules.worth.skipped:  # seldom still good when asked again: not remembered
+            return work(self, env, key)
         outer, self.reads = self.reads, {EVERYTHING}
         try:
             value = work(self, env, key)
@@ -582,6 +594,13 @@ class Game:
         self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         return value
 
+    def _sampled(self, token: str, held: bool):
+        worth = self.rules.worth
+        if worth.left > 0:
+            worth.count(token, held)
+        else:
+            self.sampling = False
+
     def kept(self, token: str, items, work, env) -> list:
         """`[item for item in items if remembered((token, item), work, env)]` (a filter whose test
         is a remembered definition of the item alone), where the items are a fixed tuple (a grid's
@@ -589,6 +608,11 @@ class Game:
         are asked again, the others keep their answers (one space changed: its neighbours asked,
         not the whole board). What every item read is read by the filter too, as it would be."""
         state, found = self.state, self.memo.get(("kept", token))
+        worth = self.rules.worth
+        if worth.left > 0:
+            worth.filtering.add(token)
+        elif token in worth.skipped:
+            return [item for item in items if work(self, env, (token, item))]
         if type(items) is not tuple:  # a live pile changes in place: no answer of it is kept
             return [item for item in items if self.remembered((token, item), work, env)]
         asked: Sequence[int]
@@ -740,6 +764,38 @@ class _Kept:
                 self.readers.setdefault(key, set()).add(at)
             self.keys[at] = keys
         return True
+
+
+class Worth:
+    """Which definitions are worth remembering, judged on the first SAMPLED values the games of
+    a set of rules ask for. Remembering a value costs more than the value is often worth (what
+    it read is noted, their stamps kept and looked up again): a definition whose value still
+    holds less than WORTH of the times it is asked for is worked out afresh from then on. A
+    filter's test (Game.kept) stays remembered: the filter asks only the items a change touched,
+    so its tests rarely hold when asked, yet save it asking the rest. Whether a value is
+    remembered never changes what it is (test_memo plays whole games both ways)."""
+
+    __slots__ = ("left", "asked", "filtering", "skipped")
+
+    def __init__(self):
+        self.left = SAMPLED
+        self.asked: dict[str, list[int]] = {}  # definition -> [times asked, times still good]
+        self.filtering: set[str] = set()  # the tests of filters (Game.kept)
+        self.skipped: frozenset[str] = frozenset()
+
+    def count(self, token: str, held: bool):
+        counts = self.asked.get(token)
+        if counts is None:
+            counts = self.asked[token] = [0, 0]
+        counts[0] += 1
+        counts[1] += held
+        self.left -= 1
+        if self.left == 0:
+            self.skipped = frozenset(
+                token
+                for token, (asked, good) in self.asked.items()
+                if asked >= JUDGED and good < WORTH * asked and token not in self.filtering
+            )
 
 
 class Reading:

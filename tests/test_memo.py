@@ -206,3 +206,36 @@ def test_remembering_changes_no_move(monkeypatch, game_id, players, modules, see
     remembered = [_log(ir, players, seed, modules) for seed in seeds]
     monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, env: work(self, env, key))
     assert [_log(ir, players, seed, modules) for seed in seeds] == remembered
+
+
+@pytest.mark.parametrize("game_id", ["forest-shuffle", "renature"])
+def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(game_id):
+    # the first games of a set of rules count how often each remembered value still holds when
+    # asked again (engine.Worth); those that seldom do are then worked out afresh, which changes
+    # no move: games played so, and with every definition remembered, give the same log
+    rules = engine.Rules(games.load(game_id))                 # rules of their own: a Worth of their own
+    worth, seed = rules.worth, 100
+    while worth.left > 0:
+        _log(rules, 2, seed)
+        seed += 1
+    assert worth.skipped                                      # Forest Shuffle's placeable, Renature's spot_for …
+    for token in worth.skipped:
+        asked, good = worth.asked[token]
+        assert asked >= engine.JUDGED and good < engine.WORTH * asked and token not in worth.filtering
+    assert any(good >= engine.WORTH * asked for asked, good in worth.asked.values())   # the rest stay
+    skipping = [_log(rules, 2, seed) for seed in range(2)]
+    skipped, worth.skipped = worth.skipped, frozenset()
+    assert [_log(rules, 2, seed) for seed in range(2)] == skipping
+    worth.skipped = skipped
+    remembered = engine.Game.remembered
+    asked = []
+
+    def counted(game, key, work, env):
+        asked.append(key[0])
+        return remembered(game, key, work, env)
+
+    game = Game(rules, 2, 5)
+    game.remembered = counted.__get__(game)
+    play_on(game, [make_agent("random", 5, seat) for seat in range(2)])
+    assert not {key for key in game.memo if isinstance(key, tuple) and key[0] in skipped}   # none kept
+    assert set(asked) & skipped                                                             # though asked
