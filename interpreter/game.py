@@ -15,6 +15,7 @@ import hashlib
 import struct
 from collections import deque
 from collections.abc import Callable, Sequence
+from itertools import compress
 
 from . import codecache
 from .codegen import Module, StaleCode
@@ -104,6 +105,7 @@ class Rules:
         }
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
         self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
+        self.dealt_from: tuple[Rules, list[int]] | None = None  # the rules and order these were dealt in
         self.worth = Worth()  # which definitions are worth remembering: shared by every game of these rules
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         # each interrupt's condition as Game.remembered calls it, under its key: made once
@@ -196,16 +198,21 @@ class Rules:
         rules.defs, rules.faces, rules.printed, rules.leading = (
             [table[uid] for uid in order] for table in tables
         )
-        rules.reacting = {}
+        rules.reacting, rules.dealt_from = {}, (self, order)
         return rules
 
     def able_to(self, name: str) -> frozenset:
         """The cards printing effect `name` on some side (Game.reactors looks at no other)."""
         found = self.reacting.get(name)
         if found is None:
-            found = self.reacting[name] = frozenset(
-                uid for uid, sides in enumerate(self.printed) if any(name in side for side in sides)
-            )
+            if self.dealt_from is None:
+                found = frozenset(
+                    uid for uid, sides in enumerate(self.printed) if any(name in side for side in sides)
+                )
+            else:  # the cards showing what those of the rules dealt from showed: asked once per rules
+                source, order = self.dealt_from
+                found = frozenset(compress(range(len(order)), map(source.able_to(name).__contains__, order)))
+            self.reacting[name] = found
         return found
 
     def with_options(self, options) -> Rules:

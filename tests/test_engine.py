@@ -210,3 +210,20 @@ def test_an_interrupt_of_one_step_runs_after_the_action_that_set_it_off():
     # noted, its body not run yet), the body's move, the last step's move back
     assert [(what, yard) for what, _, yard in after] == [
         ("move", 0), ("move", 0), ("interrupt", 0), ("move", 2), ("move", 1)]
+
+
+def test_the_cards_able_to_react_are_those_printing_the_reaction_in_every_deal():
+    # a game's rules (dealt from the compiled ones) and a world sampled from it (dealt again)
+    # find them from the rules they were dealt from: the same cards a look at every card finds
+    import random
+    game = Game(games.load("forest-shuffle"), 2, 3)
+    world = game.observe(0).sample(random.Random(1))
+    names = {name for listening in game.rules.listeners.values() for name, _, _ in listening}
+    assert names
+    for rules in (game.rules, world.rules):
+        found = 0
+        for name in names:
+            printing = {uid for uid, sides in enumerate(rules.printed) if any(name in side for side in sides)}
+            assert rules.able_to(name) == printing
+            found += len(printing)
+        assert found
