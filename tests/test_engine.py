@@ -194,14 +194,12 @@ procedures:
 """
 
 
-def test_an_interrupt_of_one_step_runs_after_the_action_that_set_it_off():
+def test_an_interrupt_of_one_step_runs_after_the_action_that_set_it_off(tmp_path):
     # the body waits until the interrupted action is over (its hooks see it as the last action),
     # and the flow interrupted goes on after the body, seeing what it did
-    import tempfile
-    with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / "game.yaml").write_text(DRIP_GAME)
-        (Path(folder) / "cards.yaml").write_text("kind: token\ncards: [{id: drop, copies: 2}]\n")
-        game = Game(compile_game(Path(folder)), 1, 0, start=False)
+    (tmp_path / "game.yaml").write_text(DRIP_GAME)
+    (tmp_path / "cards.yaml").write_text("kind: token\ncards: [{id: drop, copies: 2}]\n")
+    game = Game(compile_game(tmp_path), 1, 0, start=False)
     after = []
     game.on_step = lambda g: after.append((g.state.log[-1][0], g.state.log[-1][2], len(g.state.zones.get("yard", ()))))
     game.begin()
