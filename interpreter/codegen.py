@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from .ir import Node
 from .registry import REGISTRY, reasons, role
+from .reuse import reused
 
 _PART = re.compile(r"\{(\w+)\}")
 _PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
@@ -123,7 +124,10 @@ class Module:
             self.facts[id(node)] = Gen.listing(body), Gen.number(body)
             if shared:
                 body = _shared(body, gen, self.ref(kept))
-        made = self._built[id(node)] = (node, self.define(name, ("game", "env", *params), [ast.Return(body)]))
+        made = self._built[id(node)] = (
+            node,
+            self.define(name, ("game", "env", *params), [ast.Return(body)], pure=True),
+        )
         return self._handing(made[1], node)
 
     def action(self, node: Node) -> Callable:
@@ -138,6 +142,10 @@ class Module:
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
+
+    def fresh(self, hint: str) -> str:
+        """A name the generator makes (never one from the data)."""
+        return f"{_word(hint)}_{next(self._counter)}"
 
     def _found(self, node: Node) -> Callable | None:
         """The function already made for a node: handed out again from the cache, or built before."""
@@ -166,16 +174,24 @@ class Module:
         name = f"why_{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
         with self._inside():
             body = Gen(self, {}).code(node)
-        value = self.define(name, ("game", "env"), [ast.Return(body)])
+        value = self.define(name, ("game", "env"), [ast.Return(body)], pure=True)
         arguments = tuple(self.parts(argument).value for argument in role(node, "arguments") or ())
         inner = tuple(self.parts(part) for part in reasons(node))
         part = Part(node, value, inner, role(node, "parameters") or (), arguments)
         self._parts[id(node)] = (node, part)
         return part
 
-    def define(self, name: str, arguments: tuple[str, ...], body: list) -> Callable:
+    def define(self, name: str, arguments: tuple[str, ...], body: list, pure: bool = False) -> Callable:
         """A function of the module (`name`: one the generator made): handed out at once,
-        compiled with the others (see `finish`)."""
+        compiled with the others (see `finish`). The value a `pure` one returns (an
+        expression's: it changes nothing) works out each of its common parts once (reuse.py)."""
+        if pure:
+            body = [
+                ast.Return(reused(statement.value, self.fresh))
+                if isinstance(statement, ast.Return) and statement.value is not None
+                else statement
+                for statement in body
+            ]
         tree = _located(
             ast.FunctionDef(
                 name=name,
@@ -345,7 +361,7 @@ class Gen:
         return Gen(self.module, {**self.locals, **bound}, self.testing)
 
     def fresh(self, hint: str = "v") -> str:
-        return f"{_word(hint)}_{next(self.module._counter)}"
+        return self.module.fresh(hint)
 
     # ---- what is known of a part's value, marked on its code ----
     @staticmethod

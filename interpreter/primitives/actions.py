@@ -451,6 +451,7 @@ def draw(node, gen):
             value=gen.binding({"it": space}).code(node.args["with"]),
             space=ast.Name(space, ast.Load()),
         ),
+        pure=True,
     )
     return gen.steps(
         "drawn(game, env, {zone}, {cells}, {token}, {seen})",
