@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from .ir import Node
 from .registry import REGISTRY, reasons, role
 from .reuse import reused
+from .runtime import fault_at
 
 _PART = re.compile(r"\{(\w+)\}")
 _PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
@@ -49,7 +50,9 @@ class Module:
         self._names: dict = {}  # id(function), or (type, value) -> its name in the namespace
         self._kept: list = []  # the values named, kept alive while their ids are keys
         self._kept_names: set[str] = set()
-        self._built: dict[int, tuple[Node, Callable]] = {}  # id(node) -> (node, its function)
+        self._built: dict[
+            Hashable, tuple[Node, Callable]
+        ] = {}  # id(node), or (id, place) -> (node, its function)
         self._counter = itertools.count(1)
         self.facts: dict[int, tuple[bool, bool]] = {}  # id(node) -> what its function's value always is
         self.free: dict = {}  # registry.free_names' table: each node's names read, worked out once
@@ -108,13 +111,20 @@ class Module:
         return ast.Name(name, ast.Load())
 
     def function(
-        self, node: Node, params: tuple[str, ...] = (), bound: dict | None = None, shared: bool = False
+        self,
+        node: Node,
+        params: tuple[str, ...] = (),
+        bound: dict | None = None,
+        shared: bool = False,
+        at: str | None = None,
     ) -> Callable:
         """The function `f(game, env, *params)` that works out `node`, generated once per node
         (a definition's body, shared by its uses, is one function). `bound` gives the code that
         reads names of the rules bound by the caller (a definition's parameters, from its key);
-        a `shared` value is remembered and read by many, so a list is given as a tuple."""
-        found = self._found(node)
+        a `shared` value is remembered and read by many, so a list is given as a tuple. A
+        function `at` a place reports a rule's fault as a GameError there (what a flow step
+        works out: only actions are named by their steps); one for each place."""
+        found = self._found(node, at)
         if found is not None:
             return found
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
@@ -124,9 +134,23 @@ class Module:
             self.facts[id(node)] = Gen.listing(body), Gen.number(body)
             if shared:
                 body = _shared(body, gen, self.ref(kept))
-        made = self._built[id(node)] = (
+            statements: list[ast.stmt] = [ast.Return(body)]
+            if at is not None:
+                statements = gen.steps(
+                    """
+                    try:
+                        return {body}
+                    except:
+                        {failed}({at})
+                        raise
+                    """,
+                    body=body,
+                    failed=self.ref(fault_at),
+                    at=at,
+                )
+        made = self._built[id(node) if at is None else (id(node), at)] = (
             node,
-            self.define(name, ("game", "env", *params), [ast.Return(body)], pure=True),
+            self.define(name, ("game", "env", *params), statements, pure=True),
         )
         return self._handing(made[1], node)
 
@@ -147,12 +171,12 @@ class Module:
         """A name the generator makes (never one from the data)."""
         return f"{_word(hint)}_{next(self._counter)}"
 
-    def _found(self, node: Node) -> Callable | None:
+    def _found(self, node: Node, at: str | None = None) -> Callable | None:
         """The function already made for a node: handed out again from the cache, or built before."""
         cached = self._replayed(node)
         if cached is not None:
             return cached
-        built = self._built.get(id(node))
+        built = self._built.get(id(node) if at is None else (id(node), at))
         return self._handing(built[1], node) if built is not None and built[0] is node else None
 
     @contextlib.contextmanager
@@ -186,12 +210,10 @@ class Module:
         compiled with the others (see `finish`). The value a `pure` one returns (an
         expression's: it changes nothing) works out each of its common parts once (reuse.py)."""
         if pure:
-            body = [
-                ast.Return(reused(statement.value, self.fresh))
-                if isinstance(statement, ast.Return) and statement.value is not None
-                else statement
-                for statement in body
-            ]
+            for statement in body:
+                for returned in ast.walk(statement):
+                    if isinstance(returned, ast.Return) and returned.value is not None:
+                        returned.value = reused(returned.value, self.fresh)
         tree = _located(
             ast.FunctionDef(
                 name=name,

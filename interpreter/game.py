@@ -22,7 +22,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
 from .registry import REGISTRY, free_names, has_role, load_all, role
-from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, located, reason
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, failed, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -253,9 +253,9 @@ class Rules:
 
     def _build_named(self, node: Node):
         """A flow step's part: an expression's faults are reported where it is written."""
-        compiled = self.build(node)
-        is_expression = REGISTRY[node.op].kind == "expression"
-        return located(compiled, node.span) if is_expression and node.span else compiled
+        if node.span and REGISTRY.get(node.op) is not None and REGISTRY[node.op].kind == "expression":
+            return self.code.function(node, at=str(node.span))
+        return self.build(node)
 
 
 _COMPILED: dict = {}  # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures
@@ -312,7 +312,7 @@ def _as_step(act, node):
         try:
             act(game, frame)
         except FAULTS as error:
-            raise GameError(f"{span}: rule failed: {reason(error)}") from error
+            raise failed(span, error) from error
         if game.rules.interrupts:
             game._check_interrupts()
         if game.on_step:

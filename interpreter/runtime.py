@@ -14,6 +14,7 @@ the stack is empty; the stack is plain data, so a game paused at a choice can be
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, overload
@@ -58,17 +59,17 @@ def reason(error) -> str:
     return str(error)
 
 
-def located(expr: Expr, span) -> Expr:
-    """The same expression, its faults reported as a GameError at `span`: for what flow steps
-    work out (their conditions, counts, collections), since only actions are named by their steps."""
+def failed(where, error: BaseException) -> GameError:
+    """A rule's fault as the error naming where the rule is written."""
+    return GameError(f"{where}: rule failed: {reason(error)}")
 
-    def value(game, env):
-        try:
-            return expr(game, env)
-        except FAULTS as error:
-            raise GameError(f"{span}: rule failed: {reason(error)}") from error
 
-    return value
+def fault_at(where: str) -> None:
+    """In the `except` of generated code (codegen: a function `at` a place): the error being
+    handled, when it is a rule's fault, raised again as a GameError at `where`; any other goes on."""
+    error = sys.exc_info()[1]
+    if isinstance(error, FAULTS):
+        raise failed(where, error) from error
 
 
 UNANSWERED = object()  # a frame's answer before its choice is answered

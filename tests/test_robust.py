@@ -65,6 +65,15 @@ def test_a_division_by_zero_while_playing_names_the_rule(capsys, tmp_path, comma
     assert "game.yaml:19:11: rule failed:" in err and "division" in err and len(err.splitlines()) == 1
 
 
+def test_a_division_by_zero_in_a_steps_condition_names_the_condition(capsys, tmp_path):
+    """A flow step's own expression (an `if`'s condition), not an action: its fault is
+    reported where the condition is written, by the generated code that works it out."""
+    game = tiny(tmp_path, play="- if: count(pile) / count(hand) > 0\n  then: [add 1 to total]")
+    status, _, err = run(capsys, "play", game, "--quiet")
+    assert status == 1 and "game.yaml:19:15: rule failed:" in err and "division" in err
+    assert len(err.splitlines()) == 1
+
+
 def test_a_division_by_zero_while_scoring_names_the_rule(capsys, tmp_path):
     game = tiny(tmp_path, scoring="- add 1 / 0 to total")
     status, _, err = run(capsys, "score", game, position(tmp_path / "end.yaml"))
