@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from itertools import compress
 
 from . import codecache
@@ -362,6 +362,9 @@ class Game:
         # not (a single option is taken without asking)
         self.on_choice: Callable[[Game, int, str, str, bool, tuple], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
+        # a world's: the remembered values of the game it was redealt from, the piles holding the
+        # cards dealt again, and those cards (redealt)
+        self.inherited: tuple[dict, set, frozenset] | None = None
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
@@ -487,12 +490,34 @@ class Game:
             raise GameError(f"procedure {name!r} stopped for a choice: {self.state.pending.prompt}")
 
     def copy(self) -> Game:
-        return Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
+        copied = Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
+        copied.inherited = self.inherited
+        return copied
 
-    def redealt(self, order: list[int]) -> Game:
+    def redealt(self, order: list[int], unseen: Collection[int] | None = None) -> Game:
         """A copy in which card `uid` shows what card `order[uid]` shows here (Rules.dealt), with
-        remembered values of its own: each remembered value holds for one deal."""
-        return Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
+        remembered values of its own. It takes from this game's, as it asks for them, those that
+        hold however the `unseen` cards are dealt (the cards `order` may move; by default those it
+        moves): values whose key names none of them and which read no pile holding one. A deal
+        changes what a card shows, never where it lies, and what a value reads of a card it reads
+        from a pile or its key."""
+        if unseen is None:
+            unseen = [uid for uid, shown in enumerate(order) if shown != uid]
+        world = Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
+        hidden = frozenset(unseen)
+        world.inherited = (self.memo, {self.state.location[uid] for uid in hidden}, hidden)
+        return world
+
+    def _inherit(self, key):
+        """The value this game's world was redealt from remembered under `key`, if it holds in
+        any deal (see `redealt`): now this game's too."""
+        assert self.inherited is not None  # (a world's)
+        memo, piles, hidden = self.inherited
+        entry = memo.get(key)
+        if type(entry) is list and piles.isdisjoint(entry[1].keys) and not _names_any(key, hidden):
+            self.memo[key] = entry
+            return entry
+        return None
 
     # ---- used by primitives: flow ----
     def push(self, run, parent: Frame, data=None):
@@ -571,6 +596,8 @@ class Game:
             entry = self.memo.get(key)
         except TypeError:  # unhashable
             return work(self, env, key)
+        if entry is None and self.inherited is not None:
+            entry = self._inherit(key)
         # entry: [value, the Reading of what it read, their stamps then, the clock when last found
         # good]; a state whose clock is that one has changed nothing since, so the stamps need no
         # second look
@@ -828,6 +855,14 @@ class Reading:
                 self.now, self.serial = tuple(map(state.stamps.get, self.keys)), state.serial
             self.clock, self.seen = state.clock, len(changed)
         return self.now
+
+
+def _names_any(key: tuple, cards: frozenset) -> bool:
+    """Whether a remembered value's key names one of the cards (a number that could be one)."""
+    return any(
+        (type(part) is int and part in cards) or (type(part) is tuple and _names_any(part, cards))
+        for part in key
+    )
 
 
 def _single_if(value) -> bool:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from .ir import CardDef
 from .runtime import Choice, Frame
 from .state import unnamed
-from .views import seat_label, seen_log, shuffled_unseen, visible, zone_sight
+from .views import seat_label, seen_log, shuffled_unseen, unseen_cards, visible, zone_sight
 
 
 class Seen(NamedTuple):
@@ -214,7 +214,8 @@ class Observation:
         log pays nothing for it), and the question as this seat hears it. Nothing in it leads back
         to the real game."""
         game = self.__game_now()
-        world = game.redealt(shuffled_unseen(game, self.seat, rng))
+        unseen = self.__once("unseen", lambda game: unseen_cards(game, self.seat))
+        world = game.redealt(shuffled_unseen(game, self.seat, rng, unseen), unseen)
         state = world.state
         state.reseed(rng.random())
         state.log = list(self.__once("world log", self.__world_log)) if log else []

@@ -175,7 +175,7 @@ def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -
     return text, frozenset(uid for uid in asked if uid not in later and (may is None or uid in may))
 
 
-def shuffled_unseen(game, seat: int, rng) -> list[int]:
+def shuffled_unseen(game, seat: int, rng, unseen: list[int] | None = None) -> list[int]:
     """A deal consistent with what `seat` sees, for Rules.dealt: every card the seat cannot see
     shows the card of an unseen card of its kind (card backs tell kinds apart), at random. The
     cards themselves stay where they are, with their face, side, placer and marks, and so does
@@ -183,11 +183,11 @@ def shuffled_unseen(game, seat: int, rng) -> list[int]:
 
     The deal is made from what the seat knows, the printed cards it does not see (listed by id),
     and `rng` alone: a deal made by reshuffling the real one, which `rng`'s owner can replay,
-    would tell it the real one."""
+    would tell it the real one. `unseen`: unseen_cards(game, seat), when worked out already."""
     defs = game.rules.defs
     order = list(range(len(defs)))
     by_kind: dict[str, list[int]] = {}
-    for uid in unseen_cards(game, seat):
+    for uid in unseen_cards(game, seat) if unseen is None else unseen:
         by_kind.setdefault(defs[uid].kind, []).append(uid)
     for unseen in by_kind.values():
         shown = sorted(unseen, key=lambda uid: defs[uid].id)  # copies of a card are alike

@@ -10,7 +10,7 @@ import pytest
 from silvics import games
 from silvics.compiler.build import compile_game
 from silvics.interpreter import game as engine
-from silvics.interpreter.agents import ScriptedAgent, make_agent, play_on
+from silvics.interpreter.agents import ScriptedAgent, decide, make_agent, play_on
 from silvics.interpreter.game import Game
 
 RULES = """
@@ -46,6 +46,9 @@ define:
   my_score: "you.score + count(pile where size > 100)"
   chips_here: "count(bag)"
   top_size: "top(deck).size"
+  size_of(c): "c.size + count(pile where size > 100)"   # remembered: it goes through the pile
+  deck_top_size: "size_of(top(deck))"   # what it reads of the card, it reads from its key
+  big_in_deck: "count(deck where size > 3)"
   glow_now: "sum(s.glow for s in yard)"
   lit(s): "s.glow + count(pile where size > 100) > 0"   # remembered: it goes through the pile
   lit_now: "count(yard where lit(it))"
@@ -151,20 +154,76 @@ def test_what_a_value_read_is_looked_up_again_only_once_one_of_its_keys_changed(
     assert reading.stamps(state) != entry[2]
 
 
-def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path):
+def top_size(world) -> int:
+    return world.attribute(world.state.zones["deck"][-1], "size")
+
+
+@pytest.mark.parametrize("definition, setup, guessed", [
+    ("top_size", "move box to deck", top_size),
+    ("deck_top_size", "move box to deck", top_size),
+    ("big_in_deck", "move 3 from box to deck",        # the others stay in the box, unseen too
+     lambda world: sum(world.attribute(uid, "size") > 3 for uid in world.state.zones["deck"])),
+])
+def test_a_guessed_world_forgets_what_was_worked_out_in_the_real_one(tmp_path, definition, setup, guessed):
     # A world shows other cards where the seat cannot see: what was worked out from them in
-    # the real game must not be reused (a world remembers its own values).
-    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "top_size",
-                     setup="move box to deck", sizes=[(n, n) for n in range(1, 7)])
+    # the real game must not be reused, whether it read them from a pile holding them or was
+    # handed one (Game.redealt).
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", definition, setup=setup,
+                     sizes=[(n, n) for n in range(1, 7)])
     real = game.state.counters["trace"]
     differed = 0
     for seed in range(6):
         world = game.observe(0).sample(random.Random(seed))
         world.run_procedure("record")
-        guessed = world.attribute(world.state.zones["deck"][-1], "size")
-        assert world.state.counters["trace"] == 10 * real + guessed
-        differed += guessed != real
+        assert world.state.counters["trace"] == 10 * real + guessed(world)
+        differed += guessed(world) != real
     assert world.memo is not game.memo and differed
+
+
+def test_a_guessed_world_keeps_what_holds_in_any_deal(tmp_path):
+    # A value that read only piles of cards the seat sees holds however the rest is dealt: a
+    # search's worlds take it from the real game rather than work it out again, each its own copy.
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile",
+                     setup="move 3 from box to pile face up", sizes=[(n, n) for n in range(1, 7)])
+    assert game.state.zones["box"]                                       # cards seat 0 cannot see
+    (key, entry), = [(k, e) for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("up_in_pile")]
+    world = game.observe(0).sample(random.Random(1))
+    world.run_procedure("record")
+    assert world.state.counters["trace"] == 33 and world.memo is not game.memo and world.memo[key] is entry
+    world.state.turn(world.state.zones["pile"][-1], True)              # the world's own change
+    world.run_procedure("record")
+    assert world.state.counters["trace"] == 332 and world.memo[key] is not entry
+    assert game.memo[key] is entry and entry[0] == 3
+
+
+@pytest.mark.parametrize("game_id, players, modules", [
+    ("forest-shuffle", 2, ()), ("renature", 2, ("valley",)), ("reforest", 3, ("terrain", "events")),
+])  # (Four Forests remembers next to nothing a world could keep)
+def test_a_world_that_kept_values_plays_as_one_that_worked_out_everything(game_id, players, modules):
+    """Worlds sampled along a game, each played to its end twice from the same deal and seed:
+    with the values it kept from the real game (Game.redealt) and with none. The same choices,
+    log and scores."""
+    from silvics.interpreter.views import shuffled_unseen, unseen_cards
+    ir = games.load(game_id)
+    game = Game(ir, players, 4, modules)
+    agents = [make_agent("random", 4, seat) for seat in range(players)]
+    kept = decision = 0
+    while not game.over:
+        if decision % 9 == 0:
+            seat = game.pending.seat
+            unseen = unseen_cards(game, seat)
+            order = shuffled_unseen(game, seat, random.Random(decision), unseen)
+            worlds = [game.redealt(order, unseen),
+                      Game(game.rules.dealt(order), players, _state=game.state.copy(), _memo={})]
+            for world in worlds:
+                world.state.reseed(decision)
+                play_on(world, [make_agent("random", decision, s) for s in range(players)])
+            kept += sum(entry is game.memo.get(key) for key, entry in worlds[0].memo.items())
+            first, second = ((w.state.choices, w.state.log, w.state.scores) for w in worlds)
+            assert first == second
+        decide(game, agents)
+        decision += 1
+    assert kept
 
 
 def _log(ir, players, seed, modules=()):
