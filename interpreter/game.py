@@ -363,8 +363,9 @@ class Game:
         self.on_choice: Callable[[Game, int, str, str, bool, tuple], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
         # a world's: the remembered values of the game it was redealt from, the piles holding the
-        # cards dealt again, and those cards (redealt)
-        self.inherited: tuple[dict, set, frozenset] | None = None
+        # cards dealt again, those cards, and which readings read none of those piles (redealt)
+        self.inherited: tuple[dict, frozenset, frozenset, dict] | None = None
+        self._free: tuple[frozenset, dict] | None = None  # piles -> {Reading: read none of them}
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
@@ -505,16 +506,25 @@ class Game:
             unseen = [uid for uid, shown in enumerate(order) if shown != uid]
         world = Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
         hidden = frozenset(unseen)
-        world.inherited = (self.memo, {self.state.location[uid] for uid in hidden}, hidden)
+        piles = frozenset(self.state.location[uid] for uid in hidden)
+        if self._free is None or self._free[0] != piles:  # the worlds of one decision share it
+            self._free = (piles, {})
+        world.inherited = (self.memo, piles, hidden, self._free[1])
         return world
 
     def _inherit(self, key):
         """The value this game's world was redealt from remembered under `key`, if it holds in
         any deal (see `redealt`): now this game's too."""
         assert self.inherited is not None  # (a world's)
-        memo, piles, hidden = self.inherited
+        memo, piles, hidden, free = self.inherited
         entry = memo.get(key)
-        if type(entry) is list and piles.isdisjoint(entry[1].keys) and not _names_any(key, hidden):
+        if type(entry) is not list or _names_any(key, hidden):
+            return None
+        reading = entry[1]
+        found = free.get(reading)
+        if found is None:
+            found = free[reading] = piles.isdisjoint(reading.keys)
+        if found:
             self.memo[key] = entry
             return entry
         return None
