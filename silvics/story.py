@@ -54,42 +54,34 @@ def _per_ir(find):
     return of
 
 
+class _Index(NamedTuple):
+    """The rules of a game indexed for its story, in one walk."""
+
+    prompts: dict[str, tuple[tuple, int]]  # each prompt -> the steps asking it, and its index among them
+    steps: dict  # each step by where it is written (what Game.recent names)
+    draws: list[Node]  # the grid drawings
+    branches: list[tuple[Node, frozenset]]  # each branch's condition, and the spans its `then` holds
+
+
 @_per_ir
-def _prompts(ir: GameIR) -> dict[str, tuple[tuple, int]]:
-    """Each prompt of the rules -> the steps asking it, and its index among them."""
-    where: dict[str, tuple[tuple, int]] = {}
+def _index(ir: GameIR) -> _Index:
+    index = _Index({}, {}, [], [])
     for node in nodes(every_rule(ir)):
+        if node.span:
+            index.steps[node.span] = node
+        if node.op == "draw":
+            index.draws.append(node)
         if has_role(node, "sequence"):
             steps = tuple(role(node, "sequence"))
-            for index, step in enumerate(steps):
+            for at, step in enumerate(steps):
                 prompt = step.args.get("prompt") if isinstance(step, Node) else None
                 if prompt:
-                    where.setdefault(prompt, (steps, index))
-    return where
-
-
-@_per_ir
-def _steps(ir: GameIR) -> dict:
-    """Each step of the rules by where it is written (what Game.recent names)."""
-    return {node.span: node for node in nodes(every_rule(ir)) if node.span}
-
-
-@_per_ir
-def _draws(ir: GameIR) -> list[Node]:
-    return [node for node in nodes(every_rule(ir)) if node.op == "draw"]
-
-
-@_per_ir
-def _branches(ir: GameIR) -> list[tuple[Node, frozenset]]:
-    """Each branch of the rules, parents first: its condition, and the spans of the steps its
-    `then` holds."""
-    found = []
-    for node in nodes(every_rule(ir)):
+                    index.prompts.setdefault(prompt, (steps, at))
         cond, other = role(node, "branch on"), role(node, "otherwise")
-        if cond is not None:
+        if cond is not None:  # parents first
             then = [value for value in node.args.values() if value is not cond and value is not other]
-            found.append((cond, frozenset(inner.span for inner in nodes(tuple(then)))))
-    return found
+            index.branches.append((cond, frozenset(inner.span for inner in nodes(tuple(then)))))
+    return index
 
 
 class Asker:
@@ -100,7 +92,7 @@ class Asker:
     def __init__(self, ir: GameIR, wording: Wording):
         self.worded: dict[int, tuple[tuple, list[tuple[int, int, str]]]] = {}  # id(steps) -> their segments
         self.wording = wording
-        self.where = _prompts(ir)  # prompt -> (the steps asking it, its index)
+        self.where = _index(ir).prompts  # prompt -> (the steps asking it, its index)
 
     def words(self, prompt: str) -> str:
         """A question in the game's words, short enough for a line. A step the player may skip,
@@ -254,7 +246,7 @@ class _Teller:
         self.doubtful: set[int] = set()
         self.acted: str | None = None  # the line of the action last picked, while nothing follows it
         self.key = next(  # what a drawing's cells mean, when the vocabulary words what they show
-            (said for node in _draws(ir) if (said := self._key(node))), ""
+            (said for node in _index(ir).draws if (said := self._key(node))), ""
         )
         self.where = list(game.state.location)  # where each card was after the last action
         self.read = 0  # log entries looked at by on_step
@@ -262,7 +254,7 @@ class _Teller:
         self.scoring = False  # whether the final scoring has begun
         self.shown: dict[int, bool] = {}  # whether every viewer saw a card after it last moved or turned
         # each action step of the rules by where it is written (what Game.recent names)
-        self.steps = _steps(ir)
+        self.steps = _index(ir).steps
 
     # ---- the hooks ----
     def on_call(self, game, name: str, env: dict):
@@ -434,7 +426,7 @@ class _Teller:
     def _why_ended(self, span) -> str:
         """The condition under which the step at `span` ended the game (the innermost branch
         whose `then` holds it), in the game's words; "" when none is found."""
-        held = [cond for cond, spans in _branches(self.ir) if span in spans]
+        held = [cond for cond, spans in _index(self.ir).branches if span in spans]
         return self.wording.say(held[-1]) if held else ""  # parents first: the innermost is last
 
     def _run(self, choice: Said | Forced):
