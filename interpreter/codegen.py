@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .ir import Node
+from .ir import Node, Span
 from .registry import REGISTRY, reasons, role
 from .reuse import reused
 from .runtime import fault_at
@@ -155,15 +155,42 @@ class Module:
         return self._handing(made[1], node)
 
     def action(self, node: Node) -> Callable:
-        """The function `act(game, frame)` that carries out an action node: its primitive's code
-        builder gives its statements, run with `env`, the frame's bindings."""
+        """The step `act(game, frame)` that carries out an action node: its primitive's code
+        builder gives its statements, run with `env`, the frame's bindings. Around them, what
+        every action step does: inside a simultaneous turn it is held back (Game.hold) until
+        every seat has chosen; it notes where it is written (Game.recent); a rule's fault in it
+        is reported there; the interrupts are checked after it, and the test hook called."""
         found = self._found(node)
         if found is not None:
             return found
-        with self._inside():
-            steps = REGISTRY[node.op].handler(node, Gen(self, {}))
-            body = [*Gen(self, {}).steps("env = frame.env"), *steps]
         name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        with self._inside():
+            gen = Gen(self, {})
+            steps = REGISTRY[node.op].handler(node, gen)
+            if any(isinstance(inner, ast.Return) for step in steps for inner in ast.walk(step)):
+                raise TypeError(f"the code of the action {node.op!r} returns: it must run to its end")
+            body = gen.steps(
+                """
+                if frame.held is not None:
+                    return game.hold({step}, frame)
+                game.recent.append({span})
+                try:
+                    env = frame.env
+                    {steps}
+                except:
+                    {failed}({at})
+                    raise
+                if game.rules.interrupts:
+                    game.check_interrupts()
+                if game.on_step:
+                    game.on_step(game)
+                """,
+                step=ast.Name(name, ast.Load()),
+                span=self.ref(node.span) if node.span is not None else None,
+                steps=steps,
+                failed=self.ref(fault_at),
+                at=str(node.span),
+            )
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
 
@@ -436,7 +463,8 @@ class Gen:
         )  # parsed afresh: quicker than a copy
 
     def steps(self, template: str, **parts) -> list[ast.stmt]:
-        """Statements from a template, as `fill` makes an expression (an action's code)."""
+        """Statements from a template, as `fill` makes an expression (an action's code); a part
+        that is a list of statements goes where a statement of the template is just its name."""
         return self._filled(ast.parse(_holes(textwrap.dedent(template)), mode="exec"), parts).body
 
     def _filled(self, tree, parts: dict):
@@ -452,10 +480,18 @@ class Gen:
             elif isinstance(value, ast.AST):
                 for field, inner in ast.iter_fields(value):
                     if isinstance(inner, list):
-                        inner[:] = [replaced(item) for item in inner]
+                        inner[:] = [done for item in inner for done in spliced(item)]
                     elif isinstance(inner, ast.AST):
                         setattr(value, field, replaced(inner))
             return value
+
+        def spliced(item) -> list:
+            """An item of a list: a statement `{name}` whose part is statements becomes them."""
+            if isinstance(item, ast.Expr) and isinstance(item.value, ast.Name):
+                statements = parts.get(item.value.id[7:]) if item.value.id.startswith("__part_") else None
+                if isinstance(statements, list):
+                    return statements
+            return [replaced(item)]
 
         return replaced(tree)
 
@@ -474,13 +510,20 @@ def _holes(template: str) -> str:
 
 def _defined(name: str, value) -> ast.stmt:
     """A statement that says what a name of the namespace holds: an import of a function, or an
-    assignment of a value as its type would make it (a zone key is Zone('deck'))."""
+    assignment of a value as its type would make it (a zone key is Zone('deck'), the place a rule
+    is written Span('game.yaml', 3, 7))."""
     module, qualified = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     if callable(value) and module and qualified and "." not in qualified:
         return _imported(module, qualified, name)
-    if not isinstance(value, str):  # only helpers and words (zone keys) are ever named
+    if isinstance(value, str):
+        parts = [str.__str__(value)]
+    elif isinstance(value, Span):
+        parts = [value.file, value.line, value.col]
+    else:  # only helpers, words (zone keys) and places are ever named
         raise TypeError(f"a value the generated module cannot say: {type(value).__name__}")
-    made = ast.Call(ast.Name(type(value).__qualname__, ast.Load()), [ast.Constant(str.__str__(value))], [])
+    made = ast.Call(
+        ast.Name(type(value).__qualname__, ast.Load()), [ast.Constant(part) for part in parts], []
+    )
     return ast.Assign([ast.Name(name, ast.Store())], made, lineno=1)
 
 

@@ -22,7 +22,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
 from .registry import REGISTRY, free_names, has_role, load_all, role
-from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, failed, reason
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -247,7 +247,7 @@ class Rules:
         elif primitive.kind == "expression":
             compiled = self.code.function(node)
         else:
-            compiled = _as_step(self.code.action(node), node)
+            compiled = self.code.action(node)
         self._built[id(node)] = (node, compiled)
         return compiled
 
@@ -298,27 +298,6 @@ def _noted(enter, span):
         enter(game, frame)
 
     return noted
-
-
-def _as_step(act, node):
-    """An action as a flow step: runs now, or is held back inside a simultaneous turn. Its
-    faults are reported at its span; the interrupts are checked after it."""
-    span = node.span
-
-    def step(game, frame):
-        if frame.held is not None:
-            return game.hold(act, frame, node)
-        game.recent.append(span)
-        try:
-            act(game, frame)
-        except FAULTS as error:
-            raise failed(span, error) from error
-        if game.rules.interrupts:
-            game._check_interrupts()
-        if game.on_step:
-            game.on_step(game)
-
-    return step
 
 
 class Game:
@@ -556,16 +535,13 @@ class Game:
     def procedure(self, name: str):
         return self.rules.procedures[name]
 
-    def act(self, act, frame: Frame, node):
-        """Carry out an action, or hold it back until every seat of a simultaneous turn has chosen."""
-        _as_step(act, node)(self, frame)
-
-    def hold(self, act, frame: Frame, node):
-        """Keep an action, with a copy of its bindings, in the queue of the simultaneous turn holding it."""
+    def hold(self, step, frame: Frame):
+        """Keep an action step, with a copy of its bindings, in the queue of the simultaneous turn
+        holding it back until every seat has chosen (then it runs, no longer held: Frame.held None)."""
         held = Frame(None, dict(frame.env), 0, None, UNANSWERED, frame.source, frame.heading, None)
-        self.state.stack[frame.held].data.queue.append((act, held, node))
+        self.state.stack[frame.held].data.queue.append((step, held))
 
-    def _check_interrupts(self, prime: bool = False):
+    def check_interrupts(self, prime: bool = False):
         """After every action: an interrupt whose condition has turned true runs its body at once
         (the interrupted flow resumes after it). Priming only records each condition."""
         watch = self.state.watch
@@ -582,7 +558,7 @@ class Game:
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the
         first action that makes one true fires it."""
-        self._check_interrupts(prime=True)
+        self.check_interrupts(prime=True)
 
     # ---- used by primitives: reading the state ----
     def pile(self, key: str) -> Sequence[int]:

@@ -59,17 +59,12 @@ def reason(error) -> str:
     return str(error)
 
 
-def failed(where, error: BaseException) -> GameError:
-    """A rule's fault as the error naming where the rule is written."""
-    return GameError(f"{where}: rule failed: {reason(error)}")
-
-
 def fault_at(where: str) -> None:
     """In the `except` of generated code (codegen: a function `at` a place): the error being
     handled, when it is a rule's fault, raised again as a GameError at `where`; any other goes on."""
     error = sys.exc_info()[1]
     if isinstance(error, FAULTS):
-        raise failed(where, error) from error
+        raise GameError(f"{where}: rule failed: {reason(error)}") from error
 
 
 UNANSWERED = object()  # a frame's answer before its choice is answered

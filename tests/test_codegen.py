@@ -48,7 +48,7 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "str", "map", "Zone",
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "str", "map", "Zone", "Span",
            "sum", "min", "max"}
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
 

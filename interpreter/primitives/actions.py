@@ -1,7 +1,8 @@
 """Actions: what happens. Each handler is the primitive's code builder (codegen.py): it returns the
-statements that carry it out, inside a generated function `act(game, frame)` in which `env` is the
-frame's bindings (see runtime.py); the engine runs that as a step (game.py, `_as_step`), which
-holds it back inside a simultaneous turn. The plain functions here are their runtime.
+statements that carry it out, inside a generated step `act(game, frame)` in which `env` is the
+frame's bindings (see runtime.py; codegen.Module.action puts around them what every action step
+does, such as being held back inside a simultaneous turn). The plain functions here are their
+runtime.
 
 Actions are the only code that changes the state; `move` is the only way a card changes
 zone, so conservation holds by construction and is checked by the tests after every step.

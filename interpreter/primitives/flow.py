@@ -153,8 +153,8 @@ def _next_value(name):
         passes = frame.data
         if not passes.left:
             game.state.stack.pop()
-            for act, held, origin in passes.queue or ():
-                game.act(act, held, origin)
+            for step, held in passes.queue or ():
+                step(game, held)
             return False
         frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
         passes.left = passes.left[1:]
@@ -698,7 +698,7 @@ def interrupt(node, build):
 
 
 class Watched(NamedTuple):
-    """A compiled interrupt: the game checks `cond` after every action (Game._check_interrupts)."""
+    """A compiled interrupt: the game checks `cond` after every action (Game.check_interrupts)."""
 
     cond: object  # Expr
     body: object  # Step
