@@ -515,6 +515,7 @@ def _defined(name: str, value) -> ast.stmt:
     module, qualified = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     if callable(value) and module and qualified and "." not in qualified:
         return _imported(module, qualified, name)
+    parts: list[str | int]
     if isinstance(value, str):
         parts = [str.__str__(value)]
     elif isinstance(value, Span):
