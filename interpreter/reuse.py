@@ -142,7 +142,9 @@ class _Reuse:
         if isinstance(item, ast.expr):
             return self.expr(item, seen, naming)
         if isinstance(item, ast.keyword):
-            return ast.keyword(item.arg, self.expr(item.value, seen, naming))
+            made = _copied(item)
+            made.value = self.expr(item.value, seen, naming)
+            return made
         return item
 
     def scope(self, made, seen: dict[int, str], naming: bool):
@@ -151,7 +153,7 @@ class _Reuse:
         inside = seen
         generators = []
         for index, generator in enumerate(made.generators):
-            generator = _copied(generator)  # (a comprehension of its own)
+            generator = _copied(generator)  # (the code given is left as it is)
             generator.iter = self.expr(generator.iter, inside, False)
             if index == 0:
                 inside = dict(seen)

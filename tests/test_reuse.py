@@ -51,6 +51,7 @@ def run(source: str, rewrite: bool):
     "f(x) if f(x) > 1 else 0",                      # the test before a branch
     "f(x) < 9 and f(x) + f(x)",                     # within the later operand
     "f(x) + sum([f(x) * f(y) for y in range(3)])",  # worked out before the loop, read inside
+    "round(f(x), ndigits=f(x))",                    # a keyword's value
 ])
 def test_a_part_worked_out_before_is_read_by_name(source):
     before, calls_before, _ = run(source, rewrite=False)
