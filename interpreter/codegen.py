@@ -36,6 +36,7 @@ from .reuse import reused
 from .runtime import fault_at
 
 _PART = re.compile(r"\{(\w+)\}")
+_BLOCKS = ("body", "orelse", "finalbody")  # the fields of a statement holding statements
 _PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
 
 
@@ -104,7 +105,7 @@ class Module:
         known = id(value) if callable(value) or not isinstance(value, Hashable) else (type(value), value)
         name = self._names.get(known)
         if name is None:
-            name = self._names[known] = f"{_word(getattr(value, '__name__', hint))}_{next(self._counter)}"
+            name = self._names[known] = self.fresh(getattr(value, "__name__", hint))
             self._kept_names.add(name)
             self._kept.append(value)
             self.namespace[name] = value
@@ -127,7 +128,7 @@ class Module:
         found = self._found(node, at)
         if found is not None:
             return found
-        name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        name = self.fresh(REGISTRY[node.op].name)
         with self._inside():
             gen = Gen(self, dict(bound or {}))
             body = gen.code(node)
@@ -163,12 +164,10 @@ class Module:
         found = self._found(node)
         if found is not None:
             return found
-        name = f"{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        name = self.fresh(REGISTRY[node.op].name)
         with self._inside():
             gen = Gen(self, {})
-            steps = REGISTRY[node.op].handler(node, gen)
-            if any(isinstance(inner, ast.Return) for step in steps for inner in ast.walk(step)):
-                raise TypeError(f"the code of the action {node.op!r} returns: it must run to its end")
+            steps = REGISTRY[node.op].handler(node, gen)  # it runs to its end: no `return` (test_codegen)
             body = gen.steps(
                 """
                 if frame.held is not None:
@@ -222,7 +221,7 @@ class Module:
         made = self._parts.get(id(node))
         if made is not None and made[0] is node:
             return made[1]
-        name = f"why_{_word(REGISTRY[node.op].name)}_{next(self._counter)}"
+        name = self.fresh(f"why_{REGISTRY[node.op].name}")
         with self._inside():
             body = Gen(self, {}).code(node)
         value = self.define(name, ("game", "env"), [ast.Return(body)], pure=True)
@@ -237,10 +236,9 @@ class Module:
         compiled with the others (see `finish`). The value a `pure` one returns (an
         expression's: it changes nothing) works out each of its common parts once (reuse.py)."""
         if pure:
-            for statement in body:
-                for returned in ast.walk(statement):
-                    if isinstance(returned, ast.Return) and returned.value is not None:
-                        returned.value = reused(returned.value, self.fresh)
+            for returned in _returns(body):
+                if returned.value is not None:
+                    returned.value = reused(returned.value, self.fresh)
         tree = _located(
             ast.FunctionDef(
                 name=name,
@@ -480,18 +478,22 @@ class Gen:
             elif isinstance(value, ast.AST):
                 for field, inner in ast.iter_fields(value):
                     if isinstance(inner, list):
-                        inner[:] = [done for item in inner for done in spliced(item)]
+                        if field in _BLOCKS:
+                            inner[:] = [done for item in inner for done in spliced(item)]
+                        else:
+                            inner[:] = [replaced(item) for item in inner]
                     elif isinstance(inner, ast.AST):
                         setattr(value, field, replaced(inner))
             return value
 
-        def spliced(item) -> list:
-            """An item of a list: a statement `{name}` whose part is statements becomes them."""
-            if isinstance(item, ast.Expr) and isinstance(item.value, ast.Name):
-                statements = parts.get(item.value.id[7:]) if item.value.id.startswith("__part_") else None
+        def spliced(statement) -> list:
+            """A statement of a block: one that is only `{name}`, whose part is statements, becomes them."""
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name):
+                named = statement.value.id
+                statements = parts.get(named[7:]) if named.startswith("__part_") else None
                 if isinstance(statements, list):
                     return statements
-            return [replaced(item)]
+            return [replaced(statement)]
 
         return replaced(tree)
 
@@ -506,6 +508,16 @@ class Gen:
 def _holes(template: str) -> str:
     """The template as Python text, each `{name}` a name that marks a hole."""
     return _PART.sub(lambda m: f"__part_{m.group(1)}", template)
+
+
+def _returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
+    """The `return` statements of a function's body, or of its `try` (an expression's function:
+    one or the other)."""
+    for statement in body:
+        if isinstance(statement, ast.Return):
+            yield statement
+        elif isinstance(statement, ast.Try):
+            yield from _returns(statement.body)
 
 
 def _defined(name: str, value) -> ast.stmt:

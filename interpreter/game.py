@@ -253,9 +253,10 @@ class Rules:
 
     def _build_named(self, node: Node):
         """A flow step's part: an expression's faults are reported where it is written."""
-        if node.span and REGISTRY.get(node.op) is not None and REGISTRY[node.op].kind == "expression":
+        primitive = REGISTRY.get(node.op)
+        if node.span and primitive is not None and primitive.kind == "expression":
             return self.code.function(node, at=str(node.span))
-        return self.build(node)
+        return self.build(node)  # (which names a primitive this interpreter lacks)
 
 
 _COMPILED: dict = {}  # (id of IR, modules, options) -> (IR, Rules): games of one simulation share closures

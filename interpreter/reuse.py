@@ -32,8 +32,8 @@ def reused(body: ast.expr, fresh: Callable[[str], str]) -> ast.expr:
     left as it is (a part put in a template twice is one node in two places)."""
     shapes: dict = {}
     keys: dict[int, int] = {}
-    _shape(body, shapes, keys)
-    counts = Counter(keys[id(node)] for node in ast.walk(body) if id(node) in keys)
+    counts: Counter[int] = Counter()
+    _shape(body, shapes, keys, counts)
     repeated = {key for key, count in counts.items() if count > 1}
     if not repeated:
         return body
@@ -44,21 +44,22 @@ def reused(body: ast.expr, fresh: Callable[[str], str]) -> ast.expr:
     return body
 
 
-def _shape(node: ast.AST, shapes: dict, keys: dict[int, int]) -> tuple[int, bool]:
+def _shape(node: ast.AST, shapes: dict, keys: dict[int, int], counts: Counter[int]) -> tuple[int, bool]:
     """A number for the node's shape (equal numbers: equal code), and whether it holds a call,
     worked out bottom up in one pass; `keys` gets the shape of each node worth a name (an
-    expression that holds a call and is read, not a comprehension or lambda)."""
+    expression that holds a call and is read, not a comprehension or lambda), `counts` how often
+    each such shape is written."""
     call, fields = type(node) is ast.Call, []
     for name in node._fields:
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
-            value, holds = _shape(value, shapes, keys)
+            value, holds = _shape(value, shapes, keys, counts)
             call = call or holds
         elif isinstance(value, list):
             items = []
             for item in value:
                 if isinstance(item, ast.AST):
-                    item, holds = _shape(item, shapes, keys)
+                    item, holds = _shape(item, shapes, keys, counts)
                     call = call or holds
                 items.append(item)
             value = tuple(items)
@@ -69,6 +70,7 @@ def _shape(node: ast.AST, shapes: dict, keys: dict[int, int]) -> tuple[int, bool
     read = isinstance(getattr(node, "ctx", None), ast.Load | None)  # not a name stored to
     if call and read and isinstance(node, ast.expr) and not isinstance(node, _UNNAMED):
         keys[id(node)] = key
+        counts[key] += 1
     return key, call
 
 

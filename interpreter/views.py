@@ -189,10 +189,10 @@ def shuffled_unseen(game, seat: int, rng, unseen: list[int] | None = None) -> li
     by_kind: dict[str, list[int]] = {}
     for uid in unseen_cards(game, seat) if unseen is None else unseen:
         by_kind.setdefault(defs[uid].kind, []).append(uid)
-    for unseen in by_kind.values():
-        shown = sorted(unseen, key=lambda uid: defs[uid].id)  # copies of a card are alike
+    for cards in by_kind.values():
+        shown = sorted(cards, key=lambda uid: defs[uid].id)  # copies of a card are alike
         rng.shuffle(shown)
-        for uid, other in zip(unseen, shown):
+        for uid, other in zip(cards, shown):
             order[uid] = other
     return order
 

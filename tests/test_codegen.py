@@ -99,6 +99,14 @@ def test_every_bundled_games_code_reads_back_as_python(tmp_path, capsys, game_id
     source = (tmp_path / "rules.py").read_text()
     assert source.startswith("# The Python silvics generates for the expressions and actions of ")
     assert all(name in ALLOWED or GENERATED.fullmatch(name) for name in names_in(source))
+    # an action's step runs its statements to their end: its only `return` hands it to the
+    # simultaneous turn holding it back, so the interrupts are always checked after it
+    steps = [f for f in ast.walk(ast.parse(source)) if isinstance(f, ast.FunctionDef)
+             and [a.arg for a in f.args.args] == ["game", "frame"] and "frame.held" in ast.unparse(f)]
+    assert steps
+    for step in steps:
+        returns = [ast.unparse(r) for r in ast.walk(step) if isinstance(r, ast.Return)]
+        assert len(returns) == 1 and returns[0].startswith("return game.hold("), ast.unparse(step)
 
 
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from silvics.interpreter.reuse import reused
+from silvics.interpreter.codegen import Module
 
 
 class Calls:
@@ -27,23 +27,18 @@ class Calls:
 
 
 def run(source: str, rewrite: bool):
-    """The expression worked out inside a function, as generated code is (rewritten by `reused`
-    or not): its value or fault, and the calls it made."""
-    body = ast.parse(source, mode="eval").body
-    names = iter(range(1, 10_000))
-    if rewrite:
-        body = reused(body, lambda hint: f"{hint}_{next(names)}")
-    function = ast.Module(
-        [ast.FunctionDef("work", ast.arguments([], [ast.arg("f"), ast.arg("g"), ast.arg("x")], None, [], [], None, []),
-                         [ast.Return(body)], [])], [])
-    scope: dict = {}
-    exec(compile(ast.fix_missing_locations(function), "<test>", "exec"), scope)  # noqa: S102 - the test's own code
+    """The expression worked out inside a function the generator's module defines and compiles
+    (rewritten by `reused` as every expression's function is, or not): its value or fault, the
+    calls it made, and its code."""
+    module = Module("test")
+    work = module.define("work", ("f", "g", "x"), [ast.Return(ast.parse(source, mode="eval").body)], pure=rewrite)
+    module.finish()
     calls = Calls()
     try:
-        outcome = ("value", scope["work"](calls.f, calls.g, 3))
+        outcome = ("value", work(calls.f, calls.g, 3))
     except ValueError as error:
         outcome = ("fault", str(error))
-    return outcome, calls.made, ast.unparse(body)
+    return outcome, calls.made, ast.unparse(module.functions[-1])
 
 
 @pytest.mark.parametrize("source", [
