@@ -456,46 +456,29 @@ class Gen:
         starting with `_` are the template's own temporaries: each use gets fresh ones. (No
         template uses `:=`: Python refuses it inside a comprehension's iterable, where any part
         may end up.)"""
-        return self._filled(
-            ast.parse(_holes(template), mode="eval").body, parts
-        )  # parsed afresh: quicker than a copy
+        return self._filled(template, "eval", parts).body
 
     def steps(self, template: str, **parts) -> list[ast.stmt]:
         """Statements from a template, as `fill` makes an expression (an action's code); a part
         that is a list of statements goes where a statement of the template is just its name."""
-        return self._filled(ast.parse(_holes(textwrap.dedent(template)), mode="exec"), parts).body
+        return self._filled(template, "exec", parts).body
 
-    def _filled(self, tree, parts: dict):
+    def _filled(self, template: str, mode: str, parts: dict):
         fresh: dict[str, str] = {}
 
-        def replaced(value):
-            if isinstance(value, ast.Name):
-                named = value.id[7:] if value.id.startswith("__part_") else value.id
-                if named in parts:  # a part is put in as it is, never walked
-                    return self._part(parts[named], value.ctx)
-                if value.id.startswith("_"):
-                    value.id = fresh.setdefault(value.id, self.fresh(value.id))
-            elif isinstance(value, ast.AST):
-                for field, inner in ast.iter_fields(value):
-                    if isinstance(inner, list):
-                        if field in _BLOCKS:
-                            inner[:] = [done for item in inner for done in spliced(item)]
-                        else:
-                            inner[:] = [replaced(item) for item in inner]
-                    elif isinstance(inner, ast.AST):
-                        setattr(value, field, replaced(inner))
-            return value
+        def part(name: str, ctx: ast.expr_context) -> ast.expr:  # a part is put in as it is, never walked
+            return self._part(parts[name], ctx)
 
-        def spliced(statement) -> list:
-            """A statement of a block: one that is only `{name}`, whose part is statements, becomes them."""
-            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name):
-                named = statement.value.id
-                statements = parts.get(named[7:]) if named.startswith("__part_") else None
-                if isinstance(statements, list):
-                    return statements
-            return [replaced(statement)]
+        def temporary(name: str) -> str:
+            return fresh.setdefault(name, self.fresh(name))
 
-        return replaced(tree)
+        def statements(name: str) -> list[ast.stmt]:
+            """A statement of the template that is only `{name}`: the part's statements, if it is a list,
+            else the part as a statement."""
+            given = parts[name]
+            return given if isinstance(given, list) else [_located(ast.Expr(self._part(given, ast.Load())))]
+
+        return _builder(template, mode, tuple(parts))(part, temporary, statements)
 
     def _part(self, part, ctx) -> ast.expr:
         """A part put in a hole: a name takes the hole's context (a comprehension's target stores)."""
@@ -505,9 +488,71 @@ class Gen:
 
 
 @cache
-def _holes(template: str) -> str:
-    """The template as Python text, each `{name}` a name that marks a hole."""
-    return _PART.sub(lambda m: f"__part_{m.group(1)}", template)
+def _builder(template: str, mode: str, holes: tuple[str, ...]) -> Callable:
+    """The template, parsed once, as a function that makes a fresh tree of it each time it is
+    called, `build(part, temporary, statements)`: a hole (`{name}`, or a name in `holes`, those
+    of the parts given) is filled by `part(name, ctx)`, a temporary (a name starting with `_`)
+    named by `temporary(name)`, and a statement that is only a hole becomes `statements(name)`.
+    It is generated as calls of the `ast` node classes, each value a constant: quicker than
+    parsing the template again, and a copy of a parsed tree is slower still."""
+    text = _PART.sub(lambda m: f"__part_{m.group(1)}", textwrap.dedent(template))
+    tree = ast.parse(text, mode=mode)
+    namespace: dict[str, Any] = {}
+
+    def named(value) -> ast.Name:  # an operator or a context: shared, never changed
+        name = f"{type(value).__name__}_{len(namespace)}"
+        namespace[name] = value
+        return ast.Name(name, ast.Load())
+
+    def call(helper: str, *arguments) -> ast.Call:
+        return ast.Call(ast.Name(helper, ast.Load()), list(arguments), [])
+
+    def made(value) -> ast.expr:
+        """The code that makes `value` (a node of the template, a list of them, a constant)."""
+        if isinstance(value, list):
+            return ast.List([made(item) for item in value], ast.Load())
+        if not isinstance(value, ast.AST):
+            return ast.Constant(value)
+        if not value._fields:
+            return named(value)
+        if isinstance(value, ast.Name) and (value.id.startswith("__part_") or value.id in holes):
+            return call("part", ast.Constant(value.id.removeprefix("__part_")), made(value.ctx))
+        fields = {field: made(getattr(value, field, None)) for field in value._fields}
+        if isinstance(value, ast.Name) and value.id.startswith("_"):
+            fields["id"] = call("temporary", ast.Constant(value.id))
+        for field in _BLOCKS:
+            if isinstance(getattr(value, field, None), list):
+                fields[field] = ast.List([statement(item) for item in getattr(value, field)], ast.Load())
+        places = {attribute: ast.Constant(getattr(value, attribute, None)) for attribute in value._attributes}
+        kind = type(value)
+        namespace.setdefault(kind.__name__, kind)
+        return ast.Call(
+            ast.Name(kind.__name__, ast.Load()),
+            [],
+            [ast.keyword(key, code) for key, code in {**fields, **places}.items()],
+        )
+
+    def statement(value: ast.stmt) -> ast.expr:
+        if (
+            isinstance(value, ast.Expr)
+            and isinstance(value.value, ast.Name)
+            and value.value.id.startswith("__part_")
+        ):
+            return ast.Starred(call("statements", ast.Constant(value.value.id[7:])), ast.Load())
+        return made(value)
+
+    function = ast.FunctionDef(
+        name="build",
+        args=ast.arguments(
+            [], [ast.arg(a) for a in ("part", "temporary", "statements")], None, [], [], None, []
+        ),
+        body=[ast.Return(made(tree))],
+        decorator_list=[],
+    )
+    code = compile(ast.fix_missing_locations(ast.Module([function], [])), "<template>", "exec")
+    compiled: dict[str, Callable] = {}
+    exec(code, namespace, compiled)  # noqa: S102 - our ast, of our own templates
+    return compiled["build"]
 
 
 def _returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
@@ -553,16 +598,20 @@ _PLACE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
 def _located(code):
     """Code given the place compile() asks of each node, those made here rather than parsed; a
     node with a place holds parts that have theirs (each part is placed as it is made)."""
-    if isinstance(code, ast.AST) and getattr(code, "lineno", None) is None and "lineno" in code._attributes:
+    if not isinstance(code, ast.AST) or not code._fields:  # a context or an operator has no place
+        return code
+    if "lineno" in code._attributes:
+        if getattr(code, "lineno", None) is not None:
+            return code
         for attribute, value in _PLACE.items():
             setattr(code, attribute, value)
-        for _, inner in ast.iter_fields(code):
-            for item in inner if isinstance(inner, list) else (inner,):
+    for field in code._fields:  # (arguments, keywords and comprehensions hold placed parts)
+        inner = getattr(code, field, None)
+        if type(inner) is list:
+            for item in inner:
                 _located(item)
-    elif isinstance(code, ast.AST) and "lineno" not in code._attributes:  # arguments, operators, keywords
-        for _, inner in ast.iter_fields(code):
-            for item in inner if isinstance(inner, list) else (inner,):
-                _located(item)
+        else:
+            _located(inner)
     return code
 
 

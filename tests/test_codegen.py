@@ -4,7 +4,10 @@ binds cannot clash with the code's, and every bundled game's code can be read ba
 import ast
 import dataclasses
 import operator
+import os
 import re
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -107,6 +110,21 @@ def test_every_bundled_games_code_reads_back_as_python(tmp_path, capsys, game_id
     for step in steps:
         returns = [ast.unparse(r) for r in ast.walk(step) if isinstance(r, ast.Return)]
         assert len(returns) == 1 and returns[0].startswith("return game.hold("), ast.unparse(step)
+
+
+def test_the_code_generated_is_the_same_text_in_every_process(tmp_path):
+    """Two processes, each with an empty cache of its own, generate the same module, byte for
+    byte (a name or constant made from an object's id would differ)."""
+    def generated_in_a_process(folder: str) -> str:
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / folder)}
+        out = tmp_path / f"{folder}.py"
+        subprocess.run([sys.executable, "-m", "silvics", "compile", "renature", "--python", "--module", "valley",
+                        "-o", str(out)], env=env, check=True, capture_output=True)
+        return out.read_text()
+
+    first = generated_in_a_process("first")
+    assert "drawn_" in first                                 # the board drawing: once keyed by an id
+    assert generated_in_a_process("second") == first
 
 
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
