@@ -60,6 +60,19 @@ def test_the_published_step_schema_is_the_one_the_declarations_make():
     assert not branches, f"schema steps without a primitive: {sorted(branches)}"
 
 
+@pytest.mark.parametrize("steps", [[], [""], ["draw 2", "x" * 5000, "not even: [a statement"]])
+def test_the_schema_asks_nothing_more_of_statements_than_validate_block_skips(steps):
+    """validate_block leaves a list of statements (strings) to the parser without asking the
+    schema, which accepts any: were the schema to ask more of one (a length, a pattern, a
+    first item), this fails. A list with a step written as a mapping still goes to the schema."""
+    from silvics.compiler.validate import _validators, validate_block
+    from silvics.compiler.yamlload import Located
+    assert not list(_validators()["block"].iter_errors(steps))
+    assert validate_block(steps, None, ()) == []
+    [wrong] = validate_block([*steps, {"if": "true"}], Located("cards.yaml"), ("effect",))
+    assert wrong.message.startswith(f"effect #{len(steps) + 1} is not a step")
+
+
 @pytest.mark.parametrize("name", [n for n in PRIMITIVES if REGISTRY[n].kind == "action"])
 def test_action_examples_parse_as_statements(name):
     tree = parser().parse(REGISTRY[name].example, start="start_statement")
