@@ -21,8 +21,14 @@ class SideText:
     kind: str
     printed: dict  # attribute -> its printed value (a number, a word, or a tuple of words)
     lines: tuple[str, ...]  # the rendered effects, conditions and scoring, one line each
-    source: tuple[tuple[str, str], ...]  # (attribute, the text the designer wrote) for each line
+    written: tuple[tuple[str, object], ...]  # (attribute, the designer's text as loaded) for each line
     words: dict = field(default_factory=dict)  # text attribute -> its words (flavour), printed as they are
+
+    @property
+    def source(self) -> tuple[tuple[str, str], ...]:
+        """(attribute, the text the designer wrote) for each line: written out only when read (a
+        face, drawn for every card by `check`, never reads it)."""
+        return tuple((name, as_written(text)) for name, text in self.written)
 
 
 def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tuple[SideText, ...]:
@@ -33,17 +39,17 @@ def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tupl
 
 
 def _side_text(card: CardDef, side, wording: Wording, texts: set) -> SideText:
-    printed, lines, source, words = {}, [], [], {}
+    printed, lines, written, words = {}, [], [], {}
     for name, value in side.attributes.items():
         if name in texts:
             words[name] = value
         elif isinstance(value, Node):
             lines.append(attribute_line(name, value, wording))
-            source.append((name, as_written(side.text.get(name, ""))))
+            written.append((name, side.text.get(name, "")))
         else:
             printed[name] = value
     return SideText(
-        card.id, side.side, side.name or card.id, card.kind, printed, tuple(lines), tuple(source), words
+        card.id, side.side, side.name or card.id, card.kind, printed, tuple(lines), tuple(written), words
     )
 
 
