@@ -517,12 +517,12 @@ def _builder(template: str, mode: str, holes: tuple[str, ...]) -> Callable:
             return named(value)
         if isinstance(value, ast.Name) and (value.id.startswith("__part_") or value.id in holes):
             return call("part", ast.Constant(value.id.removeprefix("__part_")), made(value.ctx))
-        fields = {field: made(getattr(value, field, None)) for field in value._fields}
+        fields = {
+            field: block(inner) if field in _BLOCKS and isinstance(inner, list) else made(inner)
+            for field, inner in ((field, getattr(value, field, None)) for field in value._fields)
+        }
         if isinstance(value, ast.Name) and value.id.startswith("_"):
             fields["id"] = call("temporary", ast.Constant(value.id))
-        for field in _BLOCKS:
-            if isinstance(getattr(value, field, None), list):
-                fields[field] = ast.List([statement(item) for item in getattr(value, field)], ast.Load())
         places = {attribute: ast.Constant(getattr(value, attribute, None)) for attribute in value._attributes}
         kind = type(value)
         namespace.setdefault(kind.__name__, kind)
@@ -532,14 +532,19 @@ def _builder(template: str, mode: str, holes: tuple[str, ...]) -> Callable:
             [ast.keyword(key, code) for key, code in {**fields, **places}.items()],
         )
 
-    def statement(value: ast.stmt) -> ast.expr:
-        if (
-            isinstance(value, ast.Expr)
-            and isinstance(value.value, ast.Name)
-            and value.value.id.startswith("__part_")
-        ):
-            return ast.Starred(call("statements", ast.Constant(value.value.id[7:])), ast.Load())
-        return made(value)
+    def block(statements: list[ast.stmt]) -> ast.List:
+        """The code that makes a block: a statement that is only a hole becomes `statements(name)`."""
+        return ast.List(
+            [
+                ast.Starred(call("statements", ast.Constant(item.value.id[7:])), ast.Load())
+                if isinstance(item, ast.Expr)
+                and isinstance(item.value, ast.Name)
+                and item.value.id.startswith("__part_")
+                else made(item)
+                for item in statements
+            ],
+            ast.Load(),
+        )
 
     function = ast.FunctionDef(
         name="build",
@@ -605,7 +610,7 @@ def _located(code):
             return code
         for attribute, value in _PLACE.items():
             setattr(code, attribute, value)
-    for field in code._fields:  # (arguments, keywords and comprehensions hold placed parts)
+    for field in code._fields:  # a node just placed, or one with no place (arguments): its parts
         inner = getattr(code, field, None)
         if type(inner) is list:
             for item in inner:
