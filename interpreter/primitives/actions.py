@@ -442,9 +442,9 @@ def draw(node, gen):
     blank), in cells as wide as the widest; places the grid lacks are left blank. Everyone reads
     the drawing: show only what is public."""
     around = tuple(sorted(free_names(node.args["with"]) - {"it"}))  # what else the value reads
-    space, name = gen.fresh("space"), gen.fresh("cells")
+    space, made = gen.fresh("space"), gen.fresh("cells")
     cells = gen.module.define(  # a row's texts: remembered, as a definition's value is
-        name,
+        made,
         ("game", "env", "key"),  # the key it is remembered by: (token, the row's spaces, *seen)
         gen.steps(
             "return tuple(shown_text({value}) for {space} in key[1])",
@@ -459,7 +459,7 @@ def draw(node, gen):
         drawn=gen.ref(drawn),
         zone=gen.code(node.args["zone"]),
         cells=gen.ref(cells),
-        token=f"draw#{name}",  # a name the generator made: the same in every run
+        token=f"draw#{made}",  # the function's name, which the generator made: the same in every run
         seen=ast.Tuple([gen.fill("env.get({name})", name=name) for name in around], ast.Load()),
     )
 
