@@ -37,6 +37,8 @@ from .runtime import fault_at
 
 _PART = re.compile(r"\{(\w+)\}")
 _BLOCKS = ("body", "orelse", "finalbody")  # the fields of a statement holding statements
+# nodes with neither parts nor a place, which Python's parser shares between trees (a `Load`, an `Add`)
+_SHARED = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 _PLAIN = (int, str, bool, type(None))  # values compile() takes as constants (exact types only)
 
 
@@ -499,7 +501,7 @@ def _builder(template: str, mode: str, holes: tuple[str, ...]) -> Callable:
     tree = ast.parse(text, mode=mode)
     namespace: dict[str, Any] = {}
 
-    def named(value) -> ast.Name:  # an operator or a context: shared, never changed
+    def named(value) -> ast.Name:  # an operator or a context: shared, as the parser shares it
         name = f"{type(value).__name__}_{len(namespace)}"
         namespace[name] = value
         return ast.Name(name, ast.Load())
@@ -513,7 +515,7 @@ def _builder(template: str, mode: str, holes: tuple[str, ...]) -> Callable:
             return ast.List([made(item) for item in value], ast.Load())
         if not isinstance(value, ast.AST):
             return ast.Constant(value)
-        if not value._fields:
+        if isinstance(value, _SHARED):
             return named(value)
         if isinstance(value, ast.Name) and (value.id.startswith("__part_") or value.id in holes):
             return call("part", ast.Constant(value.id.removeprefix("__part_")), made(value.ctx))
@@ -603,7 +605,7 @@ _PLACE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
 def _located(code):
     """Code given the place compile() asks of each node, those made here rather than parsed; a
     node with a place holds parts that have theirs (each part is placed as it is made)."""
-    if not isinstance(code, ast.AST) or not code._fields:  # a context or an operator has no place
+    if not isinstance(code, ast.AST) or isinstance(code, _SHARED):  # a context or an operator has no place
         return code
     if "lineno" in code._attributes:
         if getattr(code, "lineno", None) is not None:

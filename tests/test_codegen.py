@@ -127,6 +127,32 @@ def test_the_code_generated_is_the_same_text_in_every_process(tmp_path):
     assert generated_in_a_process("second") == first
 
 
+def test_a_template_is_made_afresh_each_time_and_a_statement_with_no_parts_gets_a_place():
+    """A template is parsed once and built again for each use (codegen._builder): two uses share
+    no statement and take their own parts and temporaries; a statement with no parts (`pass`,
+    `break`), from a template or made by hand, is placed for compile() like any other."""
+    from silvics.interpreter.codegen import Gen, Module
+    module = Module("test")
+    gen = Gen(module, {})
+    template = """
+        for _seen in {items}:
+            if _seen > {limit}:
+                break
+            pass
+        {after}
+        """
+    first = gen.steps(template, items=ast.Name("x", ast.Load()), limit=2, after=[ast.Pass()])
+    second = gen.steps(template, items=ast.Name("x", ast.Load()), limit=5, after=[ast.Return(ast.Constant(7))])
+    made = {id(node) for node in ast.walk(ast.Module(first, [])) if isinstance(node, ast.stmt)}
+    assert made.isdisjoint(id(node) for node in ast.walk(ast.Module(second, [])) if isinstance(node, ast.stmt))
+    assert "> 2" in ast.unparse(first) and "> 5" in ast.unparse(second)
+    loops = [ast.unparse(tree).splitlines()[0] for tree in (first[0], second[0])]
+    assert loops[0] != loops[1] and all(line.startswith("for seen_") for line in loops)  # temporaries of their own
+    counted = module.define("counted", ("x",), [*first, *second])
+    module.finish()
+    assert counted([1, 2, 3]) == 7
+
+
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
     assert main(["compile", "forest-shuffle", "--python", "--module", "alpine"]) == 0
     assert ", modules alpine:" in capsys.readouterr().out.splitlines()[0]
