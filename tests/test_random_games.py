@@ -116,3 +116,52 @@ def test_the_watch_after_every_action_finds_what_the_full_check_finds(four_fores
     watch = Conservation(moved.state)
     moved.state.move(moved.state.zones["deck"][-1], "pruned")
     assert watch() == [] and moved.state.conservation_errors() == []
+
+
+def test_the_watch_agrees_with_the_full_check_over_random_changes(four_forests):
+    """Random sequences of changes to a set-up game, most of them legal moves (a pile's top
+    cards onto another pile, the way the watch's quick path expects) and some faults (a card
+    added again, lost, put under a pile, recorded elsewhere, a pile reordered): while the
+    full check finds nothing the watch finds nothing, and the first change that breaks the
+    game is found by both."""
+    import random
+
+    from conftest import Conservation
+    from silvics.interpreter.game import Game
+
+    def legal(state, rng, keys):                              # the top cards of a pile onto another
+        source = rng.choice([key for key in keys if state.zones.get(key)])
+        to = rng.choice(keys)
+        taken = [state.zones[source].pop() for _ in range(rng.randint(1, len(state.zones[source])))]
+        for uid in taken if to != source else ():
+            state.location[uid] = to
+        state.zones.setdefault(to, []).extend(taken)
+
+    def reordered(state, rng, keys):                          # legal too: a shuffle
+        rng.shuffle(state.zones[rng.choice([key for key in keys if state.zones.get(key)])])
+
+    def fault(state, rng, keys):
+        pile = state.zones[rng.choice([key for key in keys if state.zones.get(key)])]
+        other = state.zones.setdefault(rng.choice(keys), [])
+        uid = rng.choice(pile)
+        rng.choice([
+            lambda: other.append(uid),                        # in two places, or twice in one pile
+            lambda: other.extend([uid, uid]),
+            lambda: pile.remove(uid),                         # lost
+            lambda: other.insert(0, pile.pop()),              # under another pile, recorded where it was
+            lambda: state.location.__setitem__(uid, "deck" if state.location[uid] != "deck" else "pruned"),
+        ])()
+
+    rng, found = random.Random(7), 0
+    for trial in range(300):
+        game = Game(four_forests, rng.randint(2, 4), trial)
+        state, watch = game.state, Conservation(game.state)
+        keys = [*state.zones, "pruned", "aside"]
+        for step in range(12):
+            rng.choices([legal, reordered, fault], [8, 1, 1])[0](state, rng, keys)
+            full, watched = state.conservation_errors(), watch()
+            assert bool(full) == bool(watched), (trial, step, full, watched)
+            if full:
+                found += 1
+                break
+    assert found > 50                                         # the faults were met, not only moves
