@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import sys
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from itertools import compress
@@ -27,6 +28,7 @@ from .state import (
     ATTRIBUTES,
     EVERYTHING,
     SCORES,
+    WHOLE,
     Record,
     Said,
     State,
@@ -43,6 +45,7 @@ MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgo
 SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
 JUDGED = 40  # the least times a definition is asked for in them to be judged
 WORTH = 0.25  # the least share of those times its remembered value must still hold
+WHOLE_FROM = 32  # spaces: a smaller grid has no whole key (Wholes), its few keys are read as they are
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
 
@@ -142,6 +145,7 @@ class Rules:
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
+        self._wholes: dict[int, Wholes] = {}  # players -> the grids of a game of that many
         self.code.finish()
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
@@ -173,6 +177,22 @@ class Rules:
                 for r, c in places
                 if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there
             )
+        return found
+
+    def wholes(self, players: int) -> Wholes:
+        """The grids of a game of `players` (a grid of each player's per seat), for remembered
+        values that read a whole one (Wholes)."""
+        found = self._wholes.get(players)
+        if found is None:
+            families = []
+            for zone in self.zones.values():
+                for seat in _seats(zone.per, players) if zone.rows or zone.map else ():
+                    grid, spaces = zone_key(zone.name, seat), self.grid_spaces(zone.name, seat)
+                    families += [
+                        (frozenset(spaces), WHOLE + grid),
+                        (frozenset(ATTRIBUTES + key for key in spaces), WHOLE + ATTRIBUTES + grid),
+                    ]
+            found = self._wholes[players] = Wholes([f for f in families if len(f[0]) >= WHOLE_FROM])
         return found
 
     def printed_space(self, key: str) -> dict:
@@ -335,6 +355,9 @@ class Game:
                 _state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
         self.rules = rules  # this game's card table (secret_order), shared by its copies
         self.state = _state
+        self.wholes = rules.wholes(_state.players)
+        if fresh:
+            _state.whole_grid = self.wholes.of
         self.on_step: Callable[[Game], None] | None = None  # test hook: called after every action
         # called as on_call(game, name, bindings) as a procedure starts (a log's headings)
         self.on_call: Callable[[Game, str, dict], None] | None = None
@@ -487,6 +510,7 @@ class Game:
         world = Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
         hidden = frozenset(unseen)
         piles = frozenset(self.state.location[uid] for uid in hidden)
+        piles |= {self.wholes.of[pile] for pile in piles if pile in self.wholes.of}  # read whole
         if self._free is None or self._free[0] != piles:  # the worlds of one decision share it
             self._free = (piles, {})
         world.inherited = (self.memo, piles, hidden, self._free[1])
@@ -604,6 +628,8 @@ class Game:
             value = work(self, env, key)
         finally:
             read, self.reads = self.reads, outer
+        if len(read) >= self.wholes.least:
+            self.wholes.gathered(read)
         if outer is not None:
             outer |= read
         if len(self.memo) > MEMO_LIMIT:
@@ -842,6 +868,33 @@ class Reading:
                 self.now, self.serial = tuple(map(state.stamps.get, self.keys)), state.serial
             self.clock, self.seen = state.clock, len(changed)
         return self.now
+
+
+class Wholes:
+    """The grids of a game, for remembered values that read a whole one: the cards on every
+    space, or every space's attributes (a map of 300 spaces: 300 keys). Such a value reads the
+    grid's one WHOLE key instead, stamped with each of those (State.whole_grid): it goes stale
+    exactly when it did, and its keys are a few to look up, copy, hash and hand on to the values
+    using it, not hundreds."""
+
+    __slots__ = ("families", "least", "of")
+
+    def __init__(self, families: list[tuple[frozenset, str]]):
+        self.families = families  # (the keys of a grid's spaces, or of their attributes; its whole key)
+        self.least = min((len(keys) for keys, _ in families), default=sys.maxsize)
+        self.of = {key: whole for keys, whole in families for key in keys}  # State.whole_grid
+
+    def gathered(self, read: set) -> None:
+        """Read each whole grid in `read` as its one key (`read` changes in place)."""
+        for keys, whole in self.families:
+            if keys <= read:
+                read -= keys
+                read.add(whole)
+
+
+def _seats(per: str, players: int) -> tuple:
+    """The owners of a zone declared `per` (a card's zones have none to name: left out)."""
+    return tuple(range(players)) if per == "player" else (None,) if per == "shared" else ()
 
 
 def _names_any(key: tuple, cards: frozenset) -> bool:

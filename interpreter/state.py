@@ -26,6 +26,7 @@ _CLOCK = count(1)  # one clock for every game of the process, so copies never re
 _SERIALS = count(1)  # each State object's own number (a copy is another state)
 SCORES, EVERYTHING = "$scores", "*"  # stamp keys besides zone keys; counters are "#key", markers "@name",
 ATTRIBUTES = "%"  # a space's attributes "%key" (stamped apart from the cards on it)
+WHOLE = "&"  # "&key": stamped with every space of grid zone `key` (its cards), "&%key" their attributes
 
 
 class Zone(str):
@@ -164,6 +165,9 @@ class State:
     # read has changed since it was last checked is looked up among the keys stamped since
     changed: list[str] = field(default_factory=list)
     serial: int = field(default_factory=_SERIALS.__next__)
+    # a grid space's key (and its attributes' key) -> the key stamped with it for its whole grid
+    # (WHOLE): one key a value that read the whole grid reads instead (Game.remembered)
+    whole_grid: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def new(cls, players: int, box: list[int], seed: int) -> State:
@@ -212,6 +216,7 @@ class State:
             self.clock,
             dict(self.spaced),
             self.log_read,
+            whole_grid=self.whole_grid,
         )
 
     def random(self) -> random.Random:
@@ -225,6 +230,16 @@ class State:
     def stamp(self, key: str):
         self.stamps[key] = self.clock = next(_CLOCK)
         self.changed.append(key)
+        if self.whole_grid:
+            self._stamp_wholes((key,))
+
+    def _stamp_wholes(self, keys):
+        """Stamp the whole grid of each key that is one of its spaces, with the clock as it stands."""
+        for key in keys:
+            whole = self.whole_grid.get(key)
+            if whole is not None:
+                self.stamps[whole] = self.clock
+                self.changed.append(whole)
 
     def reseed(self, seed):
         """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
@@ -261,6 +276,8 @@ class State:
             self.facedown[uid] = facedown
         self.stamps[origin] = self.stamps[to] = self.clock = next(_CLOCK)
         self.changed += (origin, to)
+        if self.whole_grid:
+            self._stamp_wholes((origin, to))
 
     def move_cards(
         self,
@@ -304,6 +321,8 @@ class State:
             self.stamps[key] = now
         self.stamps[to] = now
         self.changed += (*origins, to)
+        if self.whole_grid:
+            self._stamp_wholes((*origins, to))
 
     # ---- everything else that changes ----
     def mark(self, uid: int, name: str, value):

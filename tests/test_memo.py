@@ -52,6 +52,7 @@ define:
   glow_now: "sum(s.glow for s in yard)"
   lit(s): "s.glow + count(pile where size > 100) > 0"   # remembered: it goes through the pile
   lit_now: "count(yard where lit(it))"
+  yard_cards: "sum(count(s) for s in yard)"   # the cards on every space of the yard
 procedures:
   shine:
     - for: s in yard
@@ -113,6 +114,78 @@ def test_a_value_reading_only_a_spaces_attributes_outlives_cards_moving_there(tm
     assert still_good()
     game.state.set_space(space_key("yard", "a", 2), "glow", 3)
     assert not still_good()
+
+
+@pytest.fixture
+def whole_yard(monkeypatch):
+    """The yard's two spaces made a grid large enough to have whole keys (engine.Wholes)."""
+    monkeypatch.setattr(engine, "WHOLE_FROM", 2)
+
+
+def remembered_entry(game, definition: str):
+    (entry,) = [e for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith(definition)]
+    return entry
+
+
+def test_a_value_reading_a_whole_grid_reads_one_key_and_goes_stale_when_any_space_changes(
+        tmp_path, whole_yard):
+    # a value that read every space's attributes, or every space's cards, read the grid's one
+    # key, stamped with each of theirs: stale exactly when one of theirs would have made it so
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "glow_now")
+    entry = remembered_entry(game, "glow_now")
+    assert "&%yard" in entry[1].keys and not any(k.startswith("%yard") for k in entry[1].keys)
+    still_good = lambda: entry[1].stamps(game.state) == entry[2]      # noqa: E731
+    game.state.move(game.state.zones["pile"][-1], space_key("yard", "a", 1))
+    assert still_good()                                               # the cards on a space: not read
+    game.state.set_space(space_key("yard", "a", 2), "glow", 3)
+    assert not still_good()
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "yard_cards")
+    entry = remembered_entry(game, "yard_cards")
+    assert "&yard" in entry[1].keys and not any(k.startswith("yard:") for k in entry[1].keys)
+    still_good = lambda: entry[1].stamps(game.state) == entry[2]      # noqa: E731
+    game.state.set_space(space_key("yard", "a", 2), "glow", 3)
+    assert still_good()                                               # the attributes: not read
+    game.state.move(game.state.zones["pile"][-1], space_key("yard", "a", 1))
+    assert not still_good()
+
+
+def test_a_guessed_world_forgets_a_value_that_read_a_whole_grid_holding_a_card_dealt_again(
+        tmp_path, whole_yard):
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "yard_cards",
+                     setup="move 2 from box to pile face up", sizes=[(n, n) for n in range(1, 5)])
+    key = next(k for k in game.memo if isinstance(k, tuple) and k[0].startswith("yard_cards"))
+    on_yard, elsewhere = game.state.zones["pile"][-1], game.state.zones["box"][-1]
+    game.state.move(on_yard, space_key("yard", "a", 2))
+    game.run_procedure("record")                                    # remembered with a card on the yard
+    order = list(range(len(game.state.location)))
+    assert game.redealt(order, [elsewhere])._inherit(key) is not None   # no card of the yard dealt again
+    assert game.redealt(order, [on_yard])._inherit(key) is None
+
+
+@pytest.mark.parametrize("game_id, players, modules", [("renature", 2, ()), ("renature", 3, ("valley",))])
+def test_whole_grid_keys_change_no_value_worked_out(monkeypatch, game_id, players, modules):
+    """Whole games, with the board's whole keys and without: the same values worked out again,
+    as often, and the same log (a whole key goes stale exactly when one of its spaces' keys would)."""
+    def played(whole_from: int):
+        monkeypatch.setattr(engine, "WHOLE_FROM", whole_from)
+        rules, worked, logs = engine.Rules(games.load(game_id)), [], []  # rules of their own: their own wholes
+        remembered = engine.Game.remembered
+
+        def counted(game, key, work, env):
+            return remembered(game, key, lambda g, e, k: (worked.append(k[0]), work(g, e, k))[1], env)
+
+        for seed in range(3):
+            game = Game(rules, players, seed, modules)
+            game.remembered = counted.__get__(game)
+            play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
+            logs.append(game.log)
+        return sorted(worked), logs, game.wholes.families
+
+    worked, logs, families = played(engine.WHOLE_FROM)
+    assert families                                                        # the board has whole keys
+    assert played(10**6) == (worked, logs, [])
 
 
 def test_a_definition_reading_a_zone_of_each_player_is_remembered_for_each(tmp_path):
