@@ -23,10 +23,15 @@ SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 @pytest.fixture(scope="session", autouse=True)
 def private_ir_cache(tmp_path_factory):
-    """The IR cache of the whole run (and of the commands it starts) lives in a temporary
-    folder, never in the real home."""
+    """The caches of the whole run (and of the commands it starts: IRs, generated code, games
+    played) live in a temporary folder, never in the real home. pytest-xdist's workers share it,
+    as the processes of one machine share the real one: the code one worker generated for a set
+    of modules, the other loads (each writes a cache entry whole, or not at all)."""
+    run = tmp_path_factory.getbasetemp()
+    folder = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "xdg-cache"
+    folder.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        patch.setenv("XDG_CACHE_HOME", str(folder))
         yield
 
 
