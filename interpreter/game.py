@@ -805,10 +805,15 @@ class _Kept:
             return False
         keys, before = entry[1].keys, self.keys[at]
         if keys is not before:
+            readers = self.readers
             for key in before - keys:
-                self.readers[key].discard(at)
-            for key in keys - before:
-                self.readers.setdefault(key, set()).add(at)
+                readers[key].discard(at)
+            for key in keys - before if before else keys:  # (a filter asked afresh: every item's keys)
+                found = readers.get(key)
+                if found is None:
+                    readers[key] = {at}
+                else:
+                    found.add(at)
             self.keys[at] = keys
         return True
 
