@@ -351,8 +351,9 @@ class Game:
             _state = State.new(players, sorted(range(len(order)), key=order.__getitem__), seed)
             _state.watch = [None] * len(rules.interrupts)
             for counter in rules.ir.counters:
-                seats = range(players) if counter.per == "player" else (None,)
-                _state.counters.update({zone_key(counter.name, seat): counter.start for seat in seats})
+                _state.counters.update(
+                    {zone_key(counter.name, seat): counter.start for seat in _seats(counter.per, players)}
+                )
         self.rules = rules  # this game's card table (secret_order), shared by its copies
         self.state = _state
         self.wholes = rules.wholes(_state.players)
@@ -898,7 +899,7 @@ class Wholes:
 
 
 def _seats(per: str, players: int) -> tuple:
-    """The owners of a zone declared `per` (a card's zones have none to name: left out)."""
+    """The owners of a zone or counter declared `per` (a card's zones have none to name: left out)."""
     return tuple(range(players)) if per == "player" else (None,) if per == "shared" else ()
 
 
