@@ -143,6 +143,29 @@ def test_the_hot_seat_in_the_browser(browser):
     assert passes >= 3
 
 
+def test_a_move_redraws_only_what_it_changed(browser):
+    """The page draws each new view over the one shown, changing only what differs: what a
+    person typed into the why-not box stays while the game goes on, and a part that did not
+    change is the same element (not parsed, laid out and painted again)."""
+    table = new_table("forest-shuffle", seed=3)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        with served(table) as address:
+            page.goto(f"{address}/play/{table.keys['P1']}")
+            person = Person(page, random.Random(1))
+            person.wait_for_turn()
+            page.fill("input[name=name]", "Oak")
+            page.locator("header h1").evaluate("heading => { heading.kept = true; }")
+            before = person.decision()
+            person.click()
+            person.wait_for_turn()
+            assert person.decision() != before
+            assert page.input_value("input[name=name]") == "Oak"
+            assert page.locator("header h1").evaluate("heading => heading.kept === true")
+    finally:
+        page.close()
+
+
 def test_a_phone_holds_the_page_and_a_wide_board_scrolls_by_itself(browser):
     """At a phone's width (390 px) the page does not scroll sideways: Renature's board, 18
     columns wide, scrolls within its own zone."""

@@ -18,9 +18,68 @@ function drawn() {
 }
 
 function draw(html) {
-  table.innerHTML = html;
+  const fresh = document.createElement("template");
+  fresh.innerHTML = html;
+  morphChildren(table, fresh.content);
   trouble.hidden = true;
   drawn();
+}
+
+// The view drawn again in place: a node that looks as it did is kept, one that changed is
+// changed, so a move repaints what it moved (a card's image is not decoded again, a text typed
+// into the why-not box stays, the browser lays out and paints only the parts that differ).
+function morph(old, fresh) {
+  if (old.nodeType !== Node.ELEMENT_NODE) {
+    if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
+    return;
+  }
+  for (const name of old.getAttributeNames()) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const name of fresh.getAttributeNames()) {
+    const value = fresh.getAttribute(name);
+    if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+  morphChildren(old, fresh);
+}
+
+// Each new element is drawn over the first old one still unused that is the same kind of
+// element (the same tag, card name or first class: a question's tools, after its options come
+// or go), each new text over the old node next if that is text; the old nodes passed over are
+// removed, a new one with no such old one is inserted.
+function morphChildren(old, fresh) {
+  let next = old.firstChild;
+  for (const node of Array.from(fresh.childNodes)) {
+    let match = next;
+    if (node.nodeType === Node.ELEMENT_NODE) {
+      while (match && !alike(match, node)) match = match.nextSibling;
+    } else if (match && !alike(match, node)) {
+      match = null;
+    }
+    if (!match) {
+      old.insertBefore(node, next);
+      continue;
+    }
+    removeUntil(next, match);
+    morph(match, node);
+    next = match.nextSibling;
+  }
+  removeUntil(next, null);
+}
+
+function removeUntil(node, stop) {
+  while (node !== stop) {
+    const passed = node;
+    node = node.nextSibling;
+    passed.remove();
+  }
+}
+
+function alike(old, fresh) {
+  return old.nodeName === fresh.nodeName && kind(old) === kind(fresh);
+}
+
+function kind(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return "";
+  return node.dataset.name ?? (node.getAttribute("class") || "").split(" ")[0];
 }
 
 async function refresh() {
