@@ -299,7 +299,7 @@ def _space(game, decl, name: str):
     """Check that `name` is one space (row.column) of the grid zone `decl`."""
     if not decl.rows:
         raise PositionError(f"'{decl.name}' is not a grid: write it without :row.column")
-    spaces = [parse_key(key).place for key in game.rules.grid_spaces(decl.name, None)]
+    spaces = game.rules.grid_spaces(decl.name, None)  # without an owner: the places themselves
     if name not in spaces:
         hint = did_you_mean(name, spaces)
         raise PositionError(

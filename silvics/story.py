@@ -7,6 +7,7 @@ action. `silvics play --log full` prints the engine's complete log instead."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple, cast
 
 from silvics.compiler.english import HEADING_HOLE, Wording
@@ -25,6 +26,13 @@ INDENT = "  "
 WIDE = 100  # a grid's rows are drawn this wide at most: longer names are shortened to fit
 LONG = 100  # a decision's words longer than this are cut at a pause
 FEW = 3  # cards leaving the viewers' sight are named up to this many, else counted
+
+
+@lru_cache(maxsize=64)
+def _drawing_rows(drawing) -> tuple[str, ...]:
+    """A drawing of a board in the log, as the story's lines (written out once: a story is told
+    again from the start at each move, and a drawing is the same whenever it is told)."""
+    return tuple(INDENT + row for row in drawing.text(None).splitlines())
 
 
 def _short(words: str) -> str:
@@ -93,6 +101,7 @@ class Asker:
         self.worded: dict[int, tuple[tuple, list[tuple[int, int, str]]]] = {}  # id(steps) -> their segments
         self.wording = wording
         self.where = _index(ir).prompts  # prompt -> (the steps asking it, its index)
+        self.procedures: dict[str, str] = {}  # a procedure `one of` offers -> its words
 
     def words(self, prompt: str) -> str:
         """A question in the game's words, short enough for a line. A step the player may skip,
@@ -121,8 +130,11 @@ class Asker:
         """An option in the game's words: a procedure `one of` offers reads as its call."""
         if prompt != ACTIONS:
             return label
-        said = self.wording.say(Node("call", {"name": label}))
-        return said.replace("_", " ") if said == label else said
+        said = self.procedures.get(label)
+        if said is None:  # worded once: a story is told again from the start at each move
+            said = self.wording.say(Node("call", {"name": label}))
+            said = self.procedures[label] = said.replace("_", " ") if said == label else said
+        return said
 
     def _found(self, prompt: str) -> tuple[tuple, int] | None:
         """(the steps, the index of the one asking), the prompt's card left out if it names one."""
@@ -410,7 +422,7 @@ class _Teller:
                 lines += self._decided(said) + ["", f"The game ends at once{why}."]
             elif what == "draw":
                 lines += self._decided(said)
-                lines += [INDENT + row for row in detail.text(self.game.card_id).splitlines()]
+                lines += _drawing_rows(detail)
                 if self.key and not drawn:  # told under the first drawing
                     lines.append(f"{INDENT}Key: {self.key}")
                 drawn = True

@@ -87,6 +87,7 @@ class Faces:
         self.drawn: list[tuple] = []  # number -> (card, side)
         self.colours: dict[tuple[str, int], str] = {}
         self.chips: dict[tuple[str, int], tuple] = {}
+        self.spaces: dict[tuple, tuple[str, str]] = {}  # (grid, its space's place) -> Faces.printed
         self._svg = lru_cache(maxsize=512)(self._draw)
 
     def number(self, card, side: int | None) -> int:
@@ -121,6 +122,17 @@ class Faces:
                         found.setdefault(picture, one.replace("-", " "))
             self.chips[key] = tuple(found.items())[:2]
         return self.chips[key]
+
+    def printed(self, grid: str, space, naming) -> tuple[str, str]:
+        """What a space of a grid prints (None: a space of no map), in words, and its tint: the
+        same on every page, worked out once (a map has hundreds of spaces)."""
+        key = (grid, None if space is None else (space.row, space.column))
+        found = self.spaces.get(key)
+        if found is None:
+            printed = space.attributes if space is not None else {}
+            words = ", ".join(naming.value(n, v) for n, v in printed.items())
+            found = self.spaces[key] = (words, _tint(printed))
+        return found
 
     def svg(self, number: int) -> str | None:
         return self._svg(number) if 0 <= number < len(self.drawn) else None
@@ -311,11 +323,10 @@ class _Layout:
                 if decl.map and space is None:
                     cells.append(None)
                     continue
-                printed = space.attributes if space is not None else {}
-                words = ", ".join(self.naming.value(n, v) for n, v in printed.items())
+                words, tint = self.faces.printed(decl.name, space, self.naming)
                 key = space_key(decl.name, row, column, seat)
                 shows, option = drawings.get(key, ""), self.offered.get(key)
-                cells.append(SpaceView(f"{row}.{column}", words, _tint(printed), shows, option))
+                cells.append(SpaceView(f"{row}.{column}", words, tint, shows, option))
             rows.append(cells)
         size = sum(cell is not None for cells in rows for cell in cells)
         return ZoneView(
