@@ -16,9 +16,13 @@ from .game import Game
 from .state import parse_key
 
 
-def play(ir, players: int, seed: int, agents, modules=(), options=None) -> Game:
-    """One whole game; `agents` holds one agent per seat, `options` the setup options chosen."""
-    game = Game(ir, players, seed, modules, options=options)
+def play(ir, players: int, seed: int, agents, modules=(), options=None, log: bool = True) -> Game:
+    """One whole game; `agents` holds one agent per seat, `options` the setup options chosen.
+    With log=False nothing is worked out only to be written in the log (a grid's drawing): the
+    game plays the same, for a summary that reads only its scores and choices."""
+    game = Game(ir, players, seed, modules, options=options, start=False)
+    game.state.log_read = log
+    game.begin()
     play_on(game, agents)
     return game
 
@@ -99,9 +103,8 @@ def _one_by_one(ir, players, games, seed, names, setup, progress):
 
 def play_and_record(ir, players: int, seed: int, names, modules=(), options=None) -> GameResult:
     """One game between the named agents (one per seat), reduced to what a Summary needs."""
-    game = play(
-        ir, players, seed, [make_agent(name, seed, seat) for seat, name in enumerate(names)], modules, options
-    )
+    agents = [make_agent(name, seed, seat) for seat, name in enumerate(names)]
+    game = play(ir, players, seed, agents, modules, options, log=False)
     scores = game.state.scores
     winners = game.winners()
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]

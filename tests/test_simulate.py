@@ -1,5 +1,7 @@
 """Simulation summaries add up: per-seat totals, win shares, and per-card points."""
-from silvics.interpreter.simulate import simulate
+from silvics import games
+from silvics.interpreter.agents import make_agent
+from silvics.interpreter.simulate import play, simulate
 
 
 def test_summary_adds_up(four_forests):
@@ -9,6 +11,18 @@ def test_summary_adds_up(four_forests):
     assert sum(stats.points for stats in summary.awarded.values()) == sum(summary.totals)
     assert summary.lengths == [4 * 3 * 6] * 40                    # rounds × seats × decisions per round
     assert set(summary.awarded) <= {card.id for card in four_forests.cards if card.kind == "creature"}
+
+
+def test_a_game_played_for_its_figures_skips_only_the_drawings():
+    """Simulated games are played with log=False: nothing is worked out only to be written in
+    the log (Renature's board drawn each turn), and the game plays the same, choice by choice."""
+    renature = games.load("renature")
+    for seed in range(3):
+        told, untold = (play(renature, 3, seed, [make_agent("greedy", seed, s) for s in range(3)], ("valley",),
+                             log=log) for log in (True, False))
+        assert any(entry[0] == "draw" for entry in told.state.log)
+        assert [entry for entry in told.state.log if entry[0] != "draw"] == untold.state.log
+        assert told.state.scores == untold.state.scores and told.state.choices == untold.state.choices
 
 
 def test_simulation_is_seeded(four_forests):
