@@ -38,7 +38,7 @@ class Document:
         except YamlError as error:
             diagnostics.extend(error.diagnostics)
             return
-        problems = validate(data, self.located, kind)
+        problems = validate(data, self.located, kind, self.text)
         diagnostics.extend(problems)
         cards = (
             problems and kind == "cards" and isinstance(data, dict) and isinstance(data.get("cards"), list)

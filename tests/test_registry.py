@@ -198,11 +198,11 @@ def new_primitives():
     """The three primitives, in a copy of the registry dropped at the end of the test (the
     validators, whose step schema comes from the registry, are made afresh on both sides)."""
     from silvics.compiler import validate
-    validate._validators.cache_clear()
+    validate.forget()
     with scratch():
         _declare_new_primitives()
         yield
-    validate._validators.cache_clear()
+    validate.forget()
 
 
 def _tiny(tmp_path, play: str, procedures: str = ""):

@@ -178,6 +178,39 @@ def test_the_pre_commit_hook_checks_the_repository_it_runs_in(tmp_path, capsys):
     assert status == 1 and "suit cannot be 'swamp'" in err
 
 
+def test_a_file_found_sound_is_checked_against_its_schema_again_only_once_it_changes(tmp_path, monkeypatch):
+    """In one process (check --watch), a file whose text was found sound is not checked against
+    its schema again; an edit that breaks it is reported at once, and its mending seen."""
+    from silvics.compiler import validate
+    from silvics.compiler.diagnostics import CompileError
+    for part in ("rules", "cards"):
+        shutil.copytree(ROOT / part / "four-forests", tmp_path / part / "four-forests")
+    game, plants = tmp_path / "rules" / "four-forests", tmp_path / "cards" / "four-forests" / "plants.yaml"
+    validate.forget()
+    checked, made = [], validate._validators
+
+    class Counted(dict):
+        def __getitem__(self, kind):
+            checked.append(kind)
+            return super().__getitem__(kind)
+
+    monkeypatch.setattr(validate, "_validators", lambda: Counted(made()))
+    compile_game(game)
+    files = [kind for kind in checked if kind != "block"]   # (a printed effect's steps: not a file)
+    assert files.count("cards") == 2 and "game" in files
+    checked.clear()
+    compile_game(game)
+    assert [kind for kind in checked if kind != "block"] == []
+    sound = plants.read_text()
+    plants.write_text(sound + "colour: red\n")
+    with pytest.raises(CompileError) as refused:
+        compile_game(game)
+    assert "'colour' is not allowed" in refused.value.render()
+    assert [kind for kind in checked if kind != "block"] == ["cards"]
+    plants.write_text(sound)
+    compile_game(game)
+
+
 def test_check_watch_checks_again_when_a_file_changes(tmp_path):
     game = copy(tmp_path, FIXTURES / "games" / "market")
     # Ctrl-C as at a terminal: a suite started in the background (bash's `&`) ignores SIGINT,
