@@ -60,7 +60,19 @@ def template(ir: GameIR, card: CardDef) -> FaceDecl:
 
 def modules_of(ir: GameIR, card: CardDef) -> list[str]:
     """The modules that bring the card (none for the game's own; two may share a card file)."""
-    return [name for name, module in ir.modules.items() if any(c.id == card.id for c in module.cards)]
+    found = _BROUGHT.get(id(ir))
+    if found is None or found[0] is not ir:  # indexed once per IR: a page asks for every card it shows
+        if len(_BROUGHT) >= 16:
+            _BROUGHT.clear()
+        brought: dict[str, list[str]] = {}
+        for name, module in ir.modules.items():
+            for each in dict.fromkeys(c.id for c in module.cards):
+                brought.setdefault(each, []).append(name)
+        found = _BROUGHT[id(ir)] = (ir, brought)
+    return list(found[1].get(card.id, ()))
+
+
+_BROUGHT: dict[int, tuple[GameIR, dict[str, list[str]]]] = {}  # id(ir) -> (ir, card id -> its modules)
 
 
 def face_sides(ir: GameIR, card: CardDef) -> tuple[tuple[str, ...], ...]:
