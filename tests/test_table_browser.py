@@ -143,10 +143,23 @@ def test_the_hot_seat_in_the_browser(browser):
     assert passes >= 3
 
 
+# the table's elements as the browser holds them: each with its attributes in order of name (an
+# empty style, which the browser may add, left out), then its children; text as it reads
+TREE = """table => {
+  const walk = (node) => node.nodeType === Node.TEXT_NODE ? node.nodeValue : node.nodeType !== Node.ELEMENT_NODE ? ""
+    : node.nodeName + JSON.stringify(node.getAttributeNames().sort()
+        .filter((name) => name !== "style" || node.getAttribute(name)).map((name) => [name, node.getAttribute(name)]))
+      + "(" + Array.from(node.childNodes, walk).join("") + ")";
+  return walk(table);
+}"""
+
+
 def test_a_move_redraws_only_what_it_changed(browser):
     """The page draws each new view over the one shown, changing only what differs: what a
-    person typed into the why-not box stays while the game goes on, and a part that did not
-    change is the same element (not parsed, laid out and painted again)."""
+    person typed into the why-not box stays while the game goes on, a part that did not change is
+    the same element (not parsed, laid out and painted again), the option a person answered with
+    does not keep the focus (Enter again must not answer the next question), and after many moves
+    the page is what a fresh load of it shows."""
     table = new_table("forest-shuffle", seed=3)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
@@ -157,11 +170,20 @@ def test_a_move_redraws_only_what_it_changed(browser):
             page.fill("input[name=name]", "Oak")
             page.locator("header h1").evaluate("heading => { heading.kept = true; }")
             before = person.decision()
-            person.click()
+            page.focus(".options button >> text=plant a sapling")   # answered from the keyboard
+            page.keyboard.press("Enter")
             person.wait_for_turn()
-            assert person.decision() != before
+            assert person.decision() != before and page.locator(".options button").count()
             assert page.input_value("input[name=name]") == "Oak"
             assert page.locator("header h1").evaluate("heading => heading.kept === true")
+            assert page.evaluate("document.activeElement.closest('[data-option]') === null")
+            for _ in range(12):
+                person.click()
+                person.wait_for_turn()
+            drawn = page.locator("#table").evaluate(TREE)
+            page.reload()
+            person.wait_for_turn()
+            assert page.locator("#table").evaluate(TREE) == drawn
     finally:
         page.close()
 

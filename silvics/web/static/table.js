@@ -18,9 +18,14 @@ function drawn() {
 }
 
 function draw(html) {
+  const decision = shown("decision");
   const fresh = document.createElement("template");
   fresh.innerHTML = html;
   morphChildren(table, fresh.content);
+  // an option keeps its element but not its meaning: Enter pressed again must not answer the
+  // next question with whatever option now sits where the last answer was
+  const focused = document.activeElement;
+  if (shown("decision") !== decision && focused && focused.closest("[data-option]")) focused.blur();
   trouble.hidden = true;
   drawn();
 }
