@@ -32,10 +32,25 @@ class SideText:
 
 
 def card_text(ir: GameIR, card: CardDef, wording: Wording | None = None) -> tuple[SideText, ...]:
-    """The printed text of each side of `card` (pass one `Wording` of the game for many cards)."""
+    """The printed text of each side of `card` (pass one `Wording` of the game for many cards).
+    In the game's own words (no `wording`), worked out once per card: a face, its gallery entry,
+    its search text and its lint all read it."""
+    own = wording is None
+    found = _TEXTS.get(id(card)) if own else None
+    if found is not None and found[0] is card and found[1] is ir:
+        return found[2]
     wording = wording or Wording(ir.vocabulary)
     texts = {a.name for k in ir.kinds if k.name == card.kind for a in k.attributes if a.type == "text"}
-    return tuple(_side_text(card, side, wording, texts) for side in card.sides)
+    said = tuple(_side_text(card, side, wording, texts) for side in card.sides)
+    if own:
+        if len(_TEXTS) >= TEXTS_KEPT:
+            _TEXTS.clear()
+        _TEXTS[id(card)] = (card, ir, said)
+    return said
+
+
+TEXTS_KEPT = 4096
+_TEXTS: dict[int, tuple[CardDef, GameIR, tuple[SideText, ...]]] = {}  # id(card) -> (card, its IR, card_text)
 
 
 def _side_text(card: CardDef, side, wording: Wording, texts: set) -> SideText:
