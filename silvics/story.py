@@ -28,10 +28,12 @@ LONG = 100  # a decision's words longer than this are cut at a pause
 FEW = 3  # cards leaving the viewers' sight are named up to this many, else counted
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _drawing_rows(drawing) -> tuple[str, ...]:
     """A drawing of a board in the log, as the story's lines (written out once: a story is told
-    again from the start at each move, and a drawing is the same whenever it is told)."""
+    again from the start at each move, and a drawing is the same whenever it is told). Room for
+    every drawing of a long game: a telling reads them in order, and an LRU smaller than that
+    would forget each one just before it is asked for again."""
     return tuple(INDENT + row for row in drawing.text(None).splitlines())
 
 

@@ -120,7 +120,7 @@ def test_the_watch_after_every_action_finds_what_the_full_check_finds(four_fores
 
 def test_the_watch_agrees_with_the_full_check_over_random_changes(four_forests):
     """Random sequences of changes to a set-up game, most of them legal moves (a pile's top
-    cards onto another pile, the way the watch's quick path expects) and some faults (a card
+    cards onto another pile, as the rules move them) and some faults (a card
     added again, lost, put under a pile, recorded elsewhere, a pile reordered): while the
     full check finds nothing the watch finds nothing, and the first change that breaks the
     game is found by both."""
