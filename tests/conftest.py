@@ -138,10 +138,13 @@ def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
     return game
 
 
-def refereed_game(ir, players: int, seed: int, referee, modules=(), options=None):
+def refereed_game(ir, players: int, seed: int, referee, modules=(), options=None, drawn=True):
     """A whole game between random agents, watched by `referee(game)`: its `after_action` runs
-    after every action, its `end_of_game` at the end. The game and the faults the referee found."""
+    after every action, its `end_of_game` at the end. The game and the faults the referee found.
+    With drawn=False the game works out no drawing only the log's reader sees (as a simulated
+    game: simulate.play's log=False)."""
     game = Game(ir, players, seed, modules, options=options, start=False)
+    game.state.log_read = drawn
     watching = referee(game)
     game.on_step = watching.after_action
     agents = [make_agent("random", seed, seat) for seat in range(players)]
@@ -221,6 +224,21 @@ def run_captured(capsys, *argv) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return status, out, LOADED.sub("", err)
+
+
+# The modules whose tests run longest (each 5-36 s), longest first. They are started first, so
+# that the two workers of `.ci/run` (which steal each other's waiting tests: `--dist worksteal`)
+# end together: in pytest's order, Renature's random games and the browser
+# tests were among the last to start, and one worker idled 38 s at the end while the other ran
+# them. A module's tests stay together (its fixtures are set up once per worker).
+STARTED_FIRST = ("test_renature_games.py", "test_docs.py", "test_table_browser.py",
+                 "test_reforest_games.py", "test_forest_shuffle_games.py", "test_serve.py",
+                 "test_fuzz.py", "test_site_browser.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: at for at, name in enumerate(STARTED_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 def pytest_collect_file(parent, file_path):

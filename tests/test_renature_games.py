@@ -46,6 +46,9 @@ NAMES = [f"{players}p-{'+'.join(modules) or 'base'}" for players, modules in CON
 CLOUD_SPACES = 6                      # per player board
 LAID_ON = ("brook", "meadow")         # the terrains a domino may cover
 NONE = "none"                         # no animal
+# a game in ten draws the board in its log, as a reader's game does (a tenth of a game's time):
+# the drawing still meets random positions, and the referee reads no drawing
+DRAWN_EVERY = 10
 
 
 _BOARDS: dict[int, tuple] = {}
@@ -308,7 +311,8 @@ def faults_in_games(players: int, modules: tuple, seeds) -> list[str]:
     global _IR
     if _IR is None:
         _IR = renature()
-    return faults_of_seeds(seeds, lambda seed: refereed_game(_IR, players, seed, Referee, modules))
+    return faults_of_seeds(seeds, lambda seed: refereed_game(_IR, players, seed, Referee, modules,
+                                                             drawn=seed % DRAWN_EVERY == 0))
 
 
 def played_in_parallel(players: int, modules: tuple, count: int, pool) -> list[str]:
