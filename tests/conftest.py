@@ -237,6 +237,9 @@ STARTED_FIRST = ("test_renature_games.py", "test_docs.py", "test_table_browser.p
 
 
 def pytest_collection_modifyitems(items):
+    strays = [name for name in STARTED_FIRST if not (Path(__file__).parent / name).exists()]
+    if strays:  # a module renamed would silently start last again
+        raise pytest.UsageError(f"conftest.STARTED_FIRST names no test module: {', '.join(strays)}")
     rank = {name: at for at, name in enumerate(STARTED_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
