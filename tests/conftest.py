@@ -228,9 +228,9 @@ def run_captured(capsys, *argv) -> tuple[int, str, str]:
 
 # The modules whose tests run longest (each 5-36 s), longest first. They are started first, so
 # that the two workers of `.ci/run` (which steal each other's waiting tests: `--dist worksteal`)
-# end together: in pytest's order, Renature's random games and the browser
-# tests were among the last to start, and one worker idled 38 s at the end while the other ran
-# them. A module's tests stay together (its fixtures are set up once per worker).
+# end together: in pytest's order, Renature's random games and the browser tests were among the
+# last to start, and one worker idled 38 s at the end while the other ran them. A module's tests
+# stay together (its fixtures are set up once per worker).
 STARTED_FIRST = ("test_renature_games.py", "test_docs.py", "test_table_browser.py",
                  "test_reforest_games.py", "test_forest_shuffle_games.py", "test_serve.py",
                  "test_fuzz.py", "test_site_browser.py")

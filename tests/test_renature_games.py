@@ -46,8 +46,8 @@ NAMES = [f"{players}p-{'+'.join(modules) or 'base'}" for players, modules in CON
 CLOUD_SPACES = 6                      # per player board
 LAID_ON = ("brook", "meadow")         # the terrains a domino may cover
 NONE = "none"                         # no animal
-# a game in ten draws the board in its log, as a reader's game does (a tenth of a game's time):
-# the drawing still meets random positions, and the referee reads no drawing
+# a game in ten draws the board in its log, as a reader's game does (8.7 % of a game's
+# instructions): the drawing still meets random positions, and the referee reads no drawing
 DRAWN_EVERY = 10
 
 
