@@ -62,7 +62,7 @@ def modules_of(ir: GameIR, card: CardDef) -> list[str]:
     """The modules that bring the card (none for the game's own; two may share a card file)."""
     found = _BROUGHT.get(id(ir))
     if found is None or found[0] is not ir:  # indexed once per IR: a page asks for every card it shows
-        if len(_BROUGHT) >= 16:
+        if len(_BROUGHT) >= IRS_KEPT:
             _BROUGHT.clear()
         brought: dict[str, list[str]] = {}
         for name, module in ir.modules.items():
@@ -72,6 +72,7 @@ def modules_of(ir: GameIR, card: CardDef) -> list[str]:
     return list(found[1].get(card.id, ()))
 
 
+IRS_KEPT = 16  # games indexed at once (a process seldom holds more than the bundled four)
 _BROUGHT: dict[int, tuple[GameIR, dict[str, list[str]]]] = {}  # id(ir) -> (ir, card id -> its modules)
 
 

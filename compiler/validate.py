@@ -78,7 +78,8 @@ SOUND_KEPT = 4096
 
 
 def forget():
-    """Make the validators afresh, and check every file again (the flow steps have changed)."""
+    """Make the validators afresh and check every file again: the registry's primitives, and the
+    step schema made from them, have changed (tests/test_registry.py declares new ones)."""
     _validators.cache_clear()
     _SOUND.clear()
 

@@ -125,7 +125,8 @@ class Faces:
 
     def printed(self, grid: str, space, naming) -> tuple[str, str]:
         """What a space of a grid prints (None: a space of no map), in words, and its tint: the
-        same on every page, worked out once (a map has hundreds of spaces)."""
+        same on every page, worked out once (a map has hundreds of spaces). Kept whatever the
+        seat: a printed value's words (`naming.value`) name no card, so no seat reads them otherwise."""
         key = (grid, None if space is None else (space.row, space.column))
         found = self.spaces.get(key)
         if found is None:
