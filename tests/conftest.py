@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 from concurrent.futures import ProcessPoolExecutor
-from itertools import compress
+from itertools import compress, count
 from operator import ne
 from pathlib import Path
 
@@ -66,12 +66,9 @@ def four_forests():
 
 class Conservation:
     """`State.conservation_errors` after every action, at the cost of what the action changed:
-    the state as it was last checked is kept, and only the zones that changed since are looked
-    at. In each, the cards that arrived and those that left (a pile that only gained or lost top
-    cards, as most do, is compared by its top alone). The state passes when every card that left
-    a zone arrived in exactly one, recorded where it arrived, and no other card's record moved:
-    exactly the full check, given the state it starts from passes it (a card no action touched is
-    where it was, in a zone that still holds it once). Otherwise the full check says what is wrong."""
+    the state as it was last checked is kept, and only the cards whose zone or recorded place
+    changed since are looked at. Exactly the full check, given the state it starts from passes
+    it: a card that no action touched is where it was, in a zone that still holds it once."""
 
     def __init__(self, state):
         self.state = state
@@ -80,50 +77,48 @@ class Conservation:
         self.start = state.conservation_errors()
 
     def __call__(self) -> list[str]:
-        state, zones = self.state, self.state.zones
-        if zones == self.zones and state.location == self.location:
+        state, zones, location = self.state, self.state.zones, self.state.location
+        if zones == self.zones and location == self.location:
             return []
+        if len(location) != len(self.location):
+            return state.conservation_errors()
         if list(zones) == list(self.zones):  # the same zones, in the same order: compare them side by side
             changed = set(compress(zones, map(ne, zones.values(), self.zones.values())))
         else:
             changed = {key for key, pile in zones.items() if self.zones.get(key) != pile}
             changed |= self.zones.keys() - zones.keys()
-        if self.moved_whole(changed):
-            return []
-        self.zones = {key: list(pile) for key, pile in zones.items()}
-        self.location = list(state.location)
-        return state.conservation_errors()
-
-    def moved_whole(self, changed: set) -> bool:
-        """Whether the changed zones pass (see the class); if so, the kept state is brought up to date."""
-        zones, arrived, left, into = self.state.zones, [], [], []
+        # each card now in a changed zone and not before arrived there; each card before in one
+        # and not now left it. A card is where it should be when what left arrived exactly once:
+        # every other card is still in the one zone it was in (a zone that did not change, or did
+        # and still holds it)
+        errors, arrived, left = [], {}, set()
         for key in changed:
-            pile, was = zones.get(key, []), self.zones.get(key, [])
-            if len(pile) >= len(was) and pile[: len(was)] == was:
-                arrived += pile[len(was) :]
-                into += [key] * (len(pile) - len(was))
-            elif pile == was[: len(pile)]:
-                left += was[len(pile) :]
-            else:
-                held, had = set(pile), set(was)
-                if len(held) != len(pile):  # a card twice in one zone
-                    return False
-                came = [uid for uid in pile if uid not in had]
-                arrived += came
-                into += [key] * len(came)
-                left += [uid for uid in was if uid not in held]
+            pile, was = zones.get(key, ()), set(self.zones.get(key, ()))
+            held = set(pile)
+            if len(held) != len(pile):
+                errors += [f"card {uid} is in both {key} and {key}" for uid in held if pile.count(uid) > 1]
+            for uid in held - was:
+                if uid in arrived:
+                    errors.append(f"card {uid} is in both {arrived[uid]} and {key}")
+                arrived[uid] = key
+            left |= was - held
+        for uid in arrived.keys() - left:  # arrived, and still in the zone it was in
+            errors.append(f"card {uid} is in both {self.location[uid]} and {arrived[uid]}")
+        if left - arrived.keys():
+            errors.append(f"cards lost: {sorted(left - arrived.keys())}")
         expected = self.location.copy()
-        for uid, key in zip(arrived, into):
+        for uid, key in arrived.items():
             expected[uid] = key
-        if len(set(arrived)) != len(arrived) or set(arrived) != set(left) or expected != self.state.location:
-            return False
+        if expected != location:  # a card recorded elsewhere than it lies
+            errors += [f"card {uid} is in {expected[uid]} but recorded in {location[uid]}"
+                       for uid in compress(count(), map(ne, location, expected))]
         for key in changed:
             if key in zones:
                 self.zones[key] = list(zones[key])
             else:
                 del self.zones[key]
-        self.location = expected
-        return True
+        self.location = list(location)
+        return errors
 
 
 def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:
