@@ -769,7 +769,7 @@ class Game:
         for name, within, owner_only in self.rules.listeners.get(event, ()):
             able = self.rules.able_to(name)
             for key, pile in self.state.zones.items():
-                if parse_key(key).name == within and not able.isdisjoint(pile):
+                if not able.isdisjoint(pile) and parse_key(key).name == within:
                     owner = self.seat_of_zone(key)
                     if owner_only and owner != actor:
                         continue
