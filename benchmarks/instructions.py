@@ -7,10 +7,16 @@ the way timings do. Slow (a game runs about 50× slower under Valgrind), but one
 Each Python is an interpreter with one checkout installed (see versus.py). For each game it
 counts a process that plays one warm-up game, and one that plays N more after it: the
 difference over N is the instructions per game, start-up, compiling and caches left out. Run
-it from a folder holding no rules/ (each checkout then plays its own bundled games)."""
+it from a folder holding no rules/ (each checkout then plays its own bundled games).
+
+Install both checkouts the same way (both editable, or both not): the same code counted 3 %
+apart for Forest Shuffle when one was an installed copy and the other an editable checkout
+(2026-12-03). To try a small change, the surest comparison is one interpreter with the
+source swapped in turn, each side counted twice."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -39,12 +45,24 @@ for seed in [10_000, *range(count)]:
 SETUPS = [("four-forests", 2, 30), ("reforest", 2, 6), ("forest-shuffle", 2, 6), ("renature", 2, 2)]
 
 
+# Sets and dicts of strings are laid out by their hashes, which Python seeds afresh in each
+# process: the same game's count moved by up to 4 % between runs without this.
+ENVIRONMENT = {**os.environ, "PYTHONHASHSEED": "0"}
+
+
 def instructions(python: str, game_id: str, players: int, games: int, folder: str) -> int:
     found = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
          python, "-P", "-c", PROBE, game_id, str(players), str(games)],
-        capture_output=True, text=True, check=True, cwd=folder).stderr
+        capture_output=True, text=True, check=True, cwd=folder, env=ENVIRONMENT).stderr
     return int(re.search(r"I\s+refs:\s+([\d,]+)", found).group(1).replace(",", ""))
+
+
+def warmed(python: str, game_id: str, players: int, folder: str) -> None:
+    """One game played uncounted, so that the rules' generated code is in the cache before the
+    two counted processes start (two processes generating it at once count it differently)."""
+    subprocess.run([python, "-P", "-c", PROBE, game_id, str(players), "0"],
+                   capture_output=True, check=True, cwd=folder, env=ENVIRONMENT)
 
 
 def main():
@@ -60,6 +78,8 @@ def main():
         for game_id, players, games in SETUPS:
             if args.only and game_id not in args.only:
                 continue
+            for side in ("old", "new"):
+                warmed(getattr(args, side), game_id, players, folder)
             runs = {(side, n): pool.submit(instructions, getattr(args, side), game_id, players, n, folder)
                     for side in ("old", "new") for n in (0, games)}
             per = {side: (runs[side, games].result() - runs[side, 0].result()) / games for side in ("old", "new")}
