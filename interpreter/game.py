@@ -15,8 +15,9 @@ import hashlib
 import struct
 import sys
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
-from itertools import compress
+from collections.abc import Callable, Collection, Iterable, Sequence
+from itertools import chain, compress
+from typing import NamedTuple
 
 from . import codecache
 from .codegen import Module, StaleCode
@@ -366,9 +367,7 @@ class Game:
         # not (a single option is taken without asking)
         self.on_choice: Callable[[Game, int, str, str, bool, tuple], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
-        # a world's: the remembered values of the game it was redealt from, the piles holding the
-        # cards dealt again, those cards, and which readings read none of those piles (redealt)
-        self.inherited: tuple[dict, frozenset, frozenset, dict] | None = None
+        self.inherited: _Dealt | None = None  # a world's: what it may take from the game it was redealt from
         self._free: tuple[frozenset, dict] | None = None  # piles -> {Reading: read none of them}
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
@@ -514,21 +513,31 @@ class Game:
         piles |= {self.wholes.of[pile] for pile in piles if pile in self.wholes.of}  # read whole
         if self._free is None or self._free[0] != piles:  # the worlds of one decision share it
             self._free = (piles, {})
-        world.inherited = (self.memo, piles, hidden, self._free[1])
+        state = self.state
+        world.inherited = _Dealt(
+            self.memo,
+            piles,
+            hidden,
+            self._free[1],
+            state.serial,
+            state.changed,
+            len(state.changed),
+            world.state.serial,
+        )
         return world
 
     def _inherit(self, key):
         """The value this game's world was redealt from remembered under `key`, if it holds in
         any deal (see `redealt`): now this game's too."""
-        assert self.inherited is not None  # (a world's)
-        memo, piles, hidden, free = self.inherited
-        entry = memo.get(key)
-        if type(entry) is not list or _names_any(key, hidden):
+        dealt = self.inherited
+        assert dealt is not None  # (a world's)
+        entry = dealt.memo.get(key)
+        if type(entry) is not list or _names_any(key, dealt.hidden):
             return None
         reading = entry[1]
-        found = free.get(reading)
+        found = dealt.free.get(reading)
         if found is None:
-            found = free[reading] = piles.isdisjoint(reading.keys)
+            found = dealt.free[reading] = dealt.piles.isdisjoint(reading.keys)
         if found:
             self.memo[key] = entry
             return entry
@@ -663,10 +672,9 @@ class Game:
             return [item for item in items if work(self, env, (token, item))]
         if type(items) is not tuple:  # a live pile changes in place: no answer of it is kept
             return [item for item in items if self.remembered((token, item), work, env)]
-        asked: Sequence[int]
+        asked: Iterable[int]
         if found is None or found.items is not items or found.serial != state.serial:
-            found = _Kept(items, state.serial)
-            asked = range(len(items))
+            found, asked = self._kept_afresh(token, items)
         else:
             asked = sorted({at for key in state.changed[found.seen :] for at in found.readers.get(key, ())})
         for at in asked:
@@ -679,6 +687,32 @@ class Game:
             self.reads |= found.readers.keys()
         self.memo[("kept", token)] = found
         return [item for item, answer in zip(items, found.answers) if answer]
+
+    def _kept_afresh(self, token: str, items: tuple) -> tuple[_Kept, Iterable[int]]:
+        """A filter's answers to start from in this state, and the items to ask: every item; or,
+        in a world (its own state, not a copy's), the last answers of the game it was redealt
+        from, asking again only the items whose value may differ: those that read a pile holding
+        a card dealt again, or a key stamped since those answers (in that game before the deal, or
+        in the world), or that name a card dealt again (see `redealt`)."""
+        dealt, state = self.inherited, self.state
+        found = _Kept(items, state.serial)
+        if dealt is None or state.serial != dealt.world:
+            return found, range(len(items))
+        given = dealt.memo.get(("kept", token))
+        if (
+            given is None
+            or given.items is not items
+            or given.serial != dealt.serial
+            or given.seen > dealt.seen
+        ):
+            return found, range(len(items))
+        found.answers, found.keys = given.answers.copy(), given.keys.copy()
+        found.readers = {key: set(reading) for key, reading in given.readers.items()}
+        readers, since = given.readers, dealt.changed[given.seen : dealt.seen]  # (stamped before the deal)
+        asked = {at for key in chain(dealt.piles, since, state.changed) for at in readers.get(key, ())}
+        if _names_any(items, dealt.hidden):
+            asked.update(at for at, item in enumerate(items) if _names_any((item,), dealt.hidden))
+        return found, sorted(asked)
 
     def note(self, what: str, uids, detail: str | Record):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
@@ -785,6 +819,23 @@ class Game:
     def leading_condition(self, uid: int, name: str):
         """The condition of an effect that is a single `if` on the card's face-up side, or None."""
         return self.rules.leading[uid][self.state.side[uid]].get(name)
+
+
+class _Dealt(NamedTuple):
+    """What a world may take from the game it was redealt from (Game.redealt): that game's
+    remembered values, the piles holding the cards dealt again, those cards, which readings
+    read none of those piles, that game's state (its serial, the keys it stamped and how many
+    it had stamped when the world was dealt), and the world's own state (its serial: a copy's
+    differs)."""
+
+    memo: dict
+    piles: frozenset
+    hidden: frozenset
+    free: dict
+    serial: int
+    changed: list
+    seen: int
+    world: int
 
 
 class _Kept:

@@ -326,6 +326,35 @@ def test_a_filter_by_a_remembered_definition_asks_again_only_what_a_change_touch
     assert game.state.counters["trace"] == 11                            # its own changes only
 
 
+def test_a_guessed_world_takes_a_filters_answers_and_asks_again_only_what_may_differ(tmp_path, monkeypatch):
+    # `yard where lit(it)` in a world: the real game's last answers, the spaces asked again only
+    # where the world changed what they read, or where they read a pile holding a card dealt
+    # again; a copy of the world, another state, asks every space
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "lit_now",
+                     setup="move 2 from box to pile face up", sizes=[(n, n) for n in range(1, 5)])
+    game.run_procedure("record")                                         # answered, then the trace stamped
+    asked = []
+    remembered = engine.Game.remembered
+    monkeypatch.setattr(engine.Game, "remembered", lambda self, key, work, env: (
+        asked.append(key[1]) if key[0].startswith("lit#") else None, remembered(self, key, work, env))[1])
+    order = list(range(len(game.state.location)))
+    in_box, in_pile = game.state.zones["box"][-1], game.state.zones["pile"][-1]
+    world = game.redealt(order, [in_box])
+    world.run_procedure("record")
+    assert asked == [] and world.state.counters["trace"] == game.state.counters["trace"] * 10
+    world.state.set_space(space_key("yard", "a", 2), "glow", 3)
+    copy = world.copy()
+    copy.state.set_space(space_key("yard", "a", 1), "glow", 5)
+    world.run_procedure("record")
+    assert asked == [space_key("yard", "a", 2)] and world.state.counters["trace"] % 10 == 1
+    copy.run_procedure("record")
+    assert len(asked) == 3 and copy.state.counters["trace"] % 10 == 2   # every space, its own answers
+    dealt_on_pile = game.redealt(order, [in_pile])                       # lit(s) reads the pile
+    dealt_on_pile.run_procedure("record")
+    assert asked[3:] == list(game.rules.grid_spaces("yard", None))
+
+
 @pytest.mark.parametrize("game_id, players, modules, seeds", [
     ("renature", 2, ("valley",), range(2)),                              # filters over the board: Game.kept
     ("reforest", 1, ("hard",), range(2)),
