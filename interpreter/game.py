@@ -695,9 +695,8 @@ class Game:
         a card dealt again, or a key stamped since those answers (in that game before the deal, or
         in the world), or that name a card dealt again (see `redealt`)."""
         dealt, state = self.inherited, self.state
-        found = _Kept(items, state.serial)
         if dealt is None or state.serial != dealt.world:
-            return found, range(len(items))
+            return _Kept(items, state.serial), range(len(items))
         given = dealt.memo.get(("kept", token))
         if (
             given is None
@@ -705,9 +704,8 @@ class Game:
             or given.serial != dealt.serial
             or given.seen > dealt.seen
         ):
-            return found, range(len(items))
-        found.answers, found.keys = given.answers.copy(), given.keys.copy()
-        found.readers = {key: set(reading) for key, reading in given.readers.items()}
+            return _Kept(items, state.serial), range(len(items))
+        found = given.copied(state.serial)
         readers, since = given.readers, dealt.changed[given.seen : dealt.seen]  # (stamped before the deal)
         asked = {at for key in chain(dealt.piles, since, state.changed) for at in readers.get(key, ())}
         if _names_any(items, dealt.hidden):
@@ -842,13 +840,22 @@ class _Kept:
     """A filter's answers for a fixed tuple of items in one state (Game.kept): each item's
     answer, the keys its value read, and for each key the items that read it."""
 
-    __slots__ = ("items", "serial", "seen", "answers", "keys", "readers")
+    __slots__ = ("items", "serial", "seen", "answers", "keys", "readers", "lent")
 
     def __init__(self, items: tuple, serial: int):
         self.items, self.serial, self.seen = items, serial, 0
         self.answers = [False] * len(items)
         self.keys: list[frozenset] = [frozenset()] * len(items)
         self.readers: dict[str, set[int]] = {}  # key -> the items whose value read it
+        self.lent: dict[str, set[int]] | None = None  # the readers of the answers copied (copied)
+
+    def copied(self, serial: int) -> _Kept:
+        """These answers, for another state to go on from (a world's): each key's readers are
+        shared with these until they change there."""
+        found = _Kept(self.items, serial)
+        found.answers, found.keys = self.answers.copy(), self.keys.copy()
+        found.readers, found.lent = dict(self.readers), self.readers
+        return found
 
     def read_by(self, at: int, entry) -> bool:
         """Note what item `at`'s remembered value read (False when it is not remembered: then
@@ -857,14 +864,18 @@ class _Kept:
             return False
         keys, before = entry[1].keys, self.keys[at]
         if keys is not before:
-            readers = self.readers
+            readers, lent = self.readers, self.lent
             for key in before - keys:
+                if lent is not None and readers[key] is lent.get(key):  # shared: this state's own now
+                    readers[key] = set(readers[key])
                 readers[key].discard(at)
             for key in keys - before if before else keys:  # (a filter asked afresh: every item's keys)
                 found = readers.get(key)
                 if found is None:
                     readers[key] = {at}
                 else:
+                    if lent is not None and found is lent.get(key):
+                        found = readers[key] = set(found)
                     found.add(at)
             self.keys[at] = keys
         return True
