@@ -368,6 +368,8 @@ class Game:
         self.on_choice: Callable[[Game, int, str, str, bool, tuple], None] | None = None
         self.memo = {} if _memo is None else _memo  # shared by copies: stamps are unique to the process
         self.inherited: _Dealt | None = None  # a world's: what it may take from the game it was redealt from
+        self.filters: dict[str, _Kept] = {}  # the answers of filters over fixed items (Game.kept)
+        self.origin: _Origin | None = None  # a copy's or a world's: where its filters' answers may come from
         self._free: tuple[frozenset, dict] | None = None  # piles -> {Reading: read none of them}
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
@@ -496,7 +498,15 @@ class Game:
     def copy(self) -> Game:
         copied = Game(self.rules, self.state.players, _state=self.state.copy(), _memo=self.memo)
         copied.inherited = self.inherited
+        copied.origin = self._origin(copied, frozenset(), frozenset())
         return copied
+
+    def _origin(self, other: Game, piles: frozenset, hidden: frozenset) -> _Origin:
+        """What `other`, a copy or a world of this game made now, may take of its filters' answers."""
+        state = self.state
+        return _Origin(
+            self.filters, state.serial, state.changed, len(state.changed), other.state.serial, piles, hidden
+        )
 
     def redealt(self, order: list[int], unseen: Collection[int] | None = None) -> Game:
         """A copy in which card `uid` shows what card `order[uid]` shows here (Rules.dealt), with
@@ -513,17 +523,8 @@ class Game:
         piles |= {self.wholes.of[pile] for pile in piles if pile in self.wholes.of}  # read whole
         if self._free is None or self._free[0] != piles:  # the worlds of one decision share it
             self._free = (piles, {})
-        state = self.state
-        world.inherited = _Dealt(
-            self.memo,
-            piles,
-            hidden,
-            self._free[1],
-            state.serial,
-            state.changed,
-            len(state.changed),
-            world.state.serial,
-        )
+        world.inherited = _Dealt(self.memo, piles, hidden, self._free[1])
+        world.origin = self._origin(world, piles, hidden)
         return world
 
     def _inherit(self, key):
@@ -664,7 +665,7 @@ class Game:
         spaces) and this state asked last: then only the items whose value read a key stamped since
         are asked again, the others keep their answers (one space changed: its neighbours asked,
         not the whole board). What every item read is read by the filter too, as it would be."""
-        state, found = self.state, self.memo.get(("kept", token))
+        state, found = self.state, self.filters.get(token)
         worth = self.rules.worth
         if worth.left > 0:
             worth.filtering.add(token)
@@ -680,36 +681,36 @@ class Game:
         for at in asked:
             found.answers[at] = bool(self.remembered((token, items[at]), work, env))
             if not found.read_by(at, self.memo.get((token, items[at]))):  # not remembered: not kept
-                self.memo.pop(("kept", token), None)
+                self.filters.pop(token, None)
                 return [item for item in items if self.remembered((token, item), work, env)]
         found.seen = len(state.changed)
         if self.reads is not None:
             self.reads |= found.readers.keys()
-        self.memo[("kept", token)] = found
+        self.filters[token] = found
         return [item for item, answer in zip(items, found.answers) if answer]
 
     def _kept_afresh(self, token: str, items: tuple) -> tuple[_Kept, Iterable[int]]:
         """A filter's answers to start from in this state, and the items to ask: every item; or,
-        in a world (its own state, not a copy's), the last answers of the game it was redealt
-        from, asking again only the items whose value may differ: those that read a pile holding
-        a card dealt again, or a key stamped since those answers (in that game before the deal, or
-        in the world), or that name a card dealt again (see `redealt`)."""
-        dealt, state = self.inherited, self.state
-        if dealt is None or state.serial != dealt.world:
+        in a copy or a world (its own state, not a copy of it), the last answers of the game it
+        was made from, asking again only the items whose value may differ: those that read a key
+        stamped since those answers (in that game before the copy, or here), and in a world those
+        that read a pile holding a card dealt again, or name such a card (see `redealt`)."""
+        origin, state = self.origin, self.state
+        if origin is None or state.serial != origin.own:
             return _Kept(items, state.serial), range(len(items))
-        given = dealt.memo.get(("kept", token))
+        given = origin.filters.get(token)
         if (
             given is None
             or given.items is not items
-            or given.serial != dealt.serial
-            or given.seen > dealt.seen
+            or given.serial != origin.serial
+            or given.seen > origin.seen
         ):
             return _Kept(items, state.serial), range(len(items))
         found = given.copied(state.serial)
-        readers, since = given.readers, dealt.changed[given.seen : dealt.seen]  # (stamped before the deal)
-        asked = {at for key in chain(dealt.piles, since, state.changed) for at in readers.get(key, ())}
-        if _names_any(items, dealt.hidden):
-            asked.update(at for at, item in enumerate(items) if _names_any((item,), dealt.hidden))
+        readers, since = given.readers, origin.changed[given.seen : origin.seen]  # (stamped before the copy)
+        asked = {at for key in chain(origin.piles, since, state.changed) for at in readers.get(key, ())}
+        if _names_any(items, origin.hidden):
+            asked.update(at for at, item in enumerate(items) if _names_any((item,), origin.hidden))
         return found, sorted(asked)
 
     def note(self, what: str, uids, detail: str | Record):
@@ -821,19 +822,28 @@ class Game:
 
 class _Dealt(NamedTuple):
     """What a world may take from the game it was redealt from (Game.redealt): that game's
-    remembered values, the piles holding the cards dealt again, those cards, which readings
-    read none of those piles, that game's state (its serial, the keys it stamped and how many
-    it had stamped when the world was dealt), and the world's own state (its serial: a copy's
-    differs)."""
+    remembered values, the piles holding the cards dealt again, those cards, and which readings
+    read none of those piles."""
 
     memo: dict
     piles: frozenset
     hidden: frozenset
     free: dict
+
+
+class _Origin(NamedTuple):
+    """Where a copy or a world may take its filters' answers from (Game._kept_afresh): the
+    filters of the game it was made from, that game's state (its serial, the keys it stamped,
+    and how many it had stamped then), the state made (its serial: a copy of it is another),
+    and for a world the piles holding the cards dealt again and those cards."""
+
+    filters: dict
     serial: int
     changed: list
     seen: int
-    world: int
+    own: int
+    piles: frozenset
+    hidden: frozenset
 
 
 class _Kept:
@@ -847,14 +857,16 @@ class _Kept:
         self.answers = [False] * len(items)
         self.keys: list[frozenset] = [frozenset()] * len(items)
         self.readers: dict[str, set[int]] = {}  # key -> the items whose value read it
-        self.lent: dict[str, set[int]] | None = None  # the readers of the answers copied (copied)
+        self.lent: dict[str, set[int]] | None = None  # each key's readers when last shared (copied)
 
     def copied(self, serial: int) -> _Kept:
-        """These answers, for another state to go on from (a world's): each key's readers are
-        shared with these until they change there."""
+        """These answers, for another state to go on from (a copy's, a world's): each key's
+        readers are shared by both until one of them changes them (`lent` lists every set that
+        may be shared: either copies it before changing it)."""
+        self.lent = dict(self.readers)
         found = _Kept(self.items, serial)
         found.answers, found.keys = self.answers.copy(), self.keys.copy()
-        found.readers, found.lent = dict(self.readers), self.readers
+        found.readers, found.lent = dict(self.readers), self.lent
         return found
 
     def read_by(self, at: int, entry) -> bool:
