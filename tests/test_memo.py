@@ -404,3 +404,17 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
     play_on(game, [make_agent("random", 5, seat) for seat in range(2)])
     assert not {key for key in game.memo if isinstance(key, tuple) and key[0] in skipped}   # none kept
     assert set(asked) & skipped                                                             # though asked
+
+
+def test_filter_answers_shared_with_a_copy_change_on_one_side_only():
+    # a copy's filter answers share each key's readers with the answers they came from (Game.kept):
+    # whichever side then asks an item again, and finds it read other keys, changes its own sets
+    from silvics.interpreter.game import Reading, _Kept
+    lender = _Kept(("s1", "s2"), serial=1)
+    for at, keys in enumerate([frozenset({"a", "b"}), frozenset({"b"})]):
+        lender.read_by(at, [True, Reading(keys)])
+    borrower = lender.copied(serial=2)
+    lender.read_by(0, [True, Reading(frozenset({"a", "c"}))])          # item 0 reads c now, not b
+    borrower.read_by(1, [True, Reading(frozenset({"a"}))])              # item 1 reads a now, not b
+    assert lender.readers == {"a": {0}, "b": {1}, "c": {0}}
+    assert borrower.readers == {"a": {0, 1}, "b": {0}}
