@@ -370,7 +370,7 @@ class Game:
         self.inherited: _Dealt | None = None  # a world's: what it may take from the game it was redealt from
         self.filters: dict[str, _Kept] = {}  # the answers of filters over fixed items (Game.kept)
         self.origin: _Origin | None = None  # a copy's or a world's: where its filters' answers may come from
-        self._free: tuple[frozenset, dict] | None = None  # piles -> {Reading: read none of them}
+        self._worlds: _Dealt | None = None  # what the worlds redealt from this state share (redealt)
         self.reads: set | None = None  # what the value being worked out has read so far
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
@@ -521,25 +521,37 @@ class Game:
         hidden = frozenset(unseen)
         piles = frozenset(self.state.location[uid] for uid in hidden)
         piles |= {self.wholes.of[pile] for pile in piles if pile in self.wholes.of}  # read whole
-        if self._free is None or self._free[0] != piles:  # the worlds of one decision share it
-            self._free = (piles, {})
-        world.inherited = _Dealt(self.memo, piles, hidden, self._free[1])
+        worlds = self._worlds
+        if (
+            worlds is None
+            or worlds.piles != piles
+            or worlds.hidden != hidden
+            or worlds.clock != self.state.clock
+        ):
+            worlds = self._worlds = _Dealt(self.memo, piles, hidden, {}, {}, self.state.clock)
+        world.inherited = worlds  # the worlds of one decision share it
         world.origin = self._origin(world, piles, hidden)
         return world
 
     def _inherit(self, key):
-        """The value this game's world was redealt from remembered under `key`, if it holds in
-        any deal (see `redealt`): now this game's too."""
+        """A value that holds in any deal (see `redealt`), good in this world's state, remembered
+        under `key` by the game it was redealt from, or by another of that decision's worlds:
+        now this world's too."""
         dealt = self.inherited
         assert dealt is not None  # (a world's)
-        entry = dealt.memo.get(key)
-        if type(entry) is not list or _names_any(key, dealt.hidden):
+        if _names_any(key, dealt.hidden):
             return None
-        reading = entry[1]
-        found = dealt.free.get(reading)
-        if found is None:
-            found = dealt.free[reading] = dealt.piles.isdisjoint(reading.keys)
-        if found:
+        entry = dealt.memo.get(key)
+        if type(entry) is list:
+            reading = entry[1]
+            free = dealt.free.get(reading)
+            if free is None:
+                free = dealt.free[reading] = dealt.piles.isdisjoint(reading.keys)
+            if free and reading.stamps(self.state) == entry[2]:
+                self.memo[key] = entry
+                return entry
+        entry = dealt.shared.get(key)  # (only values that hold in any deal)
+        if entry is not None and entry[1].stamps(self.state) == entry[2]:
             self.memo[key] = entry
             return entry
         return None
@@ -649,7 +661,12 @@ class Game:
         reading = self.memo.get(keys)  # the memo holds each set of keys read too, under itself
         if reading is None:
             reading = self.memo[keys] = Reading(keys)
-        self.memo[key] = [value, reading, reading.stamps(state), state.clock]
+        entry = self.memo[key] = [value, reading, reading.stamps(state), state.clock]
+        dealt = self.inherited
+        if dealt is not None and dealt.piles.isdisjoint(keys) and not _names_any(key, dealt.hidden):
+            if len(dealt.shared) > MEMO_LIMIT:
+                dealt.shared.clear()
+            dealt.shared[key] = entry  # it holds in any deal: for the decision's other worlds too
         return value
 
     def _sampled(self, token: str, held: bool):
@@ -821,14 +838,17 @@ class Game:
 
 
 class _Dealt(NamedTuple):
-    """What a world may take from the game it was redealt from (Game.redealt): that game's
-    remembered values, the piles holding the cards dealt again, those cards, and which readings
-    read none of those piles."""
+    """What the worlds redealt from one state of a game share (Game.redealt): that game's
+    remembered values, the piles holding the cards dealt again, those cards, which of that
+    game's readings read none of those piles, the values the worlds worked out that hold in any
+    deal, and that state's clock."""
 
     memo: dict
     piles: frozenset
     hidden: frozenset
     free: dict
+    shared: dict
+    clock: int
 
 
 class _Origin(NamedTuple):

@@ -274,29 +274,34 @@ def test_a_guessed_world_keeps_what_holds_in_any_deal(tmp_path):
 ])  # (Four Forests remembers next to nothing a world could keep)
 def test_a_world_that_kept_values_plays_as_one_that_worked_out_everything(game_id, players, modules):
     """Worlds sampled along a game, each played to its end twice from the same deal and seed:
-    with the values it kept from the real game (Game.redealt) and with none. The same choices,
-    log and scores."""
+    with the values it kept from the real game (Game.redealt) and from the decision's worlds
+    played before it, and with none. The same choices, log and scores."""
     from silvics.interpreter.views import shuffled_unseen, unseen_cards
     ir = games.load(game_id)
     game = Game(ir, players, 4, modules)
     agents = [make_agent("random", 4, seat) for seat in range(players)]
-    kept = decision = 0
+    kept = shared = decision = 0
     while not game.over:
         if decision % 9 == 0:
             seat = game.pending.seat
             unseen = unseen_cards(game, seat)
-            order = shuffled_unseen(game, seat, random.Random(decision), unseen)
-            worlds = [game.redealt(order, unseen),
-                      Game(game.rules.dealt(order), players, _state=game.state.copy(), _memo={})]
-            for world in worlds:
-                world.state.reseed(decision)
-                play_on(world, [make_agent("random", decision, s) for s in range(players)])
-            kept += sum(entry is game.memo.get(key) for key, entry in worlds[0].memo.items())
-            first, second = ((w.state.choices, w.state.log, w.state.scores) for w in worlds)
-            assert first == second
+            for deal in range(2):   # the second world may take values the first worked out
+                order = shuffled_unseen(game, seat, random.Random(decision * 2 + deal), unseen)
+                worlds = [game.redealt(order, unseen),
+                          Game(game.rules.dealt(order), players, _state=game.state.copy(), _memo={})]
+                for world in worlds:
+                    world.state.reseed(decision)
+                    play_on(world, [make_agent("random", decision, s) for s in range(players)])
+                kept += sum(entry is game.memo.get(key) for key, entry in worlds[0].memo.items())
+                if deal:
+                    shared += sum(entry is first_world.memo.get(key) and entry is not game.memo.get(key)
+                                  for key, entry in worlds[0].memo.items())
+                first_world = worlds[0]
+                first, second = ((w.state.choices, w.state.log, w.state.scores) for w in worlds)
+                assert first == second
         decide(game, agents)
         decision += 1
-    assert kept
+    assert kept and shared
 
 
 def _log(ir, players, seed, modules=()):
