@@ -514,7 +514,8 @@ class Game:
         hold however the `unseen` cards are dealt (the cards `order` may move; by default those it
         moves): values whose key names none of them and which read no pile holding one. A deal
         changes what a card shows, never where it lies, and what a value reads of a card it reads
-        from a pile or its key."""
+        from a pile or its key. The worlds redealt from one state share such values too, each
+        taken where it is good in the taker's state (_Dealt.shared)."""
         if unseen is None:
             unseen = [uid for uid, shown in enumerate(order) if shown != uid]
         world = Game(self.rules.dealt(order), self.state.players, _state=self.state.copy(), _memo={})
