@@ -30,8 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .ir import Node, Span
-from .registry import REGISTRY, reasons, role
+from .ir import Node, Span, nodes
+from .registry import REGISTRY, has_role, reasons, role
 from .reuse import reused
 from .runtime import fault_at
 
@@ -69,6 +69,8 @@ class Module:
         self.cache_path: Path | None = None  # where codecache keeps this module, if it may
         self.replayed = False
         self._replay: Iterator | None = None
+        self.rules: tuple = ()  # every rule built with this module (Rules._build): what `settled` reads
+        self._settable: frozenset | None = None
 
     @classmethod
     def replaying(cls, label: str, namespace: dict, path) -> Module:
@@ -194,6 +196,19 @@ class Module:
             )
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
+
+    def settled(self, name: str) -> bool:
+        """Whether no rule sets the space attribute `name` (no part of a primitive that sets, a
+        `target`, names it): every space shows what its map prints, for good. Reading it need
+        not be noted, and a filter by it may look it up in an index (Rules.spaces_showing)."""
+        if self._settable is None:
+            self._settable = frozenset(
+                role(target, "space attribute")
+                for node in nodes(self.rules)
+                for param in getattr(REGISTRY.get(node.op), "params", ())
+                if param.type == "target" and has_role(target := node.args.get(param.name), "space attribute")
+            )
+        return name not in self._settable
 
     def fresh(self, hint: str) -> str:
         """A name the generator makes (never one from the data)."""

@@ -11,6 +11,7 @@ closures the rules compile to follow the protocol in runtime.py.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 import sys
@@ -75,6 +76,8 @@ class Rules:
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's
+        sides = [side.attributes for card in ir.cards for side in card.sides]
+        code.rules = (ir.procedures, sides, ir.interrupts, ir.tiebreak, ir.solo.won)  # all it builds
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
         compiled = {
             card.id: [
@@ -146,6 +149,8 @@ class Rules:
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
+        self.printed_spaces = _Printed(self._space)  # space key -> what it shows unless set
+        self._showing: dict = {}  # (grid, seat, attribute) -> Rules.spaces_showing's index
         self._wholes: dict[int, Wholes] = {}  # players -> the grids of a game of that many
         self.code.finish()
 
@@ -199,7 +204,32 @@ class Rules:
     def printed_space(self, key: str) -> dict:
         """The attributes a space shows before the rules set any: as its map prints them, else
         each attribute's default."""
-        return (self._spaces.get(key) or self._space(key))[0]
+        return self.printed_spaces[key]
+
+    def spaces_showing(self, name: str, seat, attribute: str, value) -> tuple:
+        """The spaces of a grid whose map prints `value` for an attribute no rule sets
+        (Module.settled), in the grid's order: from an index made once, for filters by it."""
+        grid = (name, seat, attribute)
+        if grid not in self._showing:
+            self._showing[grid] = _indexed(self.grid_spaces(name, seat), self.printed_spaces, attribute)
+        index = self._showing[grid]
+        if index is not None:
+            with contextlib.suppress(TypeError):  # a list asked for: looked for space by space
+                return index.get(value, ())
+        return tuple(
+            key for key in self.grid_spaces(name, seat) if self.printed_spaces[key].get(attribute) == value
+        )
+
+    def reprinted(self, spaces: dict[str, dict]) -> Rules:
+        """The same rules with some spaces printed otherwise (space key -> attributes): how a
+        position sets an attribute no rule sets, which the code reads as printed (Module.settled)."""
+        rules = self._shared()
+        rules._spaces = {**self._spaces}
+        rules.printed_spaces, rules._showing = _Printed(rules._space), {}
+        for key, attributes in spaces.items():
+            rules.printed_spaces[key] = {**self.printed_spaces[key], **attributes}
+            rules._spaces[key] = (rules.printed_spaces[key], ATTRIBUTES + key)
+        return rules
 
     def _space(self, key: str) -> tuple:
         parts = parse_key(key)
@@ -991,6 +1021,32 @@ class Wholes:
             if keys <= read:
                 read -= keys
                 read.add(whole)
+
+
+class _Printed(dict):
+    """Space key -> the attributes it shows unless the rules set them (Rules.printed_space), each
+    worked out when first read: generated code reads an attribute no rule sets as
+    `game.rules.printed_spaces[key].get(name)`."""
+
+    def __init__(self, space: Callable):
+        super().__init__()
+        self._space = space
+
+    def __missing__(self, key: str) -> dict:
+        found = self[key] = self._space(key)[0]
+        return found
+
+
+def _indexed(keys, printed, attribute: str) -> dict | None:
+    """The keys by the value `printed[key]` gives `attribute`, in order; None when one is not
+    hashable (a list): Rules.spaces_showing then looks through them all."""
+    index: dict = {}
+    try:
+        for key in keys:
+            index.setdefault(printed[key].get(attribute), []).append(key)
+    except TypeError:
+        return None
+    return {value: tuple(found) for value, found in index.items()}
 
 
 def _seats(per: str, players: int) -> tuple:

@@ -39,12 +39,19 @@ def place(game, position: dict):
     for seat, zones in enumerate(players):
         for name, pile in zones.items():
             _pile(game, zone_key(_zone(game, name, "player"), seat), pile)
+    reprinted: dict[str, dict] = {}  # attributes no rule sets: the space is printed so (Rules.reprinted)
     for label, attributes in position.get("spaces", {}).items():
         key = zone_from_label(game, label)
         if not parse_key(key).space:
             raise PositionError(f"'{label}' is not a space of a grid: write e.g. board:r1.2")
         for name, value in attributes.items():
-            game.state.set_space(key, name, space_value(game, label, name, value))
+            value = space_value(game, label, name, value)
+            if game.rules.code.settled(name):
+                reprinted.setdefault(key, {})[name] = value
+            else:
+                game.state.set_space(key, name, value)
+    if reprinted:
+        game.rules = game.rules.reprinted(reprinted)
 
 
 def space_value(game, label: str, name: str, value):

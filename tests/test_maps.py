@@ -61,6 +61,26 @@ def test_set_changes_a_space_for_a_copy_only(pond):
     assert game.space_value("board:r3.3", "plant") == "none"
 
 
+def test_an_attribute_no_rule_sets_is_read_from_the_map_and_indexed(pond):
+    """`pool` is set by a dam's join, `plant` by a tile; `dam` and `start` never are: what the map
+    prints is theirs for good. A filter by one goes through an index of the map, which finds what
+    a look at every space finds, in the board's order, and a position reprinting a space changes
+    the copy of the rules it plays by only."""
+    rules = Game(pond, 2, 1).rules
+    assert [rules.code.settled(name) for name in ("pool", "plant", "dam", "start")] == [False, False, True, True]
+    spaces = rules.grid_spaces("board", None)
+    for value in (0, 1, 2, None, "water"):
+        looked = tuple(key for key in spaces if rules.printed_space(key).get("dam") == value)
+        assert rules.spaces_showing("board", None, "dam", value) == looked
+    assert rules.spaces_showing("board", None, "dam", 1) == ("board:r3.4",)
+    assert rules.spaces_showing("board", None, "dam", [1]) == ()            # a list: looked for, no index
+    reprinted = rules.reprinted({"board:r1.2": {"dam": 1}})
+    assert reprinted.spaces_showing("board", None, "dam", 1) == ("board:r1.2", "board:r3.4")
+    assert reprinted.printed_spaces["board:r1.2"]["ground"] == "water"    # the rest as printed
+    assert rules.spaces_showing("board", None, "dam", 1) == ("board:r3.4",)
+    assert rules.printed_space("board:r1.2")["dam"] == 0
+
+
 @pytest.mark.parametrize("modules", [(), ("flooded",)])
 def test_random_games_keep_every_tile_legal(pond, modules):
     """After every action: a space given a plant is water, and matches every plant set before its

@@ -493,13 +493,59 @@ def where(node, gen):
         token, body = _remembered(node.args["cond"], gen)
         code = gen.fill("game.kept({token}, {items}, {body}, env)", token=token, items=items, body=body)
         return gen.known(code, listing=True, cards=gen.cards(items))
+    items, test = _filtered(node.args["coll"], node.args["cond"], item, gen)
+    if test is None:  # the index alone
+        return gen.known(gen.fill("list({items})", items=items), listing=True)
     code = gen.fill(
-        "[{item} for {item} in {items} if {test}]",
-        item=ast.Name(item, ast.Load()),
-        items=items,
-        test=gen.binding({"it": item}, items).test(node.args["cond"]),
+        "[{item} for {item} in {items} if {test}]", item=ast.Name(item, ast.Load()), items=items, test=test
     )
     return gen.known(code, listing=True, cards=gen.cards(items))
+
+
+def _filtered(coll, cond, item: str, gen) -> tuple[ast.expr, ast.expr | None]:
+    """The code of a filter's items and of its test of each (`it` the local `item`). A filter of
+    a grid's spaces whose test is, or begins with, `it.a = v`, where no rule sets the space
+    attribute `a` and `v` does not read `it`, goes through only the spaces whose map prints `v`,
+    from an index (Rules.spaces_showing), and tests them by the rest (None: nothing more). The
+    placement and scoring rules of a map's areas ask this of hundreds of spaces."""
+    parts = list(cond.args["items"]) if cond.op == "all_of" else [cond]
+    printed = _printed_as(parts[0], gen) if coll.op == "spaces" else None
+    if printed is None:
+        items = _items(coll, gen)
+        return items, gen.binding({"it": item}, items).test(cond)
+    name, value = printed
+    items = gen.fill(
+        "game.rules.spaces_showing({grid}, parse_key({key}).owner, {name}, {value})",
+        grid=coll.args["name"],
+        parse_key=gen.ref(parse_key),
+        key=owned_key(coll, gen),
+        name=name,
+        value=gen.code(value),
+    )
+    rest = [gen.binding({"it": item}, items).test(part) for part in parts[1:]]
+    return gen.known(items, listing=True), (
+        ast.BoolOp(ast.And(), rest) if len(rest) > 1 else rest[0] if rest else None
+    )
+
+
+def _printed_as(test, gen) -> tuple[str, object] | None:
+    """(attribute, value) when a test is `it.a = v` (or `v = it.a`), `a` a space attribute no rule
+    sets and `v` reading no `it`; else None."""
+    if test.op != "compare" or test.args["op"] != "=":
+        return None
+    for attribute, value in (
+        (test.args["left"], test.args["right"]),
+        (test.args["right"], test.args["left"]),
+    ):
+        if (
+            attribute.op == "space_attr"
+            and attribute.args["space"].op == "var"
+            and attribute.args["space"].args.get("name") == "it"
+            and gen.module.settled(attribute.args["name"])
+            and "it" not in free_names(value, gen.module.free)
+        ):
+            return attribute.args["name"], value
+    return None
 
 
 def _items(coll, gen) -> ast.expr:
@@ -693,12 +739,14 @@ def _existence(node, gen):
     )
     if wanted is None:
         return None
-    item, items = gen.fresh("it"), _items(role(counted, "items"), gen)
-    found = gen.fill(
-        "any({test} for {item} in {items})",
-        test=gen.binding({"it": item}, items).test(role(counted, "test")),
-        item=ast.Name(item, ast.Load()),
-        items=items,
+    item = gen.fresh("it")
+    items, test = _filtered(role(counted, "items"), role(counted, "test"), item, gen)
+    found = (
+        gen.fill("len({items}) > 0", items=items)
+        if test is None
+        else gen.fill(
+            "any({test} for {item} in {items})", test=test, item=ast.Name(item, ast.Load()), items=items
+        )
     )
     return found if wanted else ast.UnaryOp(ast.Not(), found)
 
@@ -985,6 +1033,17 @@ def space_part_of(key, row: bool):
 def space_attr(node, gen):
     """An attribute of a space: as the rules last set it, else as its map prints it (nothing when neither)."""
     space, name = gen.code(node.args["space"]), node.args["name"]
+    if gen.module.settled(name):  # what the map prints, for good: no read to note
+        if not gen.simple(space):
+            return gen.fill(
+                "printed_of(game, {key}, {name})", printed_of=gen.ref(printed_of), key=space, name=name
+            )
+        read = gen.fill("game.rules.printed_spaces[{key}].get({name})", key=space, name=name)
+        return (
+            gen.fill("None if {key} is None else {read}", key=space, read=read)
+            if _may_be_none(space, gen)
+            else read
+        )
     if gen.simple(space) and _may_be_none(
         space, gen
     ):  # most reads: a bound space (`it.animal` of each space)
@@ -996,6 +1055,10 @@ def space_attr(node, gen):
 
 def space_value_of(game, key, name: str):
     return None if key is None else game.space_value(key, name)
+
+
+def printed_of(game, key, name: str):
+    return None if key is None else game.rules.printed_spaces[key].get(name)
 
 
 @primitive(
