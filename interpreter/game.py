@@ -1055,11 +1055,14 @@ def _seats(per: str, players: int) -> tuple:
 
 
 def _names_any(key: tuple, cards: frozenset) -> bool:
-    """Whether a remembered value's key names one of the cards (a number that could be one)."""
-    return any(
-        (type(part) is int and part in cards) or (type(part) is tuple and _names_any(part, cards))
-        for part in key
-    )
+    """Whether a remembered value's key names one of the cards (a number that could be one; a
+    True or 1.0 passes for 1, which costs no more than a value worked out again)."""
+    if not cards.isdisjoint(key):
+        return True
+    for part in key:  # noqa: SIM110 (a loop: any() of a generator makes one more frame a key)
+        if type(part) is tuple and _names_any(part, cards):
+            return True
+    return False
 
 
 def _single_if(value) -> bool:

@@ -423,3 +423,12 @@ def test_filter_answers_shared_with_a_copy_change_on_one_side_only():
     borrower.read_by(1, [True, Reading(frozenset({"a"}))])              # item 1 reads a now, not b
     assert lender.readers == {"a": {0}, "b": {1}, "c": {0}}
     assert borrower.readers == {"a": {0, 1}, "b": {0}}
+
+
+def test_a_key_names_a_hidden_card_however_deep_it_lies():
+    """A world neither takes nor shares a value whose key names a card dealt again: a definition
+    given a list of cards is keyed by a tuple of them, perhaps within another."""
+    hidden = frozenset({7, 9})
+    assert engine._names_any(("total#5", 7), hidden)
+    assert engine._names_any(("best#2", "board:r1.1", (3, (4, 9))), hidden)
+    assert not engine._names_any(("best#2", "board:r1.1", (3, (4, 8)), "7"), hidden)   # the word "7" is no card
