@@ -147,9 +147,10 @@ class Rules:
             }.values()
         )
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
-        self._grids: dict = {}  # (zone, seat) -> its spaces; space key -> its neighbours
+        self._grids: dict = {}  # (zone, seat) -> its spaces
+        self.borders = _Lazy(self._bordering)  # space key -> its neighbours (Rules.bordering)
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
-        self.printed_spaces = _Printed(self._space)  # space key -> what it shows unless set
+        self.printed_spaces = _Lazy(self._printed)  # space key -> what it shows unless set
         self._showing: dict = {}  # (grid, seat, attribute) -> Rules.spaces_showing's index
         self._wholes: dict[int, Wholes] = {}  # players -> the grids of a game of that many
         self.code.finish()
@@ -171,19 +172,19 @@ class Rules:
 
     def bordering(self, key: str) -> tuple:
         """The spaces sharing a border with a space: same row next column, same column next row."""
-        found = self._grids.get(key)
-        if found is None:
-            name, row, column, seat = parse_key(key)
-            assert column is not None  # a space's key names its column (worked out once per space)
-            rows, there = self.zones[name].rows, set(self.grid_spaces(name, seat))
-            index = rows.index(row)
-            places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
-            found = self._grids[key] = tuple(
-                near
-                for r, c in places
-                if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there
-            )
-        return found
+        return self.borders[key]
+
+    def _bordering(self, key: str) -> tuple:
+        name, row, column, seat = parse_key(key)
+        assert column is not None  # a space's key names its column (worked out once per space)
+        rows, there = self.zones[name].rows, set(self.grid_spaces(name, seat))
+        index = rows.index(row)
+        places = [(index, column - 1), (index, column + 1), (index - 1, column), (index + 1, column)]
+        return tuple(
+            near
+            for r, c in places
+            if 0 <= r < len(rows) and (near := space_key(name, rows[r], c, seat)) in there
+        )
 
     def wholes(self, players: int) -> Wholes:
         """The grids of a game of `players` (a grid of each player's per seat), for remembered
@@ -225,11 +226,14 @@ class Rules:
         position sets an attribute no rule sets, which the code reads as printed (Module.settled)."""
         rules = self._shared()
         rules._spaces = {**self._spaces}
-        rules.printed_spaces, rules._showing = _Printed(rules._space), {}
+        rules.printed_spaces, rules._showing = _Lazy(rules._printed), {}
         for key, attributes in spaces.items():
             rules.printed_spaces[key] = {**self.printed_spaces[key], **attributes}
             rules._spaces[key] = (rules.printed_spaces[key], ATTRIBUTES + key)
         return rules
+
+    def _printed(self, key: str) -> dict:
+        return self._space(key)[0]
 
     def _space(self, key: str) -> tuple:
         parts = parse_key(key)
@@ -1023,17 +1027,16 @@ class Wholes:
                 read.add(whole)
 
 
-class _Printed(dict):
-    """Space key -> the attributes it shows unless the rules set them (Rules.printed_space), each
-    worked out when first read: generated code reads an attribute no rule sets as
-    `game.rules.printed_spaces[key].get(name)`."""
+class _Lazy(dict):
+    """key -> `work(key)`, each worked out when first read: generated code reads such a table
+    with no call (`game.rules.borders[key]`)."""
 
-    def __init__(self, space: Callable):
+    def __init__(self, work: Callable):
         super().__init__()
-        self._space = space
+        self._work = work
 
-    def __missing__(self, key: str) -> dict:
-        found = self[key] = self._space(key)[0]
+    def __missing__(self, key):
+        found = self[key] = self._work(key)
         return found
 
 

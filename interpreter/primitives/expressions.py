@@ -954,14 +954,19 @@ def spaces(node, gen):
 )
 def adjacent(node, gen):
     """The spaces orthogonally next to a space (same row, next column; same column, next row)."""
-    code = gen.fill(
-        "bordering(game, {space})", bordering=gen.ref(bordering), space=gen.code(node.args["space"])
-    )
-    return gen.known(code, listing=True)  # a tuple of space keys
+    space = gen.code(node.args["space"])
+    if not gen.simple(space):
+        return gen.known(
+            gen.fill("bordering(game, {space})", bordering=gen.ref(bordering), space=space), listing=True
+        )
+    read = gen.fill("game.rules.borders[{space}]", space=space)
+    if _may_be_none(space, gen):
+        read = gen.fill("() if {space} is None else {read}", space=space, read=read)
+    return gen.known(read, listing=True)  # a tuple of space keys
 
 
 def bordering(game, key) -> tuple:
-    return game.rules.bordering(key) if key is not None else ()
+    return game.rules.borders[key] if key is not None else ()
 
 
 @primitive(
@@ -992,7 +997,7 @@ def near(game, uid) -> list[int]:
     if not parse_key(key).space:
         return []
     same = [other for other in game.pile(key) if other != uid]
-    return same + [other for space in game.rules.bordering(key) for other in game.pile(space)]
+    return same + [other for space in game.rules.borders[key] for other in game.pile(space)]
 
 
 @primitive(
