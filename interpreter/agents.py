@@ -70,7 +70,7 @@ class GreedyAgent:
     def value(self, world, index: int, seat: int) -> float:
         trial = world.copy()
         trial.apply(index)
-        return lead(trial.provisional_scores(), seat)
+        return lead(trial.provisional_scores(in_place=True), seat)
 
 
 class MonteCarloAgent:
@@ -173,7 +173,7 @@ class ISMCTSAgent:
             if world.over:
                 break
             world.apply(self.rng.randrange(len(world.pending.options)))
-        scores = world.state.scores if world.over else world.provisional_scores()
+        scores = world.state.scores if world.over else world.provisional_scores(in_place=True)
         for arm in path:
             arm.visits += 1
             arm.reward += (gained := lead(scores, arm.seat))

@@ -504,9 +504,10 @@ class Game:
             f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})"
         )
 
-    def provisional_scores(self) -> list[int]:
-        """Scores if the game were scored now (on a copy; the game itself is untouched)."""
-        trial = self.copy()
+    def provisional_scores(self, in_place: bool = False) -> list[int]:
+        """Scores if the game were scored now: on a copy, the game itself untouched; or `in_place`,
+        on this game, which is then over (a search's world or trial, thrown away after)."""
+        trial = self if in_place else self.copy()
         state = trial.state
         state.stack, state.pending = [], None
         state.scores, state.score_items = [0] * state.players, []

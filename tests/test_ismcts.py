@@ -136,3 +136,20 @@ def test_a_search_agent_takes_a_budget_by_name(tmp_path):
     save = tmp_path / "game.json"
     status, played, _ = run_cli("play", "four-forests", "--players", 2, "--agents", "ismcts:4,random", "--save", save)
     assert status == 0 and run_cli("replay", save)[1] == played
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_position_scored_now_leaves_the_game_as_it_was_unless_scored_in_place(game_id):
+    """What a search credits a playout with: the scores if the game ended now. Worked out on a
+    copy, the game goes on untouched; in place (a world thrown away after), the same scores, and
+    that game is over."""
+    game = Game(games.load(game_id), 2, 3)
+    agents = [make_agent("random", 3, seat) for seat in range(2)]
+    for _ in range(30):
+        game.apply(agents[game.pending.seat].choose(game.observe(game.pending.seat)))
+    log, scores, steps = list(game.log), list(game.state.scores), game.state.steps
+    scored = game.provisional_scores()
+    assert (list(game.log), game.state.scores, game.state.steps, game.over) == (log, scores, steps, False)
+    assert game.state.conservation_errors() == []
+    assert scored != [0, 0]                                       # (something to score 30 choices in)
+    assert game.provisional_scores(in_place=True) == scored and game.over
