@@ -12,6 +12,7 @@ import difflib
 import hashlib
 import json
 import re
+import weakref
 from dataclasses import dataclass, field, fields, replace
 
 from .registry import REGISTRY, load_all, role
@@ -267,7 +268,7 @@ def player_count(low: int, high: int) -> str:
     return f"{low} player{'s' * (low != 1)}" if low == high else f"{low} to {high} players"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # weakly referred to: ir.digest
 class GameIR:
     id: str
     name: str
@@ -546,7 +547,10 @@ def loads(text: str) -> GameIR:
     return game
 
 
-_DIGESTS: dict[int, tuple[GameIR, str]] = {}  # id -> (IR, SHA-256 of its text), the last few
+# id -> (a weak reference to the IR, the SHA-256 of its text), while the IR lives: however many
+# IRs a process reads after it (a test run reads thousands), a game it keeps keeps its digest, and
+# with it its generated code's place in the cache (codecache.module_for)
+_DIGESTS: dict[int, tuple[weakref.ref, str]] = {}
 _TEXTS: dict[int, tuple[GameIR, str]] = {}  # id -> (IR, its text), the last few (texts are large)
 
 
@@ -554,13 +558,13 @@ def digest(game: GameIR) -> str | None:
     """The SHA-256 of the JSON text an IR was read from or written as, or None for one made in
     memory since (writing it out only to hash it would cost 40–130 ms)."""
     found = _DIGESTS.get(id(game))
-    return found[1] if found is not None and found[0] is game else None
+    return found[1] if found is not None and found[0]() is game else None
 
 
 def _remember(game: GameIR, text: str) -> None:
-    if len(_DIGESTS) >= 64:  # (a process reads few games; a test may read thousands)
-        _DIGESTS.clear()
     if len(_TEXTS) >= 4:
         _TEXTS.clear()
-    _DIGESTS[id(game)] = (game, hashlib.sha256(text.encode()).hexdigest())
+    if id(game) not in _DIGESTS:
+        weakref.finalize(game, _DIGESTS.pop, id(game), None)  # forgotten as the IR goes
+    _DIGESTS[id(game)] = (weakref.ref(game), hashlib.sha256(text.encode()).hexdigest())
     _TEXTS[id(game)] = (game, text)

@@ -94,6 +94,20 @@ def test_rules_made_in_memory_are_generated_and_not_kept(cache_home):
     assert code_files(cache_home) == []
 
 
+def test_a_game_keeps_its_place_in_the_cache_however_many_games_are_read_after_it(cache_home):
+    """An IR's digest (which names its code in the cache) lasts as long as the IR: a process that
+    reads many games (a test worker, a server) does not lose it and generate the code again.
+    (It was forgotten after 64 more: the cause of a test that failed now and then.)"""
+    game = games.load("four-forests")
+    others = [ir_module.loads(ir_module.dumps(game)) for _ in range(80)]
+    assert ir_module.digest(game) is not None and all(ir_module.digest(other) for other in others)
+    Rules(game)
+    assert Rules(game).code.replayed
+    count = len(ir_module._DIGESTS)
+    del others
+    assert len(ir_module._DIGESTS) <= count - 80 + 4              # theirs go with them (the last texts stay)
+
+
 @pytest.mark.parametrize("damage", ["truncated", "not ours", "hands out otherwise", "empty", "a folder"])
 def test_a_bad_entry_is_generated_afresh_and_rewritten(cache_home, damage):
     ir = read("reforest")
