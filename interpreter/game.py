@@ -73,6 +73,7 @@ class Rules:
         self.code = code
         self.ir = ir = base.with_modules(self.modules)
         self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
+        self._straight: dict[int, tuple] = {}  # id(node) -> (node, whether it runs straight through)
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's
@@ -294,10 +295,13 @@ class Rules:
         if primitive is None:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
         if primitive.kind == "flow":
-            compiled = primitive.handler(node, self._build_named)
+            compiled = primitive.handler(node, FlowParts(self._build_named, self.straight))
             if (
-                node.span and callable(compiled) and not has_role(node, "sequence")
-            ):  # not an interrupt's parts
+                node.span
+                and callable(compiled)
+                and not has_role(node, "sequence")
+                and not self.straight(node)
+            ):  # not an interrupt's parts, and it may run long (its actions note where they are)
                 compiled = _noted(compiled, node.span)
         elif primitive.kind == "expression":
             compiled = self.code.function(node)
@@ -305,6 +309,41 @@ class Rules:
             compiled = self.code.action(node)
         self._built[id(node)] = (node, compiled)
         return compiled
+
+    def straight(self, node: Node) -> bool:
+        """Whether a node, once started, runs to its end at once: no part of it, no procedure it
+        calls and no printed effect it carries out asks a question, ends the game or holds an
+        action back (each flow primitive declares whether it may: `straight`), and the rules have
+        no interrupt to cut in after an action. Such flow needs no frame: its steps run as plain
+        calls, pass after pass (flow.py), and nothing can stop it half-way."""
+        known = self._straight.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        self._straight[id(node)] = (node, False)  # while it is asked: a procedure calling itself is not
+        found = self._straight_now(node)
+        self._straight[id(node)] = (node, found)
+        return found
+
+    def _straight_now(self, node: Node) -> bool:
+        primitive = REGISTRY.get(node.op)
+        if primitive is None or primitive.kind != "flow":
+            return True  # an expression or an action: a call that returns
+        declared = primitive.straight
+        if self.ir.interrupts or not (declared(node.args) if callable(declared) else declared):
+            return False
+        called, effect = role(node, "procedure"), role(node, "printed effect")
+        if called is not None and not (
+            called in self.ir.procedures and self.straight(self.ir.procedures[called])
+        ):
+            return False
+        if effect is not None and not all(
+            self.straight(printed)
+            for card in self.ir.cards
+            for side in card.sides
+            if isinstance(printed := side.attributes.get(effect.args["name"]), Node)
+        ):
+            return False
+        return all(self.straight(part) for part in _parts(node))
 
     def _build_named(self, node: Node):
         """A flow step's part: an expression's faults are reported where it is written."""
@@ -1067,6 +1106,29 @@ def _names_any(key: tuple, cards: frozenset) -> bool:
         if type(part) is tuple and _names_any(part, cards):
             return True
     return False
+
+
+class FlowParts:
+    """What a flow primitive's handler builds with: called on a part, the part built (a closure,
+    or an expression's generated function); `straight(part)`, whether that part runs to its end
+    at once and so needs no frame (Rules.straight)."""
+
+    __slots__ = ("_build", "straight")
+
+    def __init__(self, build: Callable, straight: Callable[[Node], bool]):
+        self._build, self.straight = build, straight
+
+    def __call__(self, node: Node):
+        return self._build(node)
+
+
+def _parts(node: Node) -> Iterable[Node]:
+    """The nodes among a node's parts (a part, or each of a list of them)."""
+    for value in node.args.values():
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (item for item in value if isinstance(item, Node))
 
 
 def _single_if(value) -> bool:

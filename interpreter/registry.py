@@ -120,6 +120,9 @@ class Primitive:
     english: tuple = ()  # (condition, template) tried before `template`: {part: value} (IT, YOU, UNSAID)
     roles: dict = field(default_factory=dict)  # role -> part (or parts), for readers that look at IR shape
     prompt: str = ""  # a choice's question, filled with what is written (flow steps and choose)
+    # a flow primitive that asks nothing, ends nothing and holds no action back (or a function of
+    # its parts saying so): with parts that do neither, it runs without a frame (Rules.straight)
+    straight: bool | Callable = False
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -165,6 +168,7 @@ def primitive(
     english=(),
     roles=None,
     prompt: str = "",
+    straight: bool | Callable = False,
 ):
     """Declare the decorated handler as the primitive `name`."""
     assert kind in KINDS, kind
@@ -195,6 +199,7 @@ def primitive(
             tuple(english),
             dict(roles or {}),
             prompt,
+            straight,
         )
         return handler
 

@@ -225,3 +225,61 @@ def test_the_cards_able_to_react_are_those_printing_the_reaction_in_every_deal()
             assert rules.able_to(name) == printing
             found += len(printing)
         assert found
+
+
+# ---- flow that runs straight through: no frames, the same game -----------------------------
+
+def _played(rules, players: int, seed: int) -> tuple[str, list[int], int]:
+    """A random game's log, its scores, and how many frames its flow pushed."""
+    from silvics.interpreter.agents import make_agent, play_on
+    game = Game(rules, players, seed)
+    pushed = [0]
+    push = game.push
+    game.push = lambda *args: (pushed.__setitem__(0, pushed[0] + 1), push(*args))[1]
+    play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
+    return "\n".join(game.log), game.state.scores, pushed[0]
+
+
+@pytest.mark.parametrize("game_id, players, modules", [
+    ("four-forests", 3, ()), ("renature", 2, ()), ("renature", 3, ("valley",)),
+])
+def test_flow_that_runs_straight_through_plays_as_flow_in_frames(monkeypatch, game_id, players, modules):
+    """Steps that can neither ask, end the game nor be interrupted run as plain calls, with no
+    frame (Rules.straight): the same games, byte for byte, as with every step in a frame."""
+    from silvics.interpreter import game as engine
+    ir = games.load(game_id)
+    straight = [_played(engine.Rules(ir, modules), players, seed) for seed in range(3)]
+    monkeypatch.setattr(engine.Rules, "straight", lambda self, node: False)
+    framed = [_played(engine.Rules(ir, modules), players, seed) for seed in range(3)]
+    assert [game[:2] for game in straight] == [game[:2] for game in framed]
+    assert all(s[2] < f[2] for s, f in zip(straight, framed))   # and it did run some without frames
+
+
+def test_which_flow_runs_straight_through():
+    from silvics.interpreter.game import Rules
+    renature = Rules(games.load("renature"))
+    assert renature.straight(renature.ir.procedures["scoring"])      # loops, lets, ifs and scores
+    assert not renature.straight(renature.ir.procedures["play"])     # it asks for a domino
+    shuffle = Rules(games.load("forest-shuffle"))                    # an interrupt may cut in anywhere
+    assert shuffle.ir.interrupts and not any(map(shuffle.straight, shuffle.ir.procedures.values()))
+    forever = Rules(games.load(str(FIXTURES / "forever")))           # a procedure calling itself
+    assert not forever.straight(forever.ir.procedures["again"])
+
+
+def test_names_bound_in_flow_that_runs_straight_through_stay_inside(tmp_path, monkeypatch):
+    """`let` inside a loop's pass or an `if` binds for the rest of that block only, with or
+    without frames: 10 + 10 from the passes, 100 from the branch, then the outer 1."""
+    (tmp_path / "game.yaml").write_text(
+        "id: scope\nname: Scope\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "procedures:\n  setup: []\n  play:\n    - each player:\n        - let a = 1\n"
+        "        - repeat: 2\n          do: [let a = 10, add a to total]\n"
+        "        - if: a = 1\n          then: [let a = 100, add a to total]\n"
+        "        - add a to total\n  scoring: []\n")
+    from silvics.interpreter import game as engine
+    ir = games.load(str(tmp_path))
+    rules = engine.Rules(ir)
+    assert rules.straight(ir.procedures["play"])
+    assert Game(rules, 1, 0).state.counters["total"] == 121
+    monkeypatch.setattr(engine.Rules, "straight", lambda self, node: False)
+    assert Game(engine.Rules(ir), 1, 0).state.counters["total"] == 121

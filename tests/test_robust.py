@@ -291,11 +291,12 @@ def small_budget(monkeypatch):
 
 def test_a_loop_without_any_action_is_named_by_the_step_budget(capsys, tmp_path, small_budget):
     """The loop's body only asks a question; the budget's error named the last action run before
-    the loop began (setup's move, line 15), not the loop."""
+    the loop began (setup's move, line 15), not the loop. It names the loop: a loop that runs
+    straight through notes where it is written as it starts (its steps are not noted one by one)."""
     game = tiny(tmp_path / "g", play="- until: total < 0\n  do:\n    - if: total > 5\n      then: [add 1 to total]")
     status, _, err = run(capsys, "play", game, "--quiet")
     assert status == 1 and "step budget" in err
-    assert err.rstrip().endswith("(the last rules run: game.yaml:21:15)")    # the `if` inside the loop
+    assert err.rstrip().endswith("(the last rules run: game.yaml:19:11)")    # the `until` loop itself
 
 
 def test_a_chain_of_reactions_is_named_by_the_step_budget(capsys, tmp_path, small_budget):

@@ -67,6 +67,37 @@ def _runner(steps, begin=None):
     return run
 
 
+def _straight_block(steps):
+    """The `enter` of a block that runs straight through (Rules.straight): its steps in turn, as
+    calls, in bindings of its own (names bound inside stay inside), with no frame on the stack."""
+
+    def enter(game, frame):
+        inner = frame.child()
+        for step in steps:
+            step(game, inner)
+
+    return enter
+
+
+def _straight_loop(loop, body, build, name=None):
+    """A loop that runs straight through (Rules.straight): `passes(game, frame, values)` carries
+    out its body's steps once per value, as calls, each pass binding `name` (if any) to the value
+    in a copy of the bindings around the loop; each pass is a step of its own (Game.tick), so a
+    loop that never ends meets the step budget, as in _runner, whose error names the loop (Game.recent:
+    straight flow is not noted step by step, see Rules.build)."""
+    steps, span = [build(step) for step in role(body, "sequence")], loop.span
+
+    def passes(game, frame, values):
+        game.recent.append(span)
+        for value in values:
+            inner = frame.child({name: value} if name else None)
+            for step in steps:
+                step(game, inner)
+            game.tick()
+
+    return passes
+
+
 @primitive(
     "block",
     "flow",
@@ -74,6 +105,7 @@ def _runner(steps, begin=None):
     example="[draft, trade]",
     roles={"sequence": "steps"},
     params=[Param("steps", "block", joiner="; then ")],
+    straight=True,
 )
 def block(node, build):
     """Steps run in order; names bound inside stay inside."""
@@ -82,7 +114,11 @@ def block(node, build):
         # nothing is left to resume after its one step, and no name to keep inside: the step
         # needs no frame of its own (from a third to over half the frames games pushed)
         return build(steps[0])
-    return _framed(node, build) if steps else _nothing
+    if not steps:
+        return _nothing
+    if build.straight(node):
+        return _straight_block([build(step) for step in role(node, "sequence")])
+    return _framed(node, build)
 
 
 def _framed(body, build):
@@ -107,6 +143,7 @@ def _nothing(game, frame):
     form="procedure",
     roles={"procedure": "name"},
     params=[Param("name", "word")],
+    straight=True,
 )
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
@@ -192,20 +229,28 @@ def _next_value(name):
             doc="in reverse playing order: from the last player, counter-clockwise",
         ),
     ],
+    straight=lambda args: not args.get("simultaneously"),  # a simultaneous turn holds its actions back
 )
 def each_player(node, build):
     """Each seat in turn from the first player clockwise (`you` is that seat), or, in reverse, from
     the last player counter-clockwise; simultaneously, every seat makes its choices against the same
     state and the actions then take effect in seat order."""
     simultaneous, reverse = bool(node.args.get("simultaneously")), bool(node.args.get("reverse"))
-    run = _looping(node.args["body"], build, _next_value("you"))
 
-    def enter(game, frame):
+    def seats(game) -> list[int]:
         n, first = game.state.players, game.state.markers["first"]
         order = [(first + i) % n for i in range(n)]
         if reverse:
             order.reverse()
-        game.push(run, frame, _Passes(_around(frame), order, [] if simultaneous else None))
+        return order
+
+    if build.straight(node):
+        passes = _straight_loop(node, node.args["body"], build, "you")
+        return lambda game, frame: passes(game, frame, seats(game))
+    run = _looping(node.args["body"], build, _next_value("you"))
+
+    def enter(game, frame):
+        game.push(run, frame, _Passes(_around(frame), seats(game), [] if simultaneous else None))
         if simultaneous:
             game.state.stack[-1].held = len(game.state.stack) - 1  # its actions wait in its own queue
 
@@ -226,11 +271,15 @@ def each_player(node, build):
         Param("as", "binding", required=False, key="as"),
         Param("body", "block", key="do"),
     ],
+    straight=True,
 )
 def repeat(node, build):
     """Run the body a number of times, worked out when the loop starts (nothing or less than
     one: not at all), binding the pass number (1, 2, …)."""
     count, name = build(node.args["count"]), node.args.get("as")
+    if build.straight(node):
+        passes = _straight_loop(node, node.args["body"], build, name)
+        return lambda game, frame: passes(game, frame, range(1, (count(game, frame.env) or 0) + 1))
     run = _looping(node.args["body"], build, _next_value(name))
 
     def enter(game, frame):
@@ -255,10 +304,14 @@ def repeat(node, build):
         Param("coll", "cards", key="for"),
         Param("body", "block", key="do"),
     ],
+    straight=True,
 )
 def for_each(node, build):
     """Run the body once per card (or space) of a collection, as it stood when the loop began."""
     name, coll = node.args["var"], build(node.args["coll"])
+    if build.straight(node):
+        passes = _straight_loop(node, node.args["body"], build, name)
+        return lambda game, frame: passes(game, frame, cards(game, coll(game, frame.env)))
     run = _looping(node.args["body"], build, _next_value(name))
     return lambda game, frame: game.push(
         run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env)))
@@ -278,6 +331,7 @@ def for_each(node, build):
         Param("then", "block", key="then"),
         Param("else", "block", required=False, key="else"),
     ],
+    straight=True,
 )
 def when(node, build):
     """Run one block or the other."""
@@ -366,6 +420,7 @@ def any_order(node, build):
             doc="the heading its points are listed under (and the card, even when it scores nothing)",
         ),
     ],
+    straight=True,
 )
 def run_effect(node, build):
     """Carry out an effect printed on a card's face-up side (nothing if that side has none),
@@ -398,6 +453,7 @@ def run_effect(node, build):
     form="statement",
     binds=[Binds(var="var", type_of="value")],
     params=[Param("var", "binding", doc="written NAME = VALUE"), Param("value", "value")],
+    straight=True,
 )
 def let(node, build):
     """Name a value worked out now, for the steps after it (in the same block)."""
@@ -756,10 +812,19 @@ def one_of(node, build):
     spelled="until",
     form="step",
     params=[Param("cond", "bool", key="until"), Param("body", "block", key="do")],
+    straight=True,
 )
 def until(node, build):
     """Run the body again and again, checking the condition before each pass (bounded by the step budget)."""
     cond = build(node.args["cond"])
+    if build.straight(node):
+        passes = _straight_loop(node, node.args["body"], build)
+
+        def again(game, frame):
+            while not cond(game, frame.env):
+                passes(game, frame, (None,))
+
+        return again
 
     def begin(game, frame):
         around = frame.data.around
