@@ -29,6 +29,7 @@ from pathlib import Path
 from silvics import bundled, games
 from silvics.interpreter.agents import decide, make_agent, play_on
 from silvics.interpreter.game import Game
+from silvics.interpreter.simulate import quiet_collector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import four_forests_direct as direct  # noqa: E402  (a script beside this one, not a package)
@@ -360,7 +361,8 @@ def main(argv=None):
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     args = parser.parse_args(argv)
     print(f"silvics benchmarks: Python {sys.version.split()[0]}, {args.games} games, best of {args.repeat}")
-    figures = {name: BENCHES[name](args) for name in (args.only or DEFAULT)}
+    with quiet_collector():  # games are timed as a batch plays them (simulate.quiet_collector)
+        figures = {name: BENCHES[name](args) for name in (args.only or DEFAULT)}
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         print(f"\nfigures written to {args.json}")

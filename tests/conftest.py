@@ -16,6 +16,7 @@ from silvics import games
 from silvics.cli import main
 from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game
+from silvics.interpreter.simulate import quiet_collector
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -32,6 +33,14 @@ def private_ir_cache(tmp_path_factory):
     folder.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collector_set_for_games():
+    """The run plays thousands of games: the collector of reference cycles is set as a batch of
+    games sets it (simulate.quiet_collector)."""
+    with quiet_collector():
         yield
 
 

@@ -139,3 +139,26 @@ def test_points_a_card_scores_naming_no_other_card_are_its_own():
     assert any(stats.points > 0 for stats in summary.earned.values()) and not summary.awarded
     four = simulate(games.load("four-forests"), 2, 3)       # a creature awards points to the plants voting
     assert four.awarded and four.earned
+
+
+def test_a_batch_sets_the_collector_while_it_plays_and_puts_it_back():
+    """quiet_collector: inside, the objects alive at its start are frozen and young passes are
+    rarer; a block inside another changes nothing; after the outermost, all is as it was. In a
+    process of its own: this test run holds a block open (conftest)."""
+    import subprocess
+    import sys
+    script = (
+        "import gc\n"
+        "from silvics.interpreter.simulate import YOUNG_PASS, quiet_collector\n"
+        "before = gc.get_threshold()\n"
+        "with quiet_collector():\n"
+        "    inside = gc.get_threshold(), gc.get_freeze_count() > 0\n"
+        "    with quiet_collector():\n"
+        "        pass\n"
+        "    still = gc.get_threshold(), gc.get_freeze_count() > 0\n"
+        "print(before == gc.get_threshold(), gc.get_freeze_count(), inside[0][0] == YOUNG_PASS, inside[1],\n"
+        "      still == inside, before[0] != YOUNG_PASS)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "0", "True", "True", "True", "True"]
+
