@@ -116,8 +116,8 @@ def quiet_collector() -> Iterator[None]:
     the objects alive when the batch starts (the rules, their generated code, the IR) out of its
     passes (gc.freeze), and passes over the young objects less often. A game makes many
     short-lived frames, bindings and tuples, freed by their reference counts as they go, and
-    few cycles: set so, a random game of Reforest or Forest Shuffle takes 2 % fewer instructions,
-    one of Renature 4 % (benchmarks/README.md). As it was again after the outermost block."""
+    few cycles: set so, a random game of a bundled game takes up to 4 % fewer instructions
+    (benchmarks/README.md). As it was again after the outermost block."""
     _quieted[0] += 1
     threshold = gc.get_threshold()
     if _quieted[0] == 1:
