@@ -25,7 +25,7 @@ from silvics import cache
 from silvics.interpreter import codecache
 from silvics.interpreter.simulate import GameResult, local_runner, play_chunk
 
-GAMES = 100  # the reference pages' figures: seeds 1…100 per study (CI replays them all)
+GAMES = 200  # the reference pages' figures: seeds 1…200 per study (CI replays them all)
 SEED = 1
 CHUNK = 25  # seeds per cached chunk, counted from the batch's first seed
 FORMAT = 2  # of an entry; bump when it changes
