@@ -88,7 +88,8 @@ def _straight_loop(loop, body, build, name=None):
     steps, span = [build(step) for step in role(body, "sequence")], loop.span
 
     def passes(game, frame, values):
-        game.recent.append(span)
+        if span is not None:  # (an IR made by hand may give a loop no place in a file)
+            game.recent.append(span)
         for value in values:
             inner = frame.child({name: value} if name else None)
             for step in steps:
