@@ -107,7 +107,8 @@ def _one_by_one(ir, players, games, seed, names, setup, progress):
 
 # a pass of the young generation after this many more objects tracked than freed (Python's: 700)
 YOUNG_PASS = 10_000
-_quieted = [0]  # how many quiet_collector blocks are open (the outermost sets and restores)
+# how many quiet_collector blocks are open, and the collector's threshold before the first opened
+_quieted: list = [0, None]
 
 
 @contextmanager
@@ -117,18 +118,20 @@ def quiet_collector() -> Iterator[None]:
     passes (gc.freeze), and passes over the young objects less often. A game makes many
     short-lived frames, bindings and tuples, freed by their reference counts as they go, and
     few cycles: set so, a random game of a bundled game takes up to 4 % fewer instructions
-    (benchmarks/README.md). As it was again after the outermost block."""
-    _quieted[0] += 1
-    threshold = gc.get_threshold()
-    if _quieted[0] == 1:
+    (benchmarks/README.md). As it was again once every block is closed, in whatever order they
+    close (a generator's block closes when the generator is dropped, maybe after the block it
+    was opened in)."""
+    if _quieted[0] == 0:
+        _quieted[1] = threshold = gc.get_threshold()
         gc.freeze()
         gc.set_threshold(YOUNG_PASS, *threshold[1:])
+    _quieted[0] += 1
     try:
         yield
     finally:
         _quieted[0] -= 1
         if _quieted[0] == 0:
-            gc.set_threshold(*threshold)
+            gc.set_threshold(*_quieted[1])
             gc.unfreeze()
 
 

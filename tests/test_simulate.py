@@ -143,7 +143,8 @@ def test_points_a_card_scores_naming_no_other_card_are_its_own():
 
 def test_a_batch_sets_the_collector_while_it_plays_and_puts_it_back():
     """quiet_collector: inside, the objects alive at its start are frozen and young passes are
-    rarer; a block inside another changes nothing; after the outermost, all is as it was. In a
+    rarer; a block inside another changes nothing; once every block is closed, in any order
+    (a generator's may close after the block it opened in), all is as it was. In a
     process of its own: this test run holds a block open (conftest)."""
     import subprocess
     import sys
@@ -156,9 +157,15 @@ def test_a_batch_sets_the_collector_while_it_plays_and_puts_it_back():
         "    with quiet_collector():\n"
         "        pass\n"
         "    still = gc.get_threshold(), gc.get_freeze_count() > 0\n"
-        "print(before == gc.get_threshold(), gc.get_freeze_count(), inside[0][0] == YOUNG_PASS, inside[1],\n"
-        "      still == inside, before[0] != YOUNG_PASS)\n"
+        "after = gc.get_threshold() == before, gc.get_freeze_count()\n"
+        "outer = quiet_collector(); outer.__enter__()\n"
+        "inner = quiet_collector(); inner.__enter__()  # as a generator's block opened in the outer\n"
+        "outer.__exit__(None, None, None)\n"
+        "open_yet = gc.get_threshold()[0] == YOUNG_PASS\n"
+        "inner.__exit__(None, None, None)  # the generator dropped after the outer block closed\n"
+        "print(*after, inside[0][0] == YOUNG_PASS, inside[1], still == inside, before[0] != YOUNG_PASS,\n"
+        "      open_yet, gc.get_threshold() == before, gc.get_freeze_count())\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["True", "0", "True", "True", "True", "True"]
+    assert out.split() == ["True", "0", "True", "True", "True", "True", "True", "True", "0"]
 
