@@ -15,6 +15,7 @@ import math
 import random
 import time
 
+from .draws import below
 from .registry import free_names
 
 
@@ -39,7 +40,7 @@ class RandomAgent:
         self.rng = random.Random(f"{seed}/{seat}/random")
 
     def choose(self, observation) -> int:
-        return self.rng.randrange(observation.option_count)
+        return below(self.rng, observation.option_count)
 
 
 def lead(scores, seat: int) -> int:
@@ -95,7 +96,7 @@ class MonteCarloAgent:
     def playout(self, world, index: int, seat: int) -> float:
         world.apply(index)
         while not world.over:
-            world.apply(self.rng.randrange(len(world.pending.options)))
+            world.apply(below(self.rng, len(world.pending.options)))
         return lead(world.state.scores, seat)
 
 
@@ -172,7 +173,7 @@ class ISMCTSAgent:
         for _ in range(self.depth):  # play on at random
             if world.over:
                 break
-            world.apply(self.rng.randrange(len(world.pending.options)))
+            world.apply(below(self.rng, len(world.pending.options)))
         scores = world.state.scores if world.over else world.provisional_scores(in_place=True)
         for arm in path:
             arm.visits += 1

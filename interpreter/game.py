@@ -252,7 +252,7 @@ class Rules:
         rules = self._shared()
         tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading)
         rules.defs, rules.faces, rules.printed, rules.leading = (
-            [table[uid] for uid in order] for table in tables
+            [*map(table.__getitem__, order)] for table in tables
         )
         rules.reacting, rules.dealt_from = {}, (self, order)
         return rules

@@ -19,6 +19,7 @@ from itertools import chain, count
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
+from .draws import shuffle
 from .runtime import Frame, bounded
 
 BOX = "box"
@@ -343,7 +344,7 @@ class State:
         self.stamp(EVERYTHING)
 
     def shuffle(self, key: str):
-        self.random().shuffle(self.zones.setdefault(key, []))
+        shuffle(self.random(), self.zones.setdefault(key, []))
         self.stamp(key)
 
     def set_counter(self, key: str, value: int):

@@ -7,6 +7,7 @@ owner zones: seen by their player; hidden zones (decks, the box): by no one.
 
 from __future__ import annotations
 
+from .draws import shuffle
 from .state import Said, parse_key, written
 
 SEEN = "_seen_by"  # the mark `look` leaves: the seats that have inspected a card where it lies
@@ -191,7 +192,7 @@ def shuffled_unseen(game, seat: int, rng, unseen: list[int] | None = None) -> li
         by_kind.setdefault(defs[uid].kind, []).append(uid)
     for cards in by_kind.values():
         shown = sorted(cards, key=lambda uid: defs[uid].id)  # copies of a card are alike
-        rng.shuffle(shown)
+        shuffle(rng, shown)
         for uid, other in zip(cards, shown):
             order[uid] = other
     return order

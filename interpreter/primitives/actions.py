@@ -14,6 +14,7 @@ import ast
 from functools import lru_cache
 from typing import cast
 
+from ..draws import below
 from ..ir import Node
 from ..registry import Binds, Param, free_names, has_role, primitive
 from ..runtime import RuleError
@@ -166,7 +167,7 @@ def flipped(game, side, uids: list[int], where: str) -> None:
     for uid in uids:
         sides = game.sides(uid)
         index = (
-            game.state.random().randrange(len(sides))
+            below(game.state.random(), len(sides))
             if side == "random"
             else next((i for i, s in enumerate(sides) if s.side == side), None)
         )
@@ -532,7 +533,7 @@ def pass_(node, gen):
 def passed(game, marker: str, to: str) -> None:
     state = game.state
     if to == "random":
-        state.set_marker(marker, state.random().randrange(state.players))
+        state.set_marker(marker, below(state.random(), state.players))
     else:
         state.set_marker(marker, (state.markers[marker] + (1 if to == "left" else -1)) % state.players)
     game.note("pass", [], f"{marker} to P{state.markers[marker] + 1}")
