@@ -45,7 +45,9 @@ class Wording:
         """`quiet`: procedures with no steps, whose calls read as nothing."""
         load_all()
         self.quiet = quiet
-        self.single, self.runs, self.by_op = _ordered(vocabulary.phrases if vocabulary else ())
+        self.single, self.runs, self.by_op, self.runs_by_op = _ordered(
+            vocabulary.phrases if vocabulary else ()
+        )
         self.labels = vocabulary.labels if vocabulary else {}
         self.within = 0  # how many parts deep the renderer is where `it` is a card being tested
         self.named: dict = {}  # a name a hidden `let` binds -> the words of its value, said where it is used
@@ -70,7 +72,7 @@ class Wording:
         said, i, named = [], 0, dict(self.named)
         try:
             while i < len(steps):
-                for phrase in self.runs:
+                for phrase in self._runs_from(steps[i]):
                     holes = _match_run(phrase.pattern, steps[i:])
                     if holes is not None:
                         said.append((i, len(phrase.pattern), self._filled(phrase, holes)))
@@ -83,6 +85,14 @@ class Wording:
         finally:
             self.named = named  # a name is gone when its list of steps ends
         return said
+
+    def _runs_from(self, step) -> tuple:
+        """The phrases of runs of steps whose first step's pattern could match `step`."""
+        op = step.op if isinstance(step, Node) else None
+        found = self.runs_by_op.get(op)
+        if found is None:
+            found = self.runs_by_op[op] = tuple(p for p in self.runs if _may_match(p.pattern[0], op))
+        return found
 
     def _name_hidden(self, step, said: str) -> None:
         """A `let` hidden by a phrase that reads as nothing: its name reads as its value from here on."""
@@ -101,7 +111,7 @@ class Wording:
         candidates = self.by_op.get(node.op)
         if candidates is None:  # the phrases whose pattern could match a node of this primitive
             candidates = self.by_op[node.op] = tuple(
-                p for p in self.single if p.pattern[0].op in (node.op, "hole", "list")
+                p for p in self.single if _may_match(p.pattern[0], node.op)
             )
         for phrase in candidates:
             holes: dict = {}
@@ -244,7 +254,7 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
                 pattern.args.get(key),
                 value.args.get(key),
                 holes,
-                within or any(b.name == "it" for b in primitive.bindings(key, pattern.args)),
+                within or _it_inside(primitive, key, pattern.args),
             )
             for key in (pattern.args.keys() | value.args.keys()) - _unmatched(pattern.op)
         )
@@ -257,6 +267,24 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     if isinstance(pattern, str) and _HOLE_NAME.fullmatch(pattern) and isinstance(value, str):
         return _bind(pattern, value, holes, within)  # a name the pattern binds (choose C from …)
     return pattern == value
+
+
+_IT_INSIDE: dict = {}  # (primitive, part, the parts written) -> (the primitive, _it_inside's answer)
+
+
+def _it_inside(primitive, part: str, args: dict) -> bool:
+    """Whether `it` inside `part` of a node written with these parts is a card being tested:
+    Primitive.bindings, which depends on which parts are written, asked once for each case."""
+    case = (primitive.name, part, tuple(args))
+    found = _IT_INSIDE.get(case)
+    if found is None or found[0] is not primitive:  # (a primitive declared again: asked again)
+        found = _IT_INSIDE[case] = (primitive, any(b.name == "it" for b in primitive.bindings(part, args)))
+    return found[1]
+
+
+def _may_match(pattern, op: str | None) -> bool:
+    """Whether a pattern could match a node of primitive `op` (None: not a node)."""
+    return not isinstance(pattern, Node) or pattern.op in (op, "hole", "list")
 
 
 def _bind(name: str, value, holes: dict, within: bool) -> bool:
@@ -290,11 +318,11 @@ def _unmatched(op: str) -> frozenset:
 _ORDERED: dict[int, tuple] = {}  # id(a vocabulary's phrases) -> (them, and what _ordered gives)
 
 
-def _ordered(phrases: tuple) -> tuple[tuple, tuple, dict]:
+def _ordered(phrases: tuple) -> tuple[tuple, tuple, dict, dict]:
     """A vocabulary's phrases, the most specific first (stable: declared order among equals): those
     of one step, those of runs of steps, and (filled as asked) those of one step that a node of
-    each primitive could match. Worked out once per vocabulary, not once per Wording (a card's
-    text makes one)."""
+    each primitive could match and those of runs whose first step could. Worked out once per
+    vocabulary, not once per Wording (a card's text makes one)."""
     found = _ORDERED.get(id(phrases))
     if found is None or found[0] is not phrases:
         ordered = sorted(phrases, key=lambda p: -_size(p.pattern))
@@ -305,8 +333,9 @@ def _ordered(phrases: tuple) -> tuple[tuple, tuple, dict]:
             tuple(p for p in ordered if len(p.pattern) == 1),
             tuple(p for p in ordered if len(p.pattern) > 1),
             {},
+            {},
         )
-    return found[1], found[2], found[3]
+    return found[1], found[2], found[3], found[4]
 
 
 def _size(pattern) -> int:
