@@ -277,8 +277,11 @@ def test_a_world_that_kept_values_plays_as_one_that_worked_out_everything(game_i
     with the values it kept from the real game (Game.redealt) and from the decision's worlds
     played before it, and with none. The same choices, log and scores."""
     from silvics.interpreter.views import shuffled_unseen, unseen_cards
-    ir = games.load(game_id)
-    game = Game(ir, players, 4, modules)
+    # rules of their own, remembering every definition (engine.Worth judged, nothing skipped): what
+    # the worlds may keep does not hang on which games the process played before
+    rules = engine.Rules(games.load(game_id), modules)
+    rules.worth.left, rules.worth.skipped = 0, frozenset()
+    game = Game(rules, players, 4)
     agents = [make_agent("random", 4, seat) for seat in range(players)]
     kept = shared = decision = 0
     while not game.over:
