@@ -160,16 +160,17 @@ def call(node, build):
 
 @dataclass(slots=True)
 class _Passes:
-    """A loop's progress: the bindings around it, the values its next passes take (a list or a
-    range, replaced as passes begin, never changed in place), and the actions held back until
-    every seat has chosen (simultaneous turns)."""
+    """A loop's progress: the bindings around it, the values its passes take (a list or a range
+    of its own, never changed), the actions held back until every seat has chosen (simultaneous
+    turns), and how many passes have begun."""
 
     around: dict
-    left: object
+    values: object
     queue: list | None = None
+    begun: int = 0
 
     def copy(self):
-        return _Passes(self.around, self.left, None if self.queue is None else list(self.queue))
+        return _Passes(self.around, self.values, None if self.queue is None else list(self.queue), self.begun)
 
 
 def _looping(body, build, begin):
@@ -183,19 +184,20 @@ def _around(frame) -> dict:
 
 
 def _next_value(name):
-    """`begin` for a loop over values (frame.data.left): bind the next as `name` (when it has one)
+    """`begin` for a loop over values (frame.data.values): bind the next as `name` (when it has one)
     in a copy of the bindings around the loop; when none is left, end the loop and carry out the
     actions it held back (a simultaneous turn's)."""
 
     def begin(game, frame) -> bool:
         passes = frame.data
-        if not passes.left:
+        if passes.begun == len(passes.values):
             game.state.stack.pop()
             for step, held in passes.queue or ():
                 step(game, held)
             return False
-        frame.env = {**passes.around, name: passes.left[0]} if name else dict(passes.around)
-        passes.left = passes.left[1:]
+        value = passes.values[passes.begun]
+        passes.begun += 1
+        frame.env = {**passes.around, name: value} if name else dict(passes.around)
         return True
 
     return begin
