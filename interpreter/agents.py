@@ -15,7 +15,7 @@ import math
 import random
 import time
 
-from .draws import below
+from .draws import below, choice
 from .registry import free_names
 
 
@@ -66,7 +66,7 @@ class GreedyAgent:
             for index in range(observation.option_count)
         ]
         best = max(values)
-        return self.rng.choice([i for i, v in enumerate(values) if v == best])
+        return choice(self.rng, [i for i, v in enumerate(values) if v == best])
 
     def value(self, world, index: int, seat: int) -> float:
         trial = world.copy()
@@ -91,7 +91,7 @@ class MonteCarloAgent:
             for index in range(len(totals)):
                 totals[index] += self.playout(world.copy(), index, observation.seat)
         best = max(totals)
-        return self.rng.choice([i for i, total in enumerate(totals) if total == best])
+        return choice(self.rng, [i for i, total in enumerate(totals) if total == best])
 
     def playout(self, world, index: int, seat: int) -> float:
         world.apply(index)
@@ -150,19 +150,19 @@ class ISMCTSAgent:
             for label in labels
         ]
         best = max(visits)
-        return self.rng.choice([i for i, v in enumerate(visits) if v == best])
+        return choice(self.rng, [i for i, v in enumerate(visits) if v == best])
 
     def iterate(self, root: _Arm, world):
         node, path = root, []
         while not world.over:  # select, then expand one move
-            choice = world.pending
-            keys = [(choice.seat, label) for label in choice.labels]
+            pending = world.pending
+            keys = [(pending.seat, label) for label in pending.labels]
             known = [(i, node.children[key]) for i, key in enumerate(keys) if key in node.children]
             for _, child in known:
                 child.available += 1
             if len(known) < len(keys):
-                index = self.rng.choice([i for i, key in enumerate(keys) if key not in node.children])
-                child = node.children[keys[index]] = _Arm(choice.seat)
+                index = choice(self.rng, [i for i, key in enumerate(keys) if key not in node.children])
+                child = node.children[keys[index]] = _Arm(pending.seat)
                 child.available += 1
                 world.apply(index)
                 path.append(child)
@@ -223,7 +223,7 @@ class StrategyAgent:
                 world = world or observation.sample(self.rng, log=False)
                 worth = self._worth(world, rule.prefer, kept)
                 kept = [i for i in kept if worth[i] == max(worth.values())] if worth else kept
-        return self.rng.choice(kept)
+        return choice(self.rng, kept)
 
     @staticmethod
     def _worth(world, prefer, kept: list[int]) -> dict | None:

@@ -1,12 +1,14 @@
 """Random draws exactly as `random.Random` makes them, with fewer Python calls per draw.
 
-`below(rng, n)` takes the numbers `rng.randrange(n)` would, and `shuffle(rng, items)` puts the
-items in the order `rng.shuffle(items)` would: CPython's own method (`_randbelow_with_getrandbits`,
-and Fisher-Yates from the last item down), written out. `randrange` makes three Python calls a
-number and `shuffle` two a card; these make one a number and none a card. Every random
-game, a new game's shuffles and a search's guessed deals draw through them, so the same seed
-gives the same game on any Python version, whether or not a later one changes its own.
-tests/test_draws.py checks both against `random.Random`.
+`below(rng, n)` takes the numbers `rng.randrange(n)` would, `choice(rng, items)` the item
+`rng.choice(items)` would, and `shuffle(rng, items)` puts the items in the order
+`rng.shuffle(items)` would: CPython's own method (`_randbelow_with_getrandbits`, and
+Fisher-Yates from the last item down), written out. `randrange` makes three Python calls a
+number and `shuffle` two a card; these make one a number and none a card. The rules' draws
+(shuffles, random flips, passing to random), the agents' picks and a search's guessed deals all
+draw through them: only the generator's own bits and seeding come from `random`, so a Python
+version that changes its methods changes no game. tests/test_draws.py checks all three against
+`random.Random`.
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ def below(rng: random.Random, n: int) -> int:
     return drawn
 
 
+def choice(rng: random.Random, items):
+    """One of the items, each as likely: `rng.choice(items)`."""
+    return items[below(rng, len(items))]
+
+
 def shuffle(rng: random.Random, items: list) -> None:
-    """Shuffle the list in place: `rng.shuffle(items)`."""
+    """Shuffle the list in place: `rng.shuffle(items)` (below's draw written in: no call a card)."""
     getrandbits = rng.getrandbits
     for last in range(len(items) - 1, 0, -1):
         n = last + 1

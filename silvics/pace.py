@@ -17,6 +17,7 @@ import sys
 import time
 
 from silvics.interpreter.agents import AGENTS, BUDGETS, build_agent
+from silvics.interpreter.draws import below
 from silvics.interpreter.game import GameError
 
 SAMPLE_SECONDS = 0.1  # at most, per seat: the time spent measuring its agent
@@ -73,7 +74,7 @@ def _per_seat(game, names) -> list[tuple[float, int]]:
                 probes[seat].choose(trial.observe(seat))
                 spent[seat] += time.perf_counter() - started
                 sampled[seat] += 1
-            trial.apply(rng.randrange(len(trial.pending.options)))
+            trial.apply(below(rng, len(trial.pending.options)))
     except GameError:  # a rule that fails in this random game: the real one says so if it does too
         pass
     return [((budgets[s] or 0) * spent[s] / sampled[s] if sampled[s] else 0.0, decisions[s]) for s in seats]

@@ -1,9 +1,9 @@
-"""interpreter/draws.py draws what random.Random would: the same numbers, the same orders, and
+"""interpreter/draws.py draws what random.Random would: the same numbers, picks and orders, and
 the generator left in the same state after them (so every later draw of a game is the same)."""
 import random
 
 import pytest
-from silvics.interpreter.draws import below, shuffle
+from silvics.interpreter.draws import below, choice, shuffle
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, "a game/2/random"])
@@ -11,6 +11,15 @@ def test_below_draws_what_randrange_draws(seed):
     ours, theirs = random.Random(seed), random.Random(seed)
     for n in [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100, 2**20 + 1, 2**40] * 20:
         assert below(ours, n) == theirs.randrange(n)
+    assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("seed", [0, 5, "an ismcts tie"])
+def test_choice_picks_what_random_choice_picks(seed):
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for size in [1, 2, 3, 7, 16, 17, 100] * 20:
+        items = [f"option {i}" for i in range(size)]
+        assert choice(ours, items) == theirs.choice(items)
     assert ours.getstate() == theirs.getstate()
 
 
