@@ -7,13 +7,21 @@ pages under docs/reference/ differ from what the current code and data generate.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import quoteattr
-
 from ..interpreter.ir import CardDef, GameIR
 from ..interpreter.registry import REGISTRY, load_all
 from .cardtext import card_text, describe_card
 from .english import Wording, english
-from .faces import colour_legend, face_sides, face_svg, icon, icon_legend, modules_of, swatch, word
+from .faces import (
+    colour_legend,
+    face_sides,
+    face_svg,
+    icon,
+    icon_legend,
+    modules_of,
+    swatch,
+    word,
+    xml_attribute,
+)
 from .markdown import code as _code
 from .markdown import fenced as _fenced
 from .markdown import inline as _inline
@@ -242,7 +250,7 @@ def card_entry(ir: GameIR, card: CardDef, with_id: bool = True) -> str:
     title = " / ".join(dict.fromkeys(text.name for text in texts))
     faces = "".join(face_svg(ir, card, sides[0]) for sides in face_sides(ir, card))
     lines = [
-        f"<h3 id={quoteattr(card.id)}>{_html(title)}</h3>",
+        f"<h3 id={xml_attribute(card.id)}>{_html(title)}</h3>",
         "",
         f'<div class="card-faces">{faces}</div>',
         "",

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from struct import iter_unpack, unpack_from
 
 from ..interpreter.ir import CardDef, FaceDecl, GameIR
 from .cardtext import SideText, card_text
@@ -88,13 +88,20 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]") 
 
 def xml_text(text: str) -> str:
     """Data text (a name, a card's text) as an SVG's text: XML-escaped, and each character XML 1.0
-    forbids (a control, U+FFFE, U+FFFF, a lone surrogate: YAML may hold them as escapes) as U+FFFD."""
-    return escape(_NOT_XML.sub("\ufffd", text))
+    forbids (a control, U+FFFE, U+FFFF, a lone surrogate: YAML may hold them as escapes) as U+FFFD.
+    (Written out rather than taken from xml.sax.saxutils, whose import, of urllib.request and
+    http.client, cost each worker of a `check` a hundredth of a second.)"""
+    return _NOT_XML.sub("\ufffd", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def xml_attribute(text: str) -> str:
-    """Data text as an SVG's quoted attribute value, as `xml_text` makes it."""
-    return quoteattr(_NOT_XML.sub("\ufffd", text))
+    """Data text as a quoted attribute value, as `xml_text` makes it, its line breaks and tabs as
+    character references: in double quotes, or in single quotes when it holds a double quote and
+    no single one (saxutils.quoteattr's choice)."""
+    text = xml_text(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    return f"'{text}'" if "'" not in text else '"' + text.replace('"', "&quot;") + '"'
 
 
 def face_svg(ir: GameIR, card: CardDef, side: str | None = None) -> str:
@@ -593,12 +600,32 @@ def _pieces(word: str, width: float, size: float) -> list[str]:
 @cache
 def _advances(bold: bool) -> tuple[dict[int, float], float]:
     """Each character's advance in ems in the bundled font (its glyph's), and the advance of a
-    character it lacks (drawn by another font, about as wide as a capital)."""
-    from fontTools.ttLib import TTFont  # read once, when the first face is drawn
-
-    font = TTFont(FONTS / FONT_FILES[bold], lazy=True)
-    per_em, metrics = font["head"].unitsPerEm, font["hmtx"].metrics
-    table = {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+    character it lacks (drawn by another font, about as wide as a capital). Read once, when the
+    first face is drawn, from four of the font's tables: `head` (units per em), `hhea` (how many
+    glyphs have an advance of their own: the rest share the last), `hmtx` (the advances) and
+    the `cmap`'s map of all Unicode (format 12: runs of characters with consecutive glyphs)."""
+    font = (FONTS / FONT_FILES[bold]).read_bytes()
+    tables = {
+        font[at : at + 4]: unpack_from(">I", font, at + 8)[0]
+        for at in range(12, 12 + 16 * unpack_from(">H", font, 4)[0], 16)
+    }
+    per_em = unpack_from(">H", font, tables[b"head"] + 18)[0]
+    widths = unpack_from(">H", font, tables[b"hhea"] + 34)[0]
+    advances = unpack_from(f">{2 * widths}H", font, tables[b"hmtx"])[::2]  # (advance, left bearing) each
+    cmap = tables[b"cmap"]
+    maps = {
+        unpack_from(">HH", font, at): cmap + unpack_from(">I", font, at + 4)[0]
+        for at in range(cmap + 4, cmap + 4 + 8 * unpack_from(">H", font, cmap + 2)[0], 8)
+    }
+    at = maps.get((3, 10)) or maps[(0, 4)]  # Windows' and Unicode's full map, as fontTools prefers them
+    if unpack_from(">H", font, at)[0] != 12:
+        raise ValueError(f"{FONT_FILES[bold]}: its map of all Unicode is not of format 12")
+    table = {}
+    for first, last, glyph in iter_unpack(
+        ">3I", font[at + 16 : at + 16 + 12 * unpack_from(">I", font, at + 12)[0]]
+    ):
+        for code in range(first, last + 1):
+            table[code] = advances[min(glyph + code - first, widths - 1)] / per_em
     return table, table[ord("M")]
 
 

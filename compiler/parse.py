@@ -1,23 +1,34 @@
 """Effect-language strings → Lark trees, with positions mapped back to the YAML file.
 
 The grammar lives in effects.lark; its PREP keywords are the registry's prepositions, so
-a new action parameter needs no grammar edit. The LALR parser is built once per process.
+a new action parameter needs no grammar edit. The LALR parser is built once per process, from
+the tables saved beside the grammar (effects.tables.json, as Lark serialises them) when they
+were made from the same grammar by the same Lark: building them takes a tenth of a second of
+every `check`'s workers, loading them a thousandth. `python -m silvics.compiler.parse` saves
+them afresh; tests/test_parse.py fails while they are out of date.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
 
 from ..interpreter.ir import Span
 from ..interpreter.registry import load_all, prepositions
 from .diagnostics import Diagnostic
 
 GRAMMAR = Path(__file__).with_name("effects.lark")
+TABLES = Path(__file__).with_name("effects.tables.json")  # the parser as Lark serialises it (see above)
+START = ["start_statement", "start_expr"]
 MAX_NESTING = 100  # parts inside parts (a sum of n terms nests n deep); the bundled effects nest 10 deep
 MAX_INT_DIGITS = 15  # as in YAML (yamlload.MAX_INT_DIGITS)
 
@@ -68,9 +79,49 @@ def parser() -> Lark:
 
 @lru_cache(maxsize=4)
 def _parser(keywords: tuple) -> Lark:
+    text = _grammar(keywords)
+    saved = _saved_tables(text)
+    if saved is not None:
+        try:
+            return Lark._load_from_dict(saved["data"], saved["memo"])
+        except Exception:  # a Lark that reads them otherwise: build them, as without them
+            pass
+    return _built(text)
+
+
+def _grammar(keywords: tuple) -> str:
     words = " | ".join(f'"{word}"' for word in keywords)
-    text = GRAMMAR.read_text(encoding="utf-8").replace("__PREPOSITIONS__", words)
-    return Lark(text, parser="lalr", start=["start_statement", "start_expr"], propagate_positions=True)
+    return GRAMMAR.read_text(encoding="utf-8").replace("__PREPOSITIONS__", words)
+
+
+def _built(text: str) -> Lark:
+    return Lark(text, parser="lalr", start=START, propagate_positions=True)
+
+
+def _made_from(text: str) -> dict:
+    """What saved tables must have been made from to be used: this grammar, by this Lark."""
+    return {"grammar": hashlib.sha256(text.encode()).hexdigest(), "lark": lark.__version__}
+
+
+def _saved_tables(text: str) -> dict | None:
+    try:
+        saved = json.loads(TABLES.read_text(encoding="utf-8"), object_pairs_hook=_numbered)
+    except (OSError, ValueError):
+        return None
+    return saved if saved.get("made from") == _made_from(text) else None
+
+
+def _numbered(pairs) -> dict:
+    """A JSON object with its numbered keys as Lark wrote them: numbers (JSON's keys are text)."""
+    return {int(key) if key.isdigit() else key: value for key, value in pairs}
+
+
+def tables() -> str:
+    """The tables of the parser built from the grammar as it stands, as TABLES holds them."""
+    load_all()
+    text = _grammar(tuple(prepositions()))
+    data, memo = _built(text).memo_serialize([TerminalDef, Rule])
+    return json.dumps({"made from": _made_from(text), "data": data, "memo": memo}, sort_keys=True) + "\n"
 
 
 class EffectSyntaxError(Exception):
@@ -197,3 +248,8 @@ def _name(terminal: str) -> str:
         "FOR": "for",
     }
     return names.get(terminal, terminal.lower().strip("_"))
+
+
+if __name__ == "__main__":  # python -m silvics.compiler.parse: save the tables afresh
+    TABLES.write_text(tables(), encoding="utf-8")
+    print(f"wrote {TABLES}")

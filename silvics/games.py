@@ -206,7 +206,8 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
 def check_is_cached(folder: Path) -> bool:
     """Whether `checked` would answer for this game or pack folder from the cache."""
     path = _absolute(game_path(str(folder)))
-    return _remembered_check(path, _sources(path)) is not None
+    # the entry first: a cold cache has none, and its absence answers without reading the sources
+    return cache.fetch_check(path) is not None and _sources(path) is not None
 
 
 def _remembered_check(path: Path, sources) -> dict | None:

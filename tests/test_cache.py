@@ -201,8 +201,9 @@ def test_a_warning_check_remembers_is_shown_from_where_check_runs_now(game, caps
 
 
 def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, capsys, monkeypatch):
-    """Four copies, the second with an error, the last with a warning: compiled on the cores at
-    once, reported in the order given, exactly as checking each alone reports it."""
+    """Four copies, the second with an error, the last with a warning and the most YAML: compiled
+    on the cores at once, the largest first (so that it does not run alone at the end), reported
+    in the order given, exactly as checking each alone reports it."""
     folders = []
     for n in range(4):
         for part in ("rules", "cards"):
@@ -211,7 +212,7 @@ def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, 
     plants = tmp_path / "p1" / "cards" / "four-forests" / "plants.yaml"
     plants.write_text(plants.read_text().replace("value: 8", "value: eight", 1))
     last = Path(folders[3]) / "game.yaml"
-    last.write_text(last.read_text().replace("id: four-forests", "id: four-forest", 1))
+    last.write_text(last.read_text().replace("id: four-forests", "id: four-forest", 1) + "#\n" * 5000)
     alone = []
     for folder in folders:
         main(["check", "--no-cache", folder])
@@ -223,10 +224,15 @@ def test_several_games_are_checked_side_by_side_and_reported_in_order(tmp_path, 
         def __init__(self, *args, **kwargs):
             pools.append(args)
             super().__init__(*args, **kwargs)
+
+        def map(self, fn, specs, *rest):
+            pools.append(list(specs))
+            return super().map(fn, specs, *rest)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     assert main(["check", "--no-cache", *folders]) == 1
-    assert pools == [(2,)]                                        # compiled by a pool of 2 processes
+    assert pools[0] == (2,)                                       # compiled by a pool of 2 processes,
+    assert pools[1][0] == folders[3] and sorted(pools[1]) == sorted(folders)  # the largest game first
     together = capsys.readouterr()
     assert together.out == "".join(a.out for a in alone)
     for each in alone:                    # every diagnostic, less each run's count line

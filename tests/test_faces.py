@@ -4,17 +4,35 @@ from __future__ import annotations
 import re
 import shutil
 import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape, quoteattr
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silvics import games
 from silvics.compiler.build import compile_game
 from silvics.compiler.cardtext import card_text
 from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.docs import card_entry, gallery_page
-from silvics.compiler.faces import BLACK, PAPER, contrast, face_sides, face_svg, ink_on, overflows, template
+from silvics.compiler.faces import (
+    _NOT_XML,
+    BLACK,
+    FONT_FILES,
+    FONTS,
+    PAPER,
+    _advances,
+    contrast,
+    face_sides,
+    face_svg,
+    ink_on,
+    overflows,
+    template,
+    xml_attribute,
+    xml_text,
+)
 from silvics.interpreter import ir as ir_module
 
 from conftest import ROOT
@@ -349,3 +367,31 @@ def test_a_saved_irs_templates_are_checked_on_load(spoil, message):
     with pytest.raises(ir_module.IRError) as raised:
         ir_module.loads(json.dumps(data))
     assert str(raised.value).startswith(message)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab &<>\"'\n\r\t\x00\ufffe\u00e9"), max_size=12))
+def test_escaping_says_what_saxutils_says(text):
+    """xml_text and xml_attribute are written out (the library's import is slow): for text XML
+    allows they escape as xml.sax.saxutils' escape and quoteattr do, and what it forbids becomes
+    U+FFFD, so the SVG still parses and reads the text back."""
+    allowed = _NOT_XML.sub("\ufffd", text)
+    assert xml_text(text) == escape(allowed)
+    assert xml_attribute(text) == quoteattr(allowed)
+    element = ET.fromstring(f"<t a={xml_attribute(text)}>{xml_text(text)}</t>")
+    read_back = allowed.replace("\r\n", "\n").replace("\r", "\n")  # XML reads every line end as \n
+    assert element.get("a") == allowed and (element.text or "") == read_back
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_the_fonts_widths_are_read_as_fonttools_reads_them(bold):
+    """faces.py reads the bundled font's advances itself (fontTools' import and parse cost each
+    `check` worker a twenty-fifth of a second): every character fontTools maps, to its glyph's
+    advance in ems, and nothing else."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONTS / FONT_FILES[bold], lazy=True)
+    per_em, metrics = font["head"].unitsPerEm, font["hmtx"].metrics
+    table, missing = _advances(bold)
+    assert table == {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+    assert len(table) > 5000 and missing == metrics[font.getBestCmap()[ord("M")]][0] / per_em

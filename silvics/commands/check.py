@@ -173,6 +173,7 @@ def _checked_each(specs: list[str], use_cache: bool) -> list[tuple]:
     compiled = [spec for spec in specs if _compiles(Path(spec), use_cache)]
     found = {}
     if len(compiled) > 1 and (os.cpu_count() or 1) > 1:
+        compiled.sort(key=_yaml_bytes, reverse=True)  # the longest first: none is left running alone
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
@@ -181,6 +182,15 @@ def _checked_each(specs: list[str], use_cache: bool) -> list[tuple]:
         ) as pool:
             found = dict(zip(compiled, pool.map(_quiet_outcome, compiled, [use_cache] * len(compiled))))
     return [found.get(spec) or _check_outcome(spec, use_cache) for spec in specs]
+
+
+def _yaml_bytes(spec: str) -> int:
+    """How much YAML a game or pack folder holds: what its check takes grows with it."""
+    path = Path(spec)
+    try:
+        return sum(file.stat().st_size for file in (path if path.is_dir() else path.parent).rglob("*.y*ml"))
+    except OSError:
+        return 0
 
 
 def _compiles(path: Path, use_cache: bool) -> bool:
