@@ -287,7 +287,8 @@ def repeat(node, build):
 
     def enter(game, frame):
         times = count(game, frame.env) or 0
-        game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
+        if times > 0:  # (no pass: no frame to push and pop again)
+            game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
 
     return enter
 
@@ -316,9 +317,13 @@ def for_each(node, build):
         passes = _straight_loop(node, node.args["body"], build, name)
         return lambda game, frame: passes(game, frame, cards(game, coll(game, frame.env)))
     run = _looping(node.args["body"], build, _next_value(name))
-    return lambda game, frame: game.push(
-        run, frame, _Passes(_around(frame), cards(game, coll(game, frame.env)))
-    )
+
+    def enter(game, frame):
+        values = cards(game, coll(game, frame.env))
+        if values:  # (no pass: no frame to push and pop again)
+            game.push(run, frame, _Passes(_around(frame), values))
+
+    return enter
 
 
 @primitive(
@@ -500,8 +505,9 @@ def trigger(node, build):
 
     def enter(game, frame):
         about = subject(game, frame.env)
-        reactors = game.reactors(event, frame.env.get("you"))
-        game.push(run, frame, _Reactions(about, [r for r in reactors if r[0] != about]))
+        reactors = [r for r in game.reactors(event, frame.env.get("you")) if r[0] != about]
+        if reactors:  # (none: no frame to push and pop again)
+            game.push(run, frame, _Reactions(about, reactors))
 
     return enter
 
@@ -550,21 +556,22 @@ def may(node, build):
     body, prompt = build(node.args["body"]), node.args.get("prompt") or "may"
     effect = _single_effect(node.args["body"], build)
 
-    def run(game, frame):
-        answer = frame.take_answer()
-        if answer is UNANSWERED:
-            seat, asked, uid = frame.env["you"], prompt, None
-            if effect is not None:
-                uid = effect(game, frame.env)
-                if uid is None:
-                    return game.pop()
-                asked = f"{prompt} ({card_label(game, seat, uid)})"
-            return game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid, asked_by=node))
+    def enter(game, frame):
+        seat, asked, uid = frame.env["you"], prompt, None
+        if effect is not None:
+            uid = effect(game, frame.env)
+            if uid is None:  # nothing to ask: no frame to push
+                return
+            asked = f"{prompt} ({card_label(game, seat, uid)})"
+        game.push(answered, frame)  # the frame the answer is handed to
+        game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid, asked_by=node))
+
+    def answered(game, frame):
         game.pop()
-        if answer == "yes":
+        if frame.take_answer() == "yes":
             body(game, frame)
 
-    return lambda game, frame: game.push(run, frame)
+    return enter
 
 
 @primitive(
@@ -789,22 +796,22 @@ def one_of(node, build):
     and it runs (a single one runs without asking; none: nothing happens)."""
     names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
 
-    def run(game, frame):
-        picked = frame.take_answer()
-        if picked is UNANSWERED:
-            offered = tuple(holding(game, frame.env, names))
-            if len(offered) > 1:
-                return game.ask(
-                    Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, asked_by=node)
-                )
-            picked = offered[0] if offered else None
-            if game.on_choice is not None:
-                game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False, ())
-        game.pop()
+    def enter(game, frame):
+        offered = tuple(holding(game, frame.env, names))
+        if len(offered) > 1:  # a frame to hand the answer to
+            game.push(answered, frame)
+            return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, asked_by=node))
+        picked = offered[0] if offered else None
+        if game.on_choice is not None:
+            game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False, ())
         if picked is not None:
-            game.procedure(picked)(game, frame)
+            game.procedure(picked)(game, frame.child())
 
-    return lambda game, frame: game.push(run, frame)
+    def answered(game, frame):
+        game.pop()
+        game.procedure(frame.take_answer())(game, frame)
+
+    return enter
 
 
 @primitive(
@@ -830,15 +837,21 @@ def until(node, build):
         return again
 
     def begin(game, frame):
-        around = frame.data.around
-        if cond(game, around):
+        passes = frame.data
+        if passes.begun and cond(game, passes.around):  # (the first pass was checked by enter)
             game.pop()
             return False
-        frame.env = dict(around)
+        passes.begun = 1
+        frame.env = dict(passes.around)
         return True
 
     run = _looping(node.args["body"], build, begin)
-    return lambda game, frame: game.push(run, frame, _Passes(_around(frame), None))
+
+    def enter(game, frame):
+        if not cond(game, frame.env):  # (done before the first pass: no frame to push and pop again)
+            game.push(run, frame, _Passes(_around(frame), None))
+
+    return enter
 
 
 @primitive(
