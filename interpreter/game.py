@@ -890,11 +890,15 @@ class Game:
         """(card, effect attribute, owner seat or None) for every card able to react now to the event
         caused by `actor` (an effect answering its owner only is left out when the actor is another)."""
         found = []
-        printed, side = self.rules.printed, self.state.side  # what self.printed reads, for every card
+        state = self.state
+        printed, side, location = self.rules.printed, state.side, state.location  # what self.printed reads
         for name, within, owner_only in self.rules.listeners.get(event, ()):
             able = self.rules.able_to(name)
-            for key, pile in self.state.zones.items():
-                if not able.isdisjoint(pile) and parse_key(key).name == within:
+            if not able:
+                continue
+            lying = {location[uid] for uid in able}  # (asking each pile whether it holds one reads all of it)
+            for key, pile in state.zones.items():
+                if key in lying and parse_key(key).name == within:
                     owner = self.seat_of_zone(key)
                     if owner_only and owner != actor:
                         continue
