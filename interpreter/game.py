@@ -116,10 +116,6 @@ class Rules:
         self.dealt_from: tuple[Rules, list[int]] | None = None  # the rules and order these were dealt in
         self.worth = Worth()  # which definitions are worth remembering: shared by every game of these rules
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
-        # each interrupt's condition as Game.remembered calls it, under its key: made once
-        self.watched = [
-            (("interrupt", index), _keyless(watched.cond)) for index, watched in enumerate(self.interrupts)
-        ]
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[
             str, list
@@ -445,6 +441,9 @@ class Game:
         self.origin: _Origin | None = None  # a copy's or a world's: where its filters' answers may come from
         self._worlds: _Dealt | None = None  # what the worlds redealt from this state share (redealt)
         self.reads: set | None = None  # what the value being worked out has read so far
+        # after a check of the interrupts that fired none: [its rules, the state's serial and how
+        # many keys it had stamped, every key the conditions read]; see check_interrupts
+        self.calm: list | None = None
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
         self.recent: deque[Span | None] = deque(maxlen=4)
@@ -666,17 +665,36 @@ class Game:
 
     def check_interrupts(self, prime: bool = False):
         """After every action: an interrupt whose condition has turned true runs its body at once
-        (the interrupted flow resumes after it). Priming only records each condition."""
-        watch = self.state.watch
-        for index, (key, cond) in enumerate(self.rules.watched):
+        (the interrupted flow resumes after it). Priming only records each condition. A check
+        notes every key the conditions read (as a remembered value does); after one that fired
+        nothing, while no key among those is stamped, every condition is as it was and nothing is
+        worked out (most actions change nothing they read)."""
+        state, calm = self.state, self.calm
+        if (
+            calm is not None
+            and not prime
+            and calm[0] is self.rules
+            and calm[1] == state.serial
+            and calm[3].isdisjoint(state.changed[calm[2] :])
+        ):
+            calm[2] = len(state.changed)
+            return
+        watch, fired, read = state.watch, False, set()
+        for index, (cond, body, span) in enumerate(self.rules.interrupts):
             if prime and watch[index] is not None:
                 continue
-            was, now = watch[index], bool(self.remembered(key, cond, {}))
-            watch[index] = now
+            outer, self.reads = self.reads, {EVERYTHING}
+            try:
+                now = bool(cond(self, {}))
+            finally:
+                read |= self.reads
+                self.reads = outer
+            was, watch[index] = watch[index], now
             if now and was is False:
-                _, body, span = self.rules.interrupts[index]
+                fired = True
                 self.note("interrupt", [], str(span))
                 body(self, Frame(None, {}))  # a flow started with no bindings
+        self.calm = None if fired or prime else [self.rules, state.serial, len(state.changed), read]
 
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the
@@ -1145,11 +1163,6 @@ def _single_if(value) -> bool:
 
 def _never(*_):
     return False
-
-
-def _keyless(condition):
-    """A condition as Game.remembered calls what it remembers (with its key, which it ignores)."""
-    return lambda game, env, key: condition(game, env)
 
 
 def _run_main(main):

@@ -210,6 +210,54 @@ def test_an_interrupt_of_one_step_runs_after_the_action_that_set_it_off(tmp_path
         ("move", 0), ("move", 0), ("interrupt", 0), ("move", 2), ("move", 1)]
 
 
+TALLY_GAME = """
+id: tally
+name: Tally
+players: {min: 1, max: 1}
+cards: [cards.yaml]
+kinds:
+  token: {}
+zones:
+  deck: {visibility: hidden}
+  hand: {visibility: public}
+counters:
+  ticks: {start: 0}
+  rang: {start: 0}
+interrupts:
+  - when: ticks >= 3
+    do: [add 1 to rang]
+procedures:
+  setup:
+    - move all from box to deck
+  play:
+    - repeat: 8
+      do:
+        - move 1 from deck to hand
+        - move all from hand to deck
+        - add 1 to ticks
+        - if: ticks = 5
+          then: [set ticks to 0]
+  scoring: []
+"""
+
+
+def test_an_interrupt_fires_each_time_its_condition_turns_true_among_actions_it_does_not_read(tmp_path):
+    # after a check that fired nothing, checks are skipped while nothing the condition read is
+    # stamped (the moves): it still fires at the third tick, and again at the third after the
+    # reset, the actions before and after each firing as they were
+    (tmp_path / "game.yaml").write_text(TALLY_GAME)
+    (tmp_path / "cards.yaml").write_text("kind: token\ncards: [{id: bead, copies: 2}]\n")
+    game = Game(compile_game(tmp_path), 1, 0)
+    assert game.over and game.state.counters["rang"] == 2
+    lines = [str(detail) for what, _, detail in game.state.log if what in ("add", "interrupt")]
+    rang = ["game.yaml:15:5", "rang = {}"]
+    assert lines == [
+        *(f"ticks = {n}" for n in (1, 2, 3)), rang[0], rang[1].format(1),
+        *(f"ticks = {n}" for n in (4, 5, 1, 2, 3)), rang[0], rang[1].format(2),
+    ]
+    assert game.calm is not None and "#ticks" in game.calm[3]  # what the skipped checks watch
+
+
 def test_the_cards_able_to_react_are_those_printing_the_reaction_in_every_deal():
     # a game's rules (dealt from the compiled ones) and a world sampled from it (dealt again)
     # find them from the rules they were dealt from: the same cards a look at every card finds
