@@ -171,7 +171,10 @@ def test_a_move_redraws_only_what_it_changed(browser):
             page.locator("header h1").evaluate("heading => { heading.kept = true; }")
             before = person.decision()
             page.focus(".options button >> text=plant a sapling")   # answered from the keyboard
-            page.keyboard.press("Enter")
+            with page.expect_response(lambda answer: answer.url.endswith("/choose")):
+                page.keyboard.press("Enter")
+            # the next view drawn (the question shown until then is not yet the next turn)
+            page.wait_for_selector(f".view:not([data-decision='{before}'])", timeout=WAIT)
             person.wait_for_turn()
             assert person.decision() != before and page.locator(".options button").count()
             assert page.input_value("input[name=name]") == "Oak"
