@@ -142,7 +142,10 @@ def _relocated(value, root: Path, done: dict | None = None):
     kind = type(value)
     if kind is Node:
         if id(value) not in done:
-            args = {key: _relocated(item, root, done) for key, item in value.args.items()}
+            args = {
+                key: item if type(item) in _AS_IS else _relocated(item, root, done)
+                for key, item in value.args.items()
+            }
             span = value.span and Span(_relative(value.span.file, root), value.span.line, value.span.col)
             done[id(value)] = (value, Node(value.op, args, span))
         return done[id(value)][1]
@@ -158,10 +161,13 @@ def _relocated(value, root: Path, done: dict | None = None):
     if kind is Span:
         return Span(_relative(value.file, root), value.line, value.col)
     if kind is tuple:
-        return tuple(_relocated(item, root, done) for item in value)
+        return tuple(item if type(item) in _AS_IS else _relocated(item, root, done) for item in value)
     if kind is dict:
         return {key: _relocated(item, root, done) for key, item in value.items()}
     return value
+
+
+_AS_IS = frozenset((str, int, bool, float, type(None)))  # parts with no span inside: not walked
 
 
 @lru_cache(maxsize=256)
