@@ -441,9 +441,7 @@ class Game:
         self.origin: _Origin | None = None  # a copy's or a world's: where its filters' answers may come from
         self._worlds: _Dealt | None = None  # what the worlds redealt from this state share (redealt)
         self.reads: set | None = None  # what the value being worked out has read so far
-        # after a check of the interrupts that fired none: [its rules, the state's serial and how
-        # many keys it had stamped, every key the conditions read]; see check_interrupts
-        self.calm: list | None = None
+        self.calm: _Calm | None = None  # after a check of the interrupts that fired none
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
         self.recent: deque[Span | None] = deque(maxlen=4)
@@ -673,11 +671,11 @@ class Game:
         if (
             calm is not None
             and not prime
-            and calm[0] is self.rules
-            and calm[1] == state.serial
-            and calm[3].isdisjoint(state.changed[calm[2] :])
+            and calm.rules is self.rules
+            and calm.serial == state.serial
+            and calm.read.isdisjoint(state.changed[calm.seen :])
         ):
-            calm[2] = len(state.changed)
+            calm.seen = len(state.changed)
             return
         watch, fired, read = state.watch, False, set()
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
@@ -694,7 +692,7 @@ class Game:
                 fired = True
                 self.note("interrupt", [], str(span))
                 body(self, Frame(None, {}))  # a flow started with no bindings
-        self.calm = None if fired or prime else [self.rules, state.serial, len(state.changed), read]
+        self.calm = None if fired or prime else _Calm(self.rules, state.serial, len(state.changed), read)
 
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the
@@ -1040,6 +1038,17 @@ class Worth:
                 for token, (asked, good) in self.asked.items()
                 if asked >= JUDGED and good < WORTH * asked and token not in self.filtering
             )
+
+
+class _Calm:
+    """What a check of the interrupts that fired nothing leaves (Game.check_interrupts): for these
+    rules and this state object (its serial), every key the conditions read, and how many keys
+    the state had stamped when they were last found unchanged."""
+
+    __slots__ = ("rules", "serial", "seen", "read")
+
+    def __init__(self, rules: Rules, serial: int, seen: int, read: set):
+        self.rules, self.serial, self.seen, self.read = rules, serial, seen, read
 
 
 class Reading:
