@@ -83,7 +83,7 @@ def state_machine(rules):
                     def label(option, viewer: int, found=found) -> str:
                         return card_label(game, viewer, option, found)
 
-                    game.ask(Choice(env["you"], prompt, found, label, "fruit", cards=True, asked_by=choose))
+                    game.ask(Choice(env["you"], prompt, found, label, choose, "fruit", True))
                     return
                 env["fruit"] = found[0] if found else None
             else:

@@ -227,10 +227,10 @@ class Observation:
                 unnamed(pending.prompt) if self.prompt is None else self.prompt,
                 pending.options,
                 self.labels,
+                pending.asked_by,
                 pending.bind,
-                cards=pending.cards,
-                about=pending.about,
-                asked_by=pending.asked_by,
-                still=pending.still,
+                pending.cards,
+                pending.about,
+                pending.still,
             )
         return world

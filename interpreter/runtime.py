@@ -150,13 +150,12 @@ class Choice:
         prompt: str,
         options: tuple,
         labels: Iterable[str] | Callable[[Any, int], str],
+        asked_by=None,
         bind: str | None = None,
-        *,
         cards: bool | Callable = False,
         about: int | None = None,
-        asked_by=None,
         still: tuple[str, int] | None = None,
-    ):
+    ):  # (all may be given by position: keywords make a call slower, and a choice is made at every decision)
         self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
         self.cards, self.about, self.asked_by, self.still = cards, about, asked_by, still
         self._labels: tuple[str, ...] | None

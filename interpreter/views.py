@@ -60,21 +60,17 @@ def card_label(game, seat: int, uid: int, options=()) -> str:
     (one in hand, one on the table: `apple from hand@1`), so that an answer given by label
     picks the same card."""
     location = game.state.location
+    where = location[uid]
     if not visible(game, seat, uid):
-        return f"a hidden card from {game.zone_label(location[uid])}"
-    card = game.rules.defs[uid]
-    if card.copies > 1 and _copy_elsewhere(game, seat, uid, options):
-        return f"{card.id} from {game.zone_label(location[uid])}"
+        return f"a hidden card from {game.zone_label(where)}"
+    defs = game.rules.defs
+    card = defs[uid]
+    if card.copies > 1:
+        # (a loop written out, not any(): a choice's label is worked out at every decision)
+        for other in options:
+            if defs[other] is card and location[other] != where and visible(game, seat, other):
+                return f"{card.id} from {game.zone_label(where)}"
     return card.id
-
-
-def _copy_elsewhere(game, seat: int, uid: int, options) -> bool:
-    """Whether another option is a copy of the card, in another zone, that the seat sees."""
-    defs, location = game.rules.defs, game.state.location
-    return any(
-        defs[other] is defs[uid] and location[other] != location[uid] and visible(game, seat, other)
-        for other in options
-    )
 
 
 def seen_log(game, seat: int) -> list[str]:

@@ -386,9 +386,7 @@ def any_order(node, build):
             frame.data[:] = holding(game, frame.env, frame.data)
             if len(frame.data) > 1:
                 seat = chooser(game, frame.env)
-                return game.ask(
-                    Choice(seat, "next step", tuple(frame.data), tuple(frame.data), asked_by=node)
-                )
+                return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data), node))
             if not frame.data:
                 return game.pop()
             picked = frame.data[0]
@@ -564,7 +562,7 @@ def may(node, build):
                 return
             asked = f"{prompt} ({card_label(game, seat, uid)})"
         game.push(answered, frame)  # the frame the answer is handed to
-        game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), about=uid, asked_by=node))
+        game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), node, about=uid))
 
     def answered(game, frame):
         game.pop()
@@ -602,7 +600,7 @@ def may_repeat(node, build):
         if answer is UNANSWERED:
             if guard is not None and not guard(game, frame.env):
                 return game.pop()
-            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no"), asked_by=node))
+            return game.ask(Choice(frame.env["you"], prompt, ("yes", "no"), ("yes", "no"), node))
         if answer == "no":
             return game.pop()
         body(game, frame)  # on top of this frame: when the pass is over, it asks again
@@ -800,7 +798,7 @@ def one_of(node, build):
         offered = tuple(holding(game, frame.env, names))
         if len(offered) > 1:  # a frame to hand the answer to
             game.push(answered, frame)
-            return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, asked_by=node))
+            return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, node))
         picked = offered[0] if offered else None
         if game.on_choice is not None:
             game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False, ())
@@ -917,7 +915,7 @@ def choose(node, build):
                 return f"P{option + 1}"
             return game.zone_label(option) if isinstance(option, Zone) else str(option)
 
-        game.ask(Choice(seat, prompt, choices, label, bind, cards=of_cards, asked_by=node, still=wanted))
+        game.ask(Choice(seat, prompt, choices, label, node, bind, of_cards, None, wanted))
 
     def enter(game, frame):
         found = source(game, frame.env)
