@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .ir import Node, Span, nodes
+from .loops import looped
 from .registry import REGISTRY, has_role, reasons, role
 from .reuse import reused
 from .runtime import fault_at
@@ -251,11 +252,13 @@ class Module:
     def define(self, name: str, arguments: tuple[str, ...], body: list, pure: bool = False) -> Callable:
         """A function of the module (`name`: one the generator made): handed out at once,
         compiled with the others (see `finish`). The value a `pure` one returns (an
-        expression's: it changes nothing) works out each of its common parts once (reuse.py)."""
+        expression's: it changes nothing) works out each of its common parts once (reuse.py), and
+        its `any`/`all` of a generator as loops (loops.py)."""
         if pure:
             for returned in _returns(body):
                 if returned.value is not None:
-                    returned.value = reused(returned.value, self.fresh)
+                    value = reused(returned.value, self.fresh)
+                    returned.value = looped(value, self.fresh, self.define, self.namespace)
         tree = _located(
             ast.FunctionDef(
                 name=name,

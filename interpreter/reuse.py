@@ -81,7 +81,7 @@ def _placed(new: ast.expr, old: ast.expr) -> ast.expr:
     return new
 
 
-def _copied(node: Node) -> Node:
+def copied(node: Node) -> Node:
     """A shallow copy of a node (copy.copy takes 20 times as long)."""
     made = type(node).__new__(type(node))
     made.__dict__.update(node.__dict__)
@@ -115,7 +115,7 @@ class _Reuse:
 
     def inner(self, node: ast.expr, seen: dict[int, str], naming: bool) -> ast.expr:
         """The node's parts, each in the order Python works them out, each branch apart."""
-        made: Any = _copied(node)
+        made: Any = copied(node)
         if isinstance(node, ast.IfExp):
             made.test = self.expr(node.test, seen, naming)
             made.body = self.expr(node.body, dict(seen), naming)
@@ -144,7 +144,7 @@ class _Reuse:
         if isinstance(item, ast.expr):
             return self.expr(item, seen, naming)
         if isinstance(item, ast.keyword):
-            made = _copied(item)
+            made = copied(item)
             made.value = self.expr(item.value, seen, naming)
             return made
         return item
@@ -155,7 +155,7 @@ class _Reuse:
         inside = seen
         generators = []
         for index, generator in enumerate(made.generators):
-            generator = _copied(generator)  # (the code given is left as it is)
+            generator = copied(generator)  # (the code given is left as it is)
             generator.iter = self.expr(generator.iter, inside, False)
             if index == 0:
                 inside = dict(seen)

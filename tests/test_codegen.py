@@ -153,6 +153,45 @@ def test_a_template_is_made_afresh_each_time_and_a_statement_with_no_parts_gets_
     assert counted([1, 2, 3]) == 7
 
 
+ASKED: list = []
+
+
+def ask(x):
+    ASKED.append(x)
+    return x
+
+
+QUANTIFIED = [  # (the code as generated, the same as Python runs it)
+    ("any(ask(x) > k for x in xs)", lambda xs, k: any(ask(x) > k for x in xs)),
+    ("all(ask(x) > k for x in xs)", lambda xs, k: all(ask(x) > k for x in xs)),
+    ("any(ask(x) > k for x in xs if x % 2)", lambda xs, k: any(ask(x) > k for x in xs if x % 2)),
+    ("any(all(ask(x * y) > k for y in xs) for x in xs)", lambda xs, k: any(all(ask(x * y) > k for y in xs) for x in xs)),
+    ("not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)",
+     lambda xs, k: not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)),
+]
+
+
+@pytest.mark.parametrize("code, plain", QUANTIFIED, ids=[code for code, _ in QUANTIFIED])
+def test_any_and_all_of_a_generator_become_loops_that_ask_the_same_items(code, plain):
+    """An expression's any() or all() of a generator is generated as a loop in a function of its
+    own (loops.py): the same answer, from the same items asked in the same order (it stops where
+    the generator would), reading the caller's locals as arguments and the module's helpers as before."""
+    from silvics.interpreter.codegen import Module
+    module = Module("test")
+    module.namespace["ask"] = ask
+    looped = module.define("looped", ("xs", "k"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
+    module.finish()
+    written = {tree.name: ast.unparse(tree) for tree in module.functions}
+    assert "any(" not in written["looped"] and "all(" not in written["looped"]
+    assert any(name.startswith(("exists_", "every_")) for name in written)
+    for xs in ([], [1], [3, 1, 4, 1, 5], [2, 7, 1, 8], [0, -2, 6]):
+        for k in (-1, 0, 2, 4, 9):
+            ASKED.clear()
+            expected = plain(xs, k), list(ASKED)
+            ASKED.clear()
+            assert (looped(xs, k), ASKED) == expected, (xs, k)
+
+
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
     assert main(["compile", "forest-shuffle", "--python", "--module", "alpine"]) == 0
     assert ", modules alpine:" in capsys.readouterr().out.splitlines()[0]
