@@ -100,7 +100,7 @@ def _quantified(node) -> tuple[bool, ast.GeneratorExp, str] | None:
 
 def _read(node: ast.AST) -> set[str]:
     """The names a part of a generator reads that it does not bind itself (an inner loop's item,
-    a value named with `:=`)."""
+    a value named with `:=`, a lambda's parameter)."""
     loaded: set[str] = set()
     bound: set[str] = set()
     for inner in ast.walk(node):
@@ -108,4 +108,6 @@ def _read(node: ast.AST) -> set[str]:
             (loaded if type(inner.ctx) is ast.Load else bound).add(inner.id)
         elif type(inner) is ast.comprehension:
             bound |= {n.id for n in ast.walk(inner.target) if type(n) is ast.Name}
+        elif type(inner) is ast.arg:
+            bound.add(inner.arg)
     return loaded - bound

@@ -168,6 +168,7 @@ QUANTIFIED = [  # (the code as generated, the same as Python runs it)
     ("any(all(ask(x * y) > k for y in xs) for x in xs)", lambda xs, k: any(all(ask(x * y) > k for y in xs) for x in xs)),
     ("not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)",
      lambda xs, k: not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)),
+    ("any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)", lambda xs, k: any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)),
 ]
 
 
