@@ -73,6 +73,7 @@ class Rules:
         self.code = code
         self.ir = ir = base.with_modules(self.modules)
         self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
+        self._steps: dict[int, tuple] = {}  # id(node) -> (node, step, the place it notes): Rules.step
         self._straight: dict[int, tuple] = {}  # id(node) -> (node, whether it runs straight through)
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
@@ -291,20 +292,34 @@ class Rules:
         if primitive is None:
             raise GameError(f"this interpreter has no primitive {node.op!r} ({node.span})")
         if primitive.kind == "flow":
-            compiled = primitive.handler(node, FlowParts(self._build_named, self.straight))
-            if (
-                node.span
-                and callable(compiled)
-                and not has_role(node, "sequence")
-                and not self.straight(node)
-            ):  # not an interrupt's parts, and it may run long (its actions note where they are)
-                compiled = _noted(compiled, node.span)
+            compiled, span = self.step(node)
+            if span is not None:
+                compiled = _noted(compiled, span)
         elif primitive.kind == "expression":
             compiled = self.code.function(node)
         else:
             compiled = self.code.action(node)
         self._built[id(node)] = (node, compiled)
         return compiled
+
+    def step(self, node: Node) -> tuple[Callable, Span | None]:
+        """A block's step, and the place it notes as it starts (None: none), apart: a block's runner
+        notes its steps itself (flow._runner), and `build` gives the two as one. A flow step other
+        than a block (or an interrupt's declaration) notes its place, as it may run long without an
+        action (its actions note theirs), unless it runs straight through."""
+        primitive = REGISTRY.get(node.op)
+        if primitive is None or primitive.kind != "flow":
+            return self.build(node), None
+        known = self._steps.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1], known[2]
+        compiled = primitive.handler(node, FlowParts(self._build_named, self.straight, self.step))
+        noting = (
+            node.span and callable(compiled) and not has_role(node, "sequence") and not self.straight(node)
+        )
+        noted = node.span if noting else None
+        self._steps[id(node)] = (node, compiled, noted)
+        return compiled, noted
 
     def straight(self, node: Node) -> bool:
         """Whether a node, once started, runs to its end at once: no part of it, no procedure it
@@ -1142,12 +1157,13 @@ def _names_any(key: tuple, cards: frozenset) -> bool:
 class FlowParts:
     """What a flow primitive's handler builds with: called on a part, the part built (a closure,
     or an expression's generated function); `straight(part)`, whether that part runs to its end
-    at once and so needs no frame (Rules.straight)."""
+    at once and so needs no frame (Rules.straight); `step(part)`, a block's step and the place it
+    notes, apart (Rules.step)."""
 
-    __slots__ = ("_build", "straight")
+    __slots__ = ("_build", "straight", "step")
 
-    def __init__(self, build: Callable, straight: Callable[[Node], bool]):
-        self._build, self.straight = build, straight
+    def __init__(self, build: Callable, straight: Callable[[Node], bool], step: Callable):
+        self._build, self.straight, self.step = build, straight, step
 
     def __call__(self, node: Node):
         return self._build(node)

@@ -186,6 +186,32 @@ def token_game(folder, rules: str):
     return compile_game(folder)
 
 
+LOITER_GAME = """  pile: {visibility: public}
+id: loiter
+name: Loiter
+interrupts:  # (rules with one run no flow straight through: each block's steps run in a frame)
+  - when: count(pile) > 0
+    do: [move all from pile to hand]
+procedures:
+  setup: []
+  play:
+    - until: count(hand) > 5
+      do:
+        - let idle = 1
+        - let idler = idle
+  scoring: []
+"""
+
+
+def test_a_rule_that_loops_without_acting_is_named_by_the_step_budget(tmp_path, monkeypatch):
+    # no action notes where it is written: the flow steps its blocks run must (Rules.step)
+    import silvics.interpreter.game as engine
+    monkeypatch.setattr(engine, "STEP_BUDGET", 5_000)
+    ir = token_game(tmp_path, LOITER_GAME)
+    with pytest.raises(GameError, match=r"step budget of 5,000 exhausted: .* \(the last rules run: game\.yaml:20:11, game\.yaml:21:11\)"):
+        Game(ir, 1, 0)
+
+
 DRIP_GAME = """  yard: {visibility: public}  # a third zone, after TOKENS' deck and hand
 id: drip
 name: Drip

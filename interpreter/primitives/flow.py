@@ -37,13 +37,17 @@ def _enter_block(run):
     return lambda game, frame: game.push(run, frame)
 
 
-def _runner(steps, begin=None):
+def _runner(body, build, begin=None):
     """The `run` of a frame that carries out a block's steps from `frame.i` on, until one starts
     a nested flow or asks a question (back to Game.advance). A block's frame pops when its steps
     are done. A loop's frame runs its body's steps itself, pass after pass (they need no frame of
     their own): `begin(game, frame)` starts the next pass, binding its names in a fresh
     `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass after the
-    first is a step of its own (Game.tick), so a loop that never ends meets the step budget."""
+    first is a step of its own (Game.tick), so a loop that never ends meets the step budget. A
+    step that notes where it is written as it starts is noted here (Rules.step: no wrapper to
+    call at every step)."""
+    parts = [build.step(step) for step in role(body, "sequence")]
+    steps, spans = [step for step, _ in parts], [span for _, span in parts]
     last = len(steps)
 
     def run(game, frame):
@@ -55,8 +59,11 @@ def _runner(steps, begin=None):
                     return
                 frame.i = 0
             while frame.i < last:
-                frame.i += 1
-                steps[frame.i - 1](game, frame)
+                at = frame.i
+                frame.i = at + 1
+                if spans[at] is not None:
+                    game.recent.append(spans[at])
+                steps[at](game, frame)
                 if stack[-1] is not frame or state.pending is not None:
                     return
             if begin is None:
@@ -124,7 +131,7 @@ def block(node, build):
 
 def _framed(body, build):
     """A block's steps run in a frame of their own (see _runner)."""
-    return _enter_block(_runner([build(step) for step in role(body, "sequence")]))
+    return _enter_block(_runner(body, build))
 
 
 def _binds_here(node) -> bool:
@@ -175,7 +182,7 @@ class _Passes:
 
 def _looping(body, build, begin):
     """A loop's `run`, with its body's steps (see _runner)."""
-    return _runner([build(step) for step in role(body, "sequence")], begin)
+    return _runner(body, build, begin)
 
 
 def _around(frame) -> dict:
