@@ -186,10 +186,10 @@ def token_game(folder, rules: str):
     return compile_game(folder)
 
 
-LOITER_GAME = """  pile: {visibility: public}
+LOITER_GAME = """  pile: {visibility: public}  # a third zone, after TOKENS' deck and hand
 id: loiter
 name: Loiter
-interrupts:  # (rules with one run no flow straight through: each block's steps run in a frame)
+interrupts:  # (with one declared, no flow runs straight through: a block's steps run in its runner)
   - when: count(pile) > 0
     do: [move all from pile to hand]
 procedures:
@@ -208,7 +208,8 @@ def test_a_rule_that_loops_without_acting_is_named_by_the_step_budget(tmp_path, 
     import silvics.interpreter.game as engine
     monkeypatch.setattr(engine, "STEP_BUDGET", 5_000)
     ir = token_game(tmp_path, LOITER_GAME)
-    with pytest.raises(GameError, match=r"step budget of 5,000 exhausted: .* \(the last rules run: game\.yaml:20:11, game\.yaml:21:11\)"):
+    lets = r"game\.yaml:20:11, game\.yaml:21:11"  # where TOKENS + LOITER_GAME write the two lets
+    with pytest.raises(GameError, match=rf"step budget of 5,000 exhausted: .* \(the last rules run: {lets}\)"):
         Game(ir, 1, 0)
 
 
