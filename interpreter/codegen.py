@@ -253,12 +253,15 @@ class Module:
         """A function of the module (`name`: one the generator made): handed out at once,
         compiled with the others (see `finish`). The value a `pure` one returns (an
         expression's: it changes nothing) works out each of its common parts once (reuse.py), and
-        its `any`/`all` of a generator as loops (loops.py)."""
+        its `any`/`all` of a generator as loops (loops.py); then again for common parts, as a
+        loop's items, an argument now, may be named where a generator's could not."""
         if pure:
             for returned in _returns(body):
                 if returned.value is not None:
-                    value = reused(returned.value, self.fresh)
-                    returned.value = looped(value, self.fresh, self.define, self.namespace)
+                    value = looped(
+                        reused(returned.value, self.fresh), self.fresh, self.define, self.namespace
+                    )
+                    returned.value = reused(value, self.fresh)
         tree = _located(
             ast.FunctionDef(
                 name=name,

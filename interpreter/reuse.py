@@ -12,6 +12,8 @@ comprehension's element or conditions see what was worked out before them, but w
 out is not seen after them. So nothing is worked out that was not before, in no other order:
 the same values, the same faults, the same reads noted for remembered values. Python allows no
 `:=` in a comprehension's iterable, so none is put there (a use there may still be replaced).
+An `or` among the operands of an `or` is one chain with it (`(a or b) or c`: `c` runs only after
+`b`), and so is an `and` in an `and`.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def reused(body: ast.expr, fresh: Callable[[str], str]) -> ast.expr:
     reuse = _Reuse(keys, repeated, fresh)
     body = reuse.expr(body, {}, True)
     if reuse.named - reuse.read:  # a use no later use read again needs no name
-        body = _Unnamed(reuse.read).visit(body)
+        body = _Unnamed(reuse.named - reuse.read).visit(body)
     return body
 
 
@@ -121,9 +123,10 @@ class _Reuse:
             made.body = self.expr(node.body, dict(seen), naming)
             made.orelse = self.expr(node.orelse, dict(seen), naming)
         elif isinstance(node, ast.BoolOp):
-            first = self.expr(node.values[0], seen, naming)
+            values = _chained(node)
+            first = self.expr(values[0], seen, naming)
             later = dict(seen)  # each later operand runs only after those before it
-            made.values = [first, *(self.expr(value, later, naming) for value in node.values[1:])]
+            made.values = [first, *(self.expr(value, later, naming) for value in values[1:])]
         elif isinstance(node, ast.Compare) and len(node.comparators) > 1:  # a chain stops early
             made.left = self.expr(node.left, seen, naming)
             first = self.expr(node.comparators[0], seen, naming)
@@ -169,12 +172,24 @@ class _Reuse:
             made.elt = self.expr(made.elt, inside, naming)
 
 
-class _Unnamed(ast.NodeTransformer):
-    """`(_v := value)` back to `value` where `_v` is never read."""
+def _chained(node: ast.BoolOp) -> list[ast.expr]:
+    """The operands of an `and` (an `or`) with those of the `and`s (`or`s) among them in their
+    place: `(a or b) or c` is `a or b or c`, whose `c` runs only after `b` ran."""
+    values: list[ast.expr] = []
+    for value in node.values:
+        if type(value) is ast.BoolOp and type(value.op) is type(node.op):
+            values += _chained(value)
+        else:
+            values.append(value)
+    return values
 
-    def __init__(self, read: set[str]):
-        self.read = read
+
+class _Unnamed(ast.NodeTransformer):
+    """`(_v := value)` back to `value` for the names `_v` given (named here, never read)."""
+
+    def __init__(self, unread: set[str]):
+        self.unread = unread
 
     def visit_NamedExpr(self, node: ast.NamedExpr):
         self.generic_visit(node)
-        return node if node.target.id in self.read else node.value
+        return node.value if node.target.id in self.unread else node

@@ -47,6 +47,8 @@ def run(source: str, rewrite: bool):
     "f(x) < 9 and f(x) + f(x)",                     # within the later operand
     "f(x) + sum([f(x) * f(y) for y in range(3)])",  # worked out before the loop, read inside
     "round(f(x), ndigits=f(x))",                    # a keyword's value
+    "(x < 1 or f(x) > 9) or f(x)",                  # `(a or b) or c`: c runs only after b
+    "any(f(y) > 1 for y in range(f(x))) and f(x)",  # the items of an any() made a loop
 ])
 def test_a_part_worked_out_before_is_read_by_name(source):
     before, calls_before, _ = run(source, rewrite=False)
