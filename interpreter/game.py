@@ -462,6 +462,9 @@ class Game:
         self.recent: deque[Span | None] = deque(maxlen=4)
         # in the first games of its rules: count how often a remembered value still holds (Worth)
         self.sampling = rules.worth.left > 0
+        # the definitions not worth remembering, as judged when this game began: their uses call
+        # them at once (expressions.let_in), not through `remembered`
+        self.forgotten = rules.worth.skipped
         if fresh and start:
             self.begin()
 
@@ -751,6 +754,7 @@ class Game:
         if self.sampling:
             self._sampled(key[0], False)
         elif key[0] in self.rules.worth.skipped:  # seldom still good when asked again: not remembered
+            # (in a game begun before they were judged: later ones call them at once, Game.forgotten)
             return work(self, env, key)
         outer, self.reads = self.reads, {EVERYTHING}
         try:
@@ -780,7 +784,7 @@ class Game:
         if worth.left > 0:
             worth.count(token, held)
         else:
-            self.sampling = False
+            self.sampling, self.forgotten = False, worth.skipped
 
     def kept(self, token: str, items, work, env) -> list:
         """`[item for item in items if remembered((token, item), work, env)]` (a filter whose test

@@ -12,7 +12,8 @@ comprehension's element or conditions see what was worked out before them, but w
 out is not seen after them. So nothing is worked out that was not before, in no other order:
 the same values, the same faults, the same reads noted for remembered values. Python allows no
 `:=` in a comprehension's iterable, so none is put there (a use there may still be replaced).
-An `or` among the operands of an `or` is one chain with it (`(a or b) or c`: `c` runs only after
+A part worked out on both branches of `… if … else …` (each names it alike) is worked out after
+it. An `or` among the operands of an `or` is one chain with it (`(a or b) or c`: `c` runs only after
 `b`), and so is an `and` in an `and`.
 """
 
@@ -95,6 +96,7 @@ class _Reuse:
         self.keys, self.repeated, self.fresh = keys, repeated, fresh
         self.named: set[str] = set()
         self.read: set[str] = set()  # the names read again
+        self.alike: dict[int, str] = {}  # shape -> the name the branch before gave it (inner)
 
     def expr(self, node: ast.expr, seen: dict[int, str], naming: bool) -> ast.expr:
         """The node (a copy, where anything in it changed) with uses already worked out (`seen`:
@@ -108,7 +110,7 @@ class _Reuse:
                 return _placed(ast.Name(name, ast.Load()), node)
         made = self.inner(node, seen, naming)
         if key in self.repeated and naming:
-            name = seen[key] = self.fresh("same")
+            name = seen[key] = self.alike.get(key) or self.fresh("same")
             self.named.add(name)
             target = ast.Name(name, ast.Store())
             _placed(target, node)
@@ -120,8 +122,15 @@ class _Reuse:
         made: Any = copied(node)
         if isinstance(node, ast.IfExp):
             made.test = self.expr(node.test, seen, naming)
-            made.body = self.expr(node.body, dict(seen), naming)
-            made.orelse = self.expr(node.orelse, dict(seen), naming)
+            then, otherwise = dict(seen), dict(seen)
+            made.body = self.expr(node.body, then, naming)
+            new = {key: name for key, name in then.items() if key not in seen}
+            alike, self.alike = self.alike, {**self.alike, **new}  # the other branch names them alike
+            made.orelse = self.expr(node.orelse, otherwise, naming)
+            self.alike = alike
+            seen.update(
+                (key, name) for key, name in new.items() if otherwise.get(key) == name
+            )  # on both paths
         elif isinstance(node, ast.BoolOp):
             values = _chained(node)
             first = self.expr(values[0], seen, naming)

@@ -399,19 +399,25 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
     skipping = [_log(rules, 2, seed) for seed in range(2)]
     skipped, worth.skipped = worth.skipped, frozenset()
     assert [_log(rules, 2, seed) for seed in range(2)] == skipping
-    worth.skipped = skipped
     remembered = engine.Game.remembered
-    asked = []
 
-    def counted(game, key, work, env):
-        asked.append(key[0])
-        return remembered(game, key, work, env)
+    def asked_in_a_game() -> tuple[Game, set]:
+        asked = set()
 
-    game = Game(rules, 2, 5)
-    game.remembered = counted.__get__(game)
-    play_on(game, [make_agent("random", 5, seat) for seat in range(2)])
+        def counted(game, key, work, env):
+            asked.add(key[0])
+            return remembered(game, key, work, env)
+
+        game = Game(rules, 2, 5)
+        game.remembered = counted.__get__(game)
+        play_on(game, [make_agent("random", 5, seat) for seat in range(2)])
+        return game, asked
+
+    assert asked_in_a_game()[1] & skipped            # the game uses them: asked while all are remembered
+    worth.skipped = skipped
+    game, asked = asked_in_a_game()
     assert not {key for key in game.memo if isinstance(key, tuple) and key[0] in skipped}   # none kept
-    assert set(asked) & skipped                                                             # though asked
+    assert not asked & skipped                      # worked out at once, `remembered` not even asked
 
 
 def test_filter_answers_shared_with_a_copy_change_on_one_side_only():

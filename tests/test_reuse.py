@@ -49,6 +49,7 @@ def run(source: str, rewrite: bool):
     "round(f(x), ndigits=f(x))",                    # a keyword's value
     "(x < 1 or f(x) > 9) or f(x)",                  # `(a or b) or c`: c runs only after b
     "any(f(y) > 1 for y in range(f(x))) and f(x)",  # the items of an any() made a loop
+    "(f(x) if x > 5 else f(x) + 1) + f(x)",         # worked out on both branches
 ])
 def test_a_part_worked_out_before_is_read_by_name(source):
     before, calls_before, _ = run(source, rewrite=False)

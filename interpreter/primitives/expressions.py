@@ -297,7 +297,13 @@ def let_in(node, gen):
         ],
         ast.Load(),
     )
-    code = gen.fill("game.remembered({key}, {body}, {env})", key=key, body=body, env=around)
+    code = gen.fill(  # (a use of a definition not worth remembering skips `remembered`'s lookups)
+        "{body}(game, {env}, {key}) if {token} in game.forgotten else game.remembered({key}, {body}, {env})",
+        key=key,
+        body=body,
+        env=around,
+        token=token,
+    )
     return _as_body(code, node, gen)
 
 
