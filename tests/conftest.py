@@ -77,29 +77,67 @@ class Conservation:
     """`State.conservation_errors` after every action, at the cost of what the action changed:
     the state as it was last checked is kept, and only the cards whose zone or recorded place
     changed since are looked at. Exactly the full check, given the state it starts from passes
-    it: a card that no action touched is where it was, in a zone that still holds it once."""
+    it: a card that no action touched is where it was, in a zone that still holds it once.
+
+    The piles the engine stamped since (State.changed) are looked at first, and taken as all
+    that changed only once every pile and place compares equal to what was kept (in C, at once):
+    a pile changed without a stamp sends the check on to compare every pile, so the engine's
+    word is a shortcut, never trusted."""
 
     def __init__(self, state):
         self.state = state
         self.zones = {key: list(pile) for key, pile in state.zones.items()}
         self.location = list(state.location)
+        self.seen = len(state.changed)  # keys stamped before the last check
         self.start = state.conservation_errors()
 
     def __call__(self) -> list[str]:
         state, zones, location = self.state, self.state.zones, self.state.location
+        stamped, self.seen = state.changed[self.seen :], len(state.changed)
         if zones == self.zones and location == self.location:
             return []
         if len(location) != len(self.location):
             return state.conservation_errors()
+        named = {key for key in stamped if key in zones or key in self.zones}
+        kept = {key: self.zones.get(key) for key in named}
+        errors, arrived = self._moves(named)
+        placed = [(uid, self.location[uid]) for uid in arrived]
+        self._keep(named, arrived)
+        if zones == self.zones and location == self.location:  # the stamped piles were all that changed
+            return errors
+        for key, pile in kept.items():  # something unstamped changed too: every pile compared
+            self.zones[key] = pile
+            if pile is None:
+                del self.zones[key]
+        for uid, key in placed:
+            self.location[uid] = key
+        return self._compared()
+
+    def _compared(self) -> list[str]:
+        zones, location = self.state.zones, self.state.location
         if list(zones) == list(self.zones):  # the same zones, in the same order: compare them side by side
             changed = set(compress(zones, map(ne, zones.values(), self.zones.values())))
         else:
             changed = {key for key, pile in zones.items() if self.zones.get(key) != pile}
             changed |= self.zones.keys() - zones.keys()
-        # each card now in a changed zone and not before arrived there; each card before in one
-        # and not now left it. A card is where it should be when what left arrived exactly once:
-        # every other card is still in the one zone it was in (a zone that did not change, or did
-        # and still holds it)
+        errors, arrived = self._moves(changed)
+        expected = self.location.copy()
+        for uid, key in arrived.items():
+            expected[uid] = key
+        if expected != location:  # a card recorded elsewhere than it lies
+            errors += [f"card {uid} is in {expected[uid]} but recorded in {location[uid]}"
+                       for uid in compress(count(), map(ne, location, expected))]
+        self._keep(changed, {})
+        self.location = list(location)
+        return errors
+
+    def _moves(self, changed) -> tuple[list[str], dict]:
+        """What went wrong in the changed piles, and where each card that arrived in one lies.
+        Each card now in a changed zone and not before arrived there; each card before in one
+        and not now left it. A card is where it should be when what left arrived exactly once:
+        every other card is still in the one zone it was in (a zone that did not change, or did
+        and still holds it)."""
+        zones = self.state.zones
         errors, arrived, left = [], {}, set()
         for key in changed:
             pile, was = zones.get(key, ()), set(self.zones.get(key, ()))
@@ -115,19 +153,18 @@ class Conservation:
             errors.append(f"card {uid} is in both {self.location[uid]} and {arrived[uid]}")
         if left - arrived.keys():
             errors.append(f"cards lost: {sorted(left - arrived.keys())}")
-        expected = self.location.copy()
-        for uid, key in arrived.items():
-            expected[uid] = key
-        if expected != location:  # a card recorded elsewhere than it lies
-            errors += [f"card {uid} is in {expected[uid]} but recorded in {location[uid]}"
-                       for uid in compress(count(), map(ne, location, expected))]
+        return errors, arrived
+
+    def _keep(self, changed, arrived: dict):
+        """The changed piles, and where the cards that arrived lie, kept as they now are."""
+        zones = self.state.zones
         for key in changed:
             if key in zones:
                 self.zones[key] = list(zones[key])
             else:
-                del self.zones[key]
-        self.location = list(location)
-        return errors
+                self.zones.pop(key, None)
+        for uid, key in arrived.items():
+            self.location[uid] = key
 
 
 def play_random(ir, players, seed, modules=(), check_every_step=True) -> Game:

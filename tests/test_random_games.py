@@ -120,10 +120,10 @@ def test_the_watch_after_every_action_finds_what_the_full_check_finds(four_fores
 
 def test_the_watch_agrees_with_the_full_check_over_random_changes(four_forests):
     """Random sequences of changes to a set-up game, most of them legal moves (a pile's top
-    cards onto another pile, as the rules move them) and some faults (a card
-    added again, lost, put under a pile, recorded elsewhere, a pile reordered): while the
-    full check finds nothing the watch finds nothing, and the first change that breaks the
-    game is found by both."""
+    cards onto another pile, as the rules move them, stamped) and some faults (a card
+    added again, lost, put under a pile, recorded elsewhere, a pile reordered; none stamped,
+    half of them beside a stamped move): while the full check finds nothing the watch finds
+    nothing, and the first change that breaks the game is found by both."""
     import random
 
     from conftest import Conservation
@@ -132,15 +132,18 @@ def test_the_watch_agrees_with_the_full_check_over_random_changes(four_forests):
     def legal(state, rng, keys):                              # the top cards of a pile onto another
         source = rng.choice([key for key in keys if state.zones.get(key)])
         to = rng.choice(keys)
-        taken = [state.zones[source].pop() for _ in range(rng.randint(1, len(state.zones[source])))]
-        for uid in taken if to != source else ():
-            state.location[uid] = to
-        state.zones.setdefault(to, []).extend(taken)
+        count = rng.randint(1, len(state.zones[source]))
+        if to == source:                                      # turned over in place
+            state.zones[source][-count:] = state.zones[source][-count:][::-1]
+        for _ in range(count if to != source else 0):
+            state.move(state.zones[source][-1], to)           # stamped, as the rules move cards
 
     def reordered(state, rng, keys):                          # legal too: a shuffle
         rng.shuffle(state.zones[rng.choice([key for key in keys if state.zones.get(key)])])
 
     def fault(state, rng, keys):
+        if rng.random() < 0.5:                                # in the same action as a stamped move
+            legal(state, rng, keys)
         pile = state.zones[rng.choice([key for key in keys if state.zones.get(key)])]
         other = state.zones.setdefault(rng.choice(keys), [])
         uid = rng.choice(pile)
