@@ -128,9 +128,8 @@ class _Reuse:
             alike, self.alike = self.alike, {**self.alike, **new}  # the other branch names them alike
             made.orelse = self.expr(node.orelse, otherwise, naming)
             self.alike = alike
-            seen.update(
-                (key, name) for key, name in new.items() if otherwise.get(key) == name
-            )  # on both paths
+            # what both branches worked out, each under the same name, is worked out after them
+            seen.update((key, name) for key, name in new.items() if otherwise.get(key) == name)
         elif isinstance(node, ast.BoolOp):
             values = _chained(node)
             first = self.expr(values[0], seen, naming)
