@@ -462,8 +462,8 @@ class Game:
         self.recent: deque[Span | None] = deque(maxlen=4)
         # in the first games of its rules: count how often a remembered value still holds (Worth)
         self.sampling = rules.worth.left > 0
-        # the definitions not worth remembering, as judged when this game began: their uses call
-        # them at once (expressions.let_in), not through `remembered`
+        # the definitions not worth remembering, as judged when this game began or when its own
+        # sampling ended (_sampled): their uses call them at once (expressions.let_in)
         self.forgotten = rules.worth.skipped
         if fresh and start:
             self.begin()
@@ -754,7 +754,7 @@ class Game:
         if self.sampling:
             self._sampled(key[0], False)
         elif key[0] in self.rules.worth.skipped:  # seldom still good when asked again: not remembered
-            # (in a game begun before they were judged: later ones call them at once, Game.forgotten)
+            # (a definition's uses skip even this call, Game.forgotten; a drawing's rows come here)
             return work(self, env, key)
         outer, self.reads = self.reads, {EVERYTHING}
         try:
