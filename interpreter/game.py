@@ -338,7 +338,8 @@ class Rules:
     def _straight_now(self, node: Node) -> bool:
         primitive = REGISTRY.get(node.op)
         if primitive is None or primitive.kind != "flow":
-            return True  # an expression or an action: a call that returns
+            # an expression returns; so does an action, unless an interrupt may cut in after it
+            return primitive is None or primitive.kind == "expression" or not self.ir.interrupts
         declared = primitive.straight
         if self.ir.interrupts or not (declared(node.args) if callable(declared) else declared):
             return False

@@ -356,3 +356,20 @@ def test_names_bound_in_flow_that_runs_straight_through_stay_inside(tmp_path, mo
     assert Game(rules, 1, 0).state.counters["total"] == 121
     monkeypatch.setattr(engine.Rules, "straight", lambda self, node: False)
     assert Game(engine.Rules(ir), 1, 0).state.counters["total"] == 121
+
+
+def test_an_interrupt_cut_in_by_an_action_runs_before_the_next_step_of_its_block(tmp_path):
+    """A block's steps are run by a runner generated for its shape (runners.py), which looks at the
+    stack only after a step that may stop. An action may stop when the rules have interrupts:
+    here the first `add` makes the condition true, so the interrupt adds 100 before the block
+    doubles the total: 2 × 101. Taking the action for a step that cannot stop would double first,
+    then pop the interrupt's frame in place of the block's, whose steps would run again (6)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: cut\nname: Cut\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "interrupts:\n  - when: total >= 1\n    do: [add 100 to total]\n"
+        "procedures:\n  setup: []\n  play: [add 1 to total, add total to total]\n  scoring: []\n")
+    from silvics.interpreter import game as engine
+    rules = engine.Rules(games.load(str(tmp_path)))
+    assert not rules.straight(rules.ir.procedures["play"].args["steps"][0])   # the action may stop
+    assert Game(rules, 1, 0).state.counters["total"] == 202

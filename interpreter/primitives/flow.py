@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, primitive, role
+from ..runners import runner
 from ..runtime import UNANSWERED, Choice, Expr, RuleError, Step
 from ..state import Zone
 from ..views import card_label
@@ -45,33 +46,12 @@ def _runner(body, build, begin=None):
     `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass after the
     first is a step of its own (Game.tick), so a loop that never ends meets the step budget. A
     step that notes where it is written as it starts is noted here (Rules.step: no wrapper to
-    call at every step)."""
-    parts = [build.step(step) for step in role(body, "sequence")]
-    steps, spans = [step for step, _ in parts], [span for _, span in parts]
-    last = len(steps)
-
-    def run(game, frame):
-        state = game.state
-        stack = state.stack
-        while True:
-            if begin is not None and (frame.i == 0 or frame.i == last):  # not begun, or a pass is over
-                if not begin(game, frame):
-                    return
-                frame.i = 0
-            while frame.i < last:
-                at = frame.i
-                frame.i = at + 1
-                if spans[at] is not None:
-                    game.recent.append(spans[at])
-                steps[at](game, frame)
-                if stack[-1] is not frame or state.pending is not None:
-                    return
-            if begin is None:
-                stack.pop()
-                return
-            game.tick()
-
-    return run
+    call at every step). The runner is generated for the block's shape (runners.py)."""
+    sequence = role(body, "sequence")
+    parts = [build.step(step) for step in sequence]
+    shape = tuple((not build.straight(step), span is not None) for step, (_, span) in zip(sequence, parts))
+    arguments = [part for step, span in parts for part in ((step,) if span is None else (step, span))]
+    return runner(shape, begin is not None, begin, arguments)
 
 
 def _straight_block(steps):
