@@ -248,16 +248,11 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
             )
         if not isinstance(value, Node) or value.op != pattern.op:
             return False
-        primitive = REGISTRY[pattern.op]
-        return all(
-            _match(
-                pattern.args.get(key),
-                value.args.get(key),
-                holes,
-                within or _it_inside(primitive, key, pattern.args),
-            )
-            for key in (pattern.args.keys() | value.args.keys()) - _unmatched(pattern.op)
-        )
+        compared, written, skipped = _compared(pattern)
+        args = value.args
+        return all(  # a part the pattern leaves out must be left out of the value too
+            item is None for key, item in args.items() if key not in written and key not in skipped
+        ) and all(_match(part, args.get(key), holes, within or inside) for key, part, inside in compared)
     if isinstance(pattern, tuple):
         return (
             isinstance(value, tuple)
@@ -267,6 +262,28 @@ def _match(pattern, value, holes: dict, within: bool = False) -> bool:
     if isinstance(pattern, str) and _HOLE_NAME.fullmatch(pattern) and isinstance(value, str):
         return _bind(pattern, value, holes, within)  # a name the pattern binds (choose C from …)
     return pattern == value
+
+
+_COMPARED: dict[int, tuple] = {}  # id(a pattern's node) -> (the node, what _compared gives)
+
+
+def _compared(pattern: Node) -> tuple[tuple, frozenset, frozenset]:
+    """What matching a node against a pattern's node compares, worked out once per pattern (a
+    card's text matches each of its nodes against the phrases that could word it): each part the
+    pattern writes, with whether `it` inside it is a card being tested; the parts it writes; the
+    parts never compared (_unmatched)."""
+    found = _COMPARED.get(id(pattern))
+    if found is None or found[0] is not pattern:
+        primitive, skipped = REGISTRY[pattern.op], _unmatched(pattern.op)
+        compared = tuple(
+            (key, part, _it_inside(primitive, key, pattern.args))
+            for key, part in pattern.args.items()
+            if key not in skipped
+        )
+        if len(_COMPARED) > 4096:  # (a hole met twice compares the rule's own parts too)
+            _COMPARED.clear()
+        found = _COMPARED[id(pattern)] = (pattern, (compared, frozenset(pattern.args), skipped))
+    return found[1]
 
 
 _IT_INSIDE: dict = {}  # (primitive, part, the parts written) -> (the primitive, _it_inside's answer)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from struct import iter_unpack, unpack_from
+from typing import NamedTuple
 
 from ..interpreter.ir import CardDef, FaceDecl, GameIR
 from .cardtext import SideText, card_text
@@ -143,43 +144,34 @@ def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
 
 def overflows(ir: GameIR, card: CardDef) -> list[str]:
     """What does not fit its box on any face of the card, in words naming the side ([] when all
-    fits): for `silvics check` to warn of, as text smaller than the smallest size is unreadable."""
+    fits): for `silvics check` to warn of, as text smaller than the smallest size is unreadable.
+    The faces are laid out, not drawn (a check lays out every card of a game)."""
     found = []
     for sides in face_sides(ir, card):
-        found += _drawn(ir, card, sides[0])[1]
+        for panel in _side_panels(ir, card, sides[0]):
+            panel.laid_out()
+            found += panel.problems()
     return found
 
 
 def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]:
     """The face's elements, and what did not fit on it."""
-    face, texts, shown = (
-        template(ir, card),
-        {text.side: text for text in card_text(ir, card)},
-        _shown(ir, card, side),
-    )
+    face, shown = template(ir, card), _shown(ir, card, side)
+    panels = _side_panels(ir, card, side)
     out = [
         f"<title>{xml_text(_title(card, shown))}</title>",
-        _rect(
-            0.25,
-            0.25,
-            face.width - 0.5,
-            face.height - 0.5,
-            PAPER,
-            stroke=_colour(ir, face, texts[shown[0]]),
-            rx=3,
-        ),
+        _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, PAPER, stroke=panels[0].colour, rx=3),
     ]
-    panels = _panels(face, len(shown), footer=3.5)
-    art, problems = {side.side: side.art for side in card.sides}, []
-    for index, (name, (x, y, w, h)) in enumerate(zip(shown, panels)):
-        colour = _colour(ir, face, texts[name])
-        panel = _Panel(face, texts[name], colour, x, y, w, h, ir.icons, art[name])
+    problems: list[str] = []
+    for index, panel in enumerate(panels):
         drawn = "".join(panel.draw(len(card.sides) > 1))
-        problems += [f"{texts[name].name} ({_label(name)}): {problem}" for problem in panel.overflows]
+        problems += panel.problems()
         if index and face.split == "rows":  # a lower half reads from the card's other edge, as printed
+            x, y, w, h = panel.x, panel.y, panel.w, panel.h
             drawn = f'<g transform="rotate(180 {_mm(x + w / 2)} {_mm(y + h / 2)})">{drawn}</g>'
         out.append(drawn)
-    for x, y, w, h in panels[1:]:  # the cut between halves
+    for panel in panels[1:]:  # the cut between halves
+        x, y, w, h = panel.x, panel.y, panel.w, panel.h
         line = (x, y, x + w, y) if face.split == "rows" else (x, y, x, y + h)
         out.append(
             '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" '
@@ -187,6 +179,20 @@ def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]
         )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
     return "".join(out), problems
+
+
+def _side_panels(ir: GameIR, card: CardDef, side: str | None) -> list[_Panel]:
+    """The face showing `side` as its panels, a side's in each (its box, text and colour)."""
+    face, texts, shown = (
+        template(ir, card),
+        {text.side: text for text in card_text(ir, card)},
+        _shown(ir, card, side),
+    )
+    art = {side.side: side.art for side in card.sides}
+    return [
+        _Panel(face, texts[name], _colour(ir, face, texts[name]), x, y, w, h, ir.icons, art[name])
+        for name, (x, y, w, h) in zip(shown, _panels(face, len(shown), footer=3.5))
+    ]
 
 
 def edge_colour(ir: GameIR, card: CardDef, side: str | None) -> str:
@@ -337,6 +343,22 @@ def swatch(colour: str, size: float = 4.0) -> str:
 
 
 ART_LEAST = 32.0  # mm: a panel less tall than this has no art box
+
+
+class _Layout(NamedTuple):
+    """Where a panel's parts go: its name band's height, its corner numbers and their circles'
+    radius, the top of the kind's line, the text's type size and its box's height, and the art
+    box's height (None: no art box)."""
+
+    band: float
+    corners: list
+    radius: float
+    kind_line: float
+    size: float
+    needed: float
+    art: float | None
+
+
 TEXT_BOX = "#f3f3f0"  # the text box's paper, a little off the card's white
 
 
@@ -359,14 +381,9 @@ class _Panel:
     overflows: list[str] = field(default_factory=list)  # what did not fit its box, in words
 
     def draw(self, multi: bool) -> list[str]:
-        band = min(9.0, max(5.5, min(self.w, self.h) * 0.2))
+        at = self.laid_out()
+        band, corners, radius = at.band, at.corners, at.radius
         out = [_rect(self.x + 1, self.y + 1, self.w - 2, band, self.colour, rx=2)]
-        corners = [
-            (name, self.text.printed[name])
-            for name in self.face.corners
-            if isinstance(self.text.printed.get(name), int)
-        ]
-        radius = band * 0.38
         room = self.w - 2 * MARGIN - (4 * radius + 2 if corners else 0)
         size = _fitting(self.text.name, room, band * 0.5, bold=True)
         out.append(
@@ -381,24 +398,43 @@ class _Panel:
             )
         )
         out += self.corners(corners, band, radius)
-        top = self.y + band + (3.4 if corners else 2.2)  # (below the labels of the band's numbers)
         kind = self.text.kind.replace("_", " ") + (f" · {self.text.side.replace('_', ' ')}" if multi else "")
-        out.append(_text(self.x + self.w / 2, top + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
-        top += 2.5
+        middle = self.x + self.w / 2
+        out.append(_text(middle, at.kind_line + 1.2, kind, 1.6, fill=GREY, anchor="middle", italic=True))
+        top = at.kind_line + 2.5
+        if at.art is not None:
+            out += self.art_box(top + 0.4, at.art)
+            top += at.art + 1.6
+        badges, top = self.badges(top)
+        return out + badges + self.text_box(top + 0.8, at.needed, at.size)
+
+    def laid_out(self) -> _Layout:
+        """Where the panel's parts go (what `draw` draws, and what `overflows` needs: `text_fit`
+        notes text that does not fit)."""
+        band = min(9.0, max(5.5, min(self.w, self.h) * 0.2))
+        corners = [
+            (name, self.text.printed[name])
+            for name in self.face.corners
+            if isinstance(self.text.printed.get(name), int)
+        ]
+        radius = band * 0.38
+        kind_line = self.y + band + (3.4 if corners else 2.2)  # (below the labels of the band's numbers)
+        top = kind_line + 2.5
         # above the foot's numbers and their labels, if any
         bottom = self.y + self.h - (2 * radius + 1.6 + CORNER_LABEL * 1.4 if len(corners) > 2 else 0.8)
         # the text takes the room it needs (in the largest type that fits beside the art box's
         # least share), the art box the rest: a short text leaves a large picture
-        room = bottom - top - (self.badges(0.0)[1] + 0.8)
+        room = bottom - top - (self.badge_places(0.0)[1] + 0.8)
         art = self.h >= ART_LEAST and self.face.art > 0
         least = min(self.h * self.face.art / 100, room * 0.45) + 1.6 if art else 0.0
         size, needed = self.text_fit(self.w - 2 * MARGIN - 1.6, room - least)
         height = room - needed - 1.6
-        if art and height >= 2:  # (badges that crowd out the text leave no art box either)
-            out += self.art_box(top + 0.4, height)
-            top += height + 1.6
-        badges, top = self.badges(top)
-        return out + badges + self.text_box(top + 0.8, needed, size)
+        art_box = height if art and height >= 2 else None  # (badges that crowd out the text leave none)
+        return _Layout(band, corners, radius, kind_line, size, needed, art_box)
+
+    def problems(self) -> list[str]:
+        """What did not fit, in words naming the side (once laid out)."""
+        return [f"{self.text.name} ({_label(self.text.side)}): {problem}" for problem in self.overflows]
 
     def art_box(self, top: float, height: float) -> list[str]:
         """The side's art, filling the box; without art, a pale box of the side's colour with the
@@ -469,13 +505,32 @@ class _Panel:
         return out
 
     def badges(self, top: float) -> tuple[list[str], float]:
-        """The badge attributes, each a label and its values, flowing onto new rows: a value with
-        an icon as the icon (its word as its tooltip), any other as its word in a pill."""
+        """The badges drawn from `top` down (badge_places), and where they end."""
         out: list[str] = []
+        places, bottom = self.badge_places(top)
+        pill = BADGE_SIZE * 1.6
+        for x, y, width, words, picture, value in places:
+            if picture:
+                out.append(_image(x, y - pill * 0.075, width, width, picture, words))
+            elif value:
+                out.append(_rect(x, y, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3))
+            if not picture:
+                out.append(
+                    _text(
+                        x + (0.8 if value else 0), y + pill * 0.7, words, BADGE_SIZE, INK if value else GREY
+                    )
+                )
+        return out, bottom
+
+    def badge_places(self, top: float) -> tuple[list[tuple], float]:
+        """The badge attributes, each a label and its values, flowing onto new rows: a value with
+        an icon as the icon (its word as its tooltip), any other as its word in a pill. Each as
+        (x, y, width, words, picture or None, whether a value), and where they end."""
+        places: list[tuple] = []
         x, left, right = self.x + MARGIN, self.x + MARGIN, self.x + self.w - MARGIN
         pill = BADGE_SIZE * 1.6
         if not any(name in self.text.printed for name in self.face.badges):
-            return out, top
+            return places, top
         for name in self.face.badges:
             if name not in self.text.printed or not isinstance(self.text.printed[name], (int, str, tuple)):
                 continue
@@ -490,20 +545,10 @@ class _Panel:
                 )
                 if x + width > right and x > left:
                     x, top = left, top + pill + 0.6
-                if picture:
-                    out.append(_image(x, top - pill * 0.075, width, width, picture, words))
-                elif what == "value":
-                    out.append(
-                        _rect(x, top, width, pill, PAPER, stroke=self.colour, rx=pill / 2, stroke_width=0.3)
-                    )
-                if not picture:
-                    fill = INK if what == "value" else GREY
-                    out.append(
-                        _text(x + (0.8 if what == "value" else 0), top + pill * 0.7, words, BADGE_SIZE, fill)
-                    )
+                places.append((x, top, width, words, picture, what == "value"))
                 x += width + 0.6
             x += 1.0
-        return out, top + pill
+        return places, top + pill
 
     def paragraphs(self) -> list[tuple[str, bool]]:
         """What the text box holds: each line of the card's text, then its flavour text, in
