@@ -65,11 +65,11 @@ def _maker(shape: Shape, looping: bool) -> Callable:
     else:
         body = [*steps, *_code("stack.pop()")]
     run = _function("run", ["game", "frame"], [*_code(_HEAD), *body])
-    make = _function("make", names, [run, ast.Return(ast.Name("run", ast.Load()))])
+    make = _function("block_runner", names, [run, ast.Return(ast.Name("run", ast.Load()))])
     namespace: dict = {}
     module = ast.fix_missing_locations(ast.Module([make], []))
-    exec(compile(module, "<runner>", "exec"), namespace)  # noqa: S102 - our own templates, no data
-    return namespace["make"]
+    exec(compile(module, "<block runner>", "exec"), namespace)  # noqa: S102 - our own templates, no data
+    return namespace["block_runner"]
 
 
 def _step(k: int, stops: bool, noted: bool) -> ast.stmt:
