@@ -280,7 +280,7 @@ def _compared(pattern: Node) -> tuple[tuple, frozenset, frozenset]:
             for key, part in pattern.args.items()
             if key not in skipped
         )
-        if len(_COMPARED) > 4096:  # (a hole met twice compares the rule's own parts too)
+        if len(_COMPARED) > 4096:  # kept bounded: a hole met twice compares a rule's own parts as a pattern
             _COMPARED.clear()
         found = _COMPARED[id(pattern)] = (pattern, (compared, frozenset(pattern.args), skipped))
     return found[1]
