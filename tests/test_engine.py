@@ -373,3 +373,28 @@ def test_an_interrupt_cut_in_by_an_action_runs_before_the_next_step_of_its_block
     rules = engine.Rules(games.load(str(tmp_path)))
     assert not rules.straight(rules.ir.procedures["play"].args["steps"][0])   # the action may stop
     assert Game(rules, 1, 0).state.counters["total"] == 202
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_a_generated_runner_holds_nothing_of_the_rules(monkeypatch, game_id):
+    """A block's runner is generated from its shape alone (runners.py): its code holds numbers
+    and names the generator makes. The rules reach it only as the steps, places and loop
+    beginnings handed to its maker, never as code."""
+    import re
+
+    from silvics.interpreter import runners
+    from silvics.interpreter import game as engine
+    from silvics.interpreter.primitives import flow
+    made = []
+
+    def watched(shape, looping, begin, parts):
+        made.append(runners.runner(shape, looping, begin, parts))
+        return made[-1]
+    monkeypatch.setattr(flow, "runner", watched)
+    engine.Rules(games.load(game_id))
+    assert made
+    for run in made:
+        code = run.__code__
+        assert set(code.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "tick"}
+        assert all(type(value) in (int, bool, type(None)) for value in code.co_consts)
+        assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in code.co_freevars)
