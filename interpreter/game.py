@@ -75,6 +75,7 @@ class Rules:
         self._built: dict[int, tuple] = {}  # id(node) -> (node, closure): a shared body is built once
         self._steps: dict[int, tuple] = {}  # id(node) -> (node, step, the place it notes): Rules.step
         self._straight: dict[int, tuple] = {}  # id(node) -> (node, whether it runs straight through)
+        self._inlining: set[str] = set()  # procedures being written into a caller's runner (flow.py)
         self.defs = [card for card in ir.cards for _ in range(card.copies)]
         self.zones = {zone.name: zone for zone in ir.zones}
         self.sight: dict[str, tuple] = {}  # zone key -> (visibility, owning seat): views.in_sight's
@@ -313,7 +314,9 @@ class Rules:
         known = self._steps.get(id(node))
         if known is not None and known[0] is node:
             return known[1], known[2]
-        compiled = primitive.handler(node, FlowParts(self._build_named, self.straight, self.step))
+        compiled = primitive.handler(
+            node, FlowParts(self._build_named, self.straight, self.step, self.ir.procedures, self._inlining)
+        )
         noting = (
             node.span and callable(compiled) and not has_role(node, "sequence") and not self.straight(node)
         )
@@ -1163,12 +1166,21 @@ class FlowParts:
     """What a flow primitive's handler builds with: called on a part, the part built (a closure,
     or an expression's generated function); `straight(part)`, whether that part runs to its end
     at once and so needs no frame (Rules.straight); `step(part)`, a block's step and the place it
-    notes, apart (Rules.step)."""
+    notes, apart (Rules.step); `procedures`, the rules' procedures as written (name -> body), and
+    `inlining`, those whose steps a block's runner is writing in now (flow._written_in)."""
 
-    __slots__ = ("_build", "straight", "step")
+    __slots__ = ("_build", "straight", "step", "procedures", "inlining")
 
-    def __init__(self, build: Callable, straight: Callable[[Node], bool], step: Callable):
+    def __init__(
+        self,
+        build: Callable,
+        straight: Callable[[Node], bool],
+        step: Callable,
+        procedures: dict,
+        inlining: set,
+    ):
         self._build, self.straight, self.step = build, straight, step
+        self.procedures, self.inlining = procedures, inlining
 
     def __call__(self, node: Node):
         return self._build(node)

@@ -12,8 +12,8 @@ needs:
 
 A shape is, per step, (whether it may stop, whether it notes a place), and whether the block is
 a loop's body. Nothing of the rules enters the code: the steps, their places and the loop's
-`begin` are the arguments of a maker generated once per shape, which returns the runner. The
-code is built from templates of our own, as codegen.py builds expressions, and compiled once.
+`begin` are the arguments of a maker generated once per shape as `ast` nodes, which returns the
+runner.
 """
 
 from __future__ import annotations
@@ -21,28 +21,37 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 Shape = tuple[tuple[bool, bool], ...]  # per step: (may stop, notes a place)
 
-_HEAD = """
-state = game.state
-stack = state.stack
-i = frame.i
-"""
-
-# a loop: a pass begins when the frame has not begun or its last pass is over (begin says
-# whether there is one); each pass after the first is a step of its own (Game.tick), so a loop
-# that never ends meets the step budget
-_LOOP = """
-while True:
-    if i == 0 or i == LAST:
-        if not begin(game, frame):
-            return
-        i = 0
-    STEPS
-    game.tick()
-    i = LAST
-"""
+# The code, for a loop whose step 0 notes a place and may stop and whose step 1 does neither
+# (a block has no `while`: its steps, then `stack.pop()`):
+#
+#     def block_runner(begin, step_0, span_0, step_1):
+#         def run(game, frame):
+#             state = game.state
+#             stack = state.stack
+#             i = frame.i
+#             while True:
+#                 if i == 0 or i == 2:    # not begun, or a pass is over: begin says if there is another
+#                     if not begin(game, frame):
+#                         return
+#                     i = 0
+#                 if i <= 0:
+#                     game.recent.append(span_0)
+#                     frame.i = 1
+#                     step_0(game, frame)
+#                     if stack[-1] is not frame or state.pending is not None:
+#                         return
+#                 if i <= 1:
+#                     step_1(game, frame)
+#                 game.tick()             # each pass after the first is a step (the step budget)
+#                 i = 2
+#         return run
+#
+# It is built as `ast` nodes directly, each placed as it is made: parsing templates and walking
+# them to fill and place them cost 2 ms a runner, as much as building the rest of the rules.
 
 
 def runner(shape: Shape, looping: bool, begin: Callable | None, parts: list) -> Callable:
@@ -58,50 +67,96 @@ def _maker(shape: Shape, looping: bool) -> Callable:
     for k, (stops, noted) in enumerate(shape):
         names += [f"step_{k}", *([f"span_{k}"] if noted else [])]
         steps.append(_step(k, stops, noted))
+    last = _n(ast.Constant, len(shape))
     if looping:
-        [loop] = body = _code(_LOOP, LAST=ast.Constant(len(shape)))
-        assert isinstance(loop, ast.While)
-        loop.body[1:2] = steps  # in place of STEPS
+        begun = _n(
+            ast.If,
+            _n(ast.UnaryOp, _n(ast.Not), _call(_name("begin"), _name("game"), _name("frame"))),
+            [_n(ast.Return, None)],
+            [],
+        )
+        start = _n(
+            ast.If,
+            _n(
+                ast.BoolOp,
+                _n(ast.Or),
+                [_is(_name("i"), ast.Eq, _n(ast.Constant, 0)), _is(_name("i"), ast.Eq, last)],
+            ),
+            [begun, _set("i", _n(ast.Constant, 0))],
+            [],
+        )
+        tick = _n(ast.Expr, _call(_attribute(_name("game"), "tick")))
+        body = [_n(ast.While, _n(ast.Constant, True), [start, *steps, tick, _set("i", last)], [])]
     else:
-        body = [*steps, *_code("stack.pop()")]
-    run = _function("run", ["game", "frame"], [*_code(_HEAD), *body])
-    make = _function("block_runner", names, [run, ast.Return(ast.Name("run", ast.Load()))])
+        body = [*steps, _n(ast.Expr, _call(_attribute(_name("stack"), "pop")))]
+    head = [
+        _set("state", _attribute(_name("game"), "state")),
+        _set("stack", _attribute(_name("state"), "stack")),
+        _set("i", _attribute(_name("frame"), "i")),
+    ]
+    run = _function("run", ["game", "frame"], [*head, *body])
+    make = _function("block_runner", names, [run, _n(ast.Return, _name("run"))])
     namespace: dict = {}
-    module = ast.fix_missing_locations(ast.Module([make], []))
-    exec(compile(module, "<block runner>", "exec"), namespace)  # noqa: S102 - our own templates, no data
+    exec(compile(ast.Module([make], []), "<block runner>", "exec"), namespace)  # noqa: S102 - no data in it
     return namespace["block_runner"]
 
 
 def _step(k: int, stops: bool, noted: bool) -> ast.stmt:
     """Step k, run if the frame is not past it."""
-    lines = ["if i <= K:"]
+    body: list[ast.stmt] = []
     if noted:
-        lines.append("    game.recent.append(SPAN)")
+        body.append(
+            _n(ast.Expr, _call(_attribute(_attribute(_name("game"), "recent"), "append"), _name(f"span_{k}")))
+        )
     if stops:
-        lines.append("    frame.i = K + 1")
-    lines.append("    STEP(game, frame)")
+        body.append(_n(ast.Assign, [_attribute(_name("frame"), "i", ast.Store())], _n(ast.Constant, k + 1)))
+    body.append(_n(ast.Expr, _call(_name(f"step_{k}"), _name("game"), _name("frame"))))
     if stops:  # a frame it pushed, or a question it asked, goes first
-        lines += ["    if stack[-1] is not frame or state.pending is not None:", "        return"]
-    [made] = _code("\n".join(lines), K=ast.Constant(k), STEP=_name(f"step_{k}"), SPAN=_name(f"span_{k}"))
-    return made
+        top = _n(ast.Subscript, _name("stack"), _n(ast.Constant, -1), _n(ast.Load))
+        pending = _attribute(_name("state"), "pending")
+        stopped = _n(
+            ast.BoolOp,
+            _n(ast.Or),
+            [_is(top, ast.IsNot, _name("frame")), _is(pending, ast.IsNot, _n(ast.Constant, None))],
+        )
+        body.append(_n(ast.If, stopped, [_n(ast.Return, None)], []))
+    return _n(ast.If, _is(_name("i"), ast.LtE, _n(ast.Constant, k)), body, [])
 
 
-def _code(template: str, **parts: ast.expr) -> list[ast.stmt]:
-    """A template's statements, each name among `parts` replaced by its code."""
+def _n(kind: type[ast.AST], *fields) -> Any:
+    """An `ast` node of this kind, placed (compile asks each statement and expression for a place)."""
+    node = kind(*fields)
+    if "lineno" in kind._attributes:
+        for attribute, at in _PLACE.items():
+            setattr(node, attribute, at)
+    return node
 
-    class Filled(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.expr:
-            return parts.get(node.id, node)
 
-    return Filled().visit(ast.parse(template)).body
+_PLACE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
 
 
 def _name(name: str) -> ast.Name:
-    return ast.Name(name, ast.Load())
+    return _n(ast.Name, name, _n(ast.Load))
+
+
+def _set(name: str, value: ast.expr) -> ast.stmt:
+    return _n(ast.Assign, [_n(ast.Name, name, _n(ast.Store))], value)
+
+
+def _attribute(value: ast.expr, attribute: str, context: ast.expr_context | None = None) -> ast.Attribute:
+    return _n(ast.Attribute, value, attribute, context or _n(ast.Load))
+
+
+def _call(function: ast.expr, *arguments: ast.expr) -> ast.Call:
+    return _n(ast.Call, function, list(arguments), [])
+
+
+def _is(left: ast.expr, comparison: type, right: ast.expr) -> ast.Compare:
+    return _n(ast.Compare, left, [_n(comparison)], [right])
 
 
 def _function(name: str, arguments: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
     signature = ast.arguments(
-        posonlyargs=[], args=[ast.arg(a) for a in arguments], kwonlyargs=[], kw_defaults=[], defaults=[]
+        posonlyargs=[], args=[_n(ast.arg, a) for a in arguments], kwonlyargs=[], kw_defaults=[], defaults=[]
     )
-    return ast.FunctionDef(name, signature, body, [])
+    return _n(ast.FunctionDef, name, signature, body, [])

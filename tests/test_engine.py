@@ -398,3 +398,57 @@ def test_a_generated_runner_holds_nothing_of_the_rules(monkeypatch, game_id):
         assert set(code.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "tick"}
         assert all(type(value) in (int, bool, type(None)) for value in code.co_consts)
         assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in code.co_freevars)
+
+
+# ---- procedures written into their caller's runner ---------------------------------------------
+
+def _calls_kept_as_calls(monkeypatch):
+    """Build rules as before procedures were written in: every call a step of its own."""
+    from silvics.interpreter.primitives import flow
+
+    def as_called(steps, build):
+        for step in steps:
+            made, span = build.step(step)
+            yield made, span, not build.straight(step)
+    monkeypatch.setattr(flow, "_written_in", as_called)
+
+
+@pytest.mark.parametrize("game_id, players", [
+    ("four-forests", 3), ("reforest", 2), ("forest-shuffle", 2), ("renature", 2),
+])
+def test_a_procedure_written_into_its_callers_runner_plays_as_in_a_frame_of_its_own(
+        monkeypatch, game_id, players):
+    """A call of a procedure that binds no name for its own later steps runs the procedure's
+    steps in the caller's frame (flow._written_in): the same games, byte for byte, with the same
+    procedures announced in the same order (Game.on_call: a log's headings), and fewer frames."""
+    from silvics.interpreter import game as engine
+    from silvics.interpreter.agents import make_agent, play_on
+    ir = games.load(game_id)
+
+    def played(rules, seed):
+        game = engine.Game(rules, players, seed, start=False)
+        called, pushed, push = [], [0], game.push
+        game.on_call = lambda g, name, env: called.append((name, len(g.state.log)))
+        game.push = lambda *args: (pushed.__setitem__(0, pushed[0] + 1), push(*args))[1]
+        game.begin()
+        play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
+        return "\n".join(game.log), called, pushed[0]
+
+    written = [played(engine.Rules(ir), seed) for seed in range(3)]
+    _calls_kept_as_calls(monkeypatch)
+    called = [played(engine.Rules(ir), seed) for seed in range(3)]
+    assert [game[:2] for game in written] == [game[:2] for game in called]
+    assert all(w[2] < c[2] for w, c in zip(written, called))      # and it pushed fewer frames
+
+
+def test_a_procedure_that_binds_a_name_keeps_its_frame_and_the_name_inside(tmp_path):
+    """`bump` binds `a` for its own later steps: it is not written into its caller, whose `a`
+    stays 1 (1 + 100 from bump, then the caller's 1: 102). Written in, bump's `a` would be the
+    caller's too (1 + 100 + 100)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: scope\nname: Scope\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "interrupts:\n  - when: total < 0\n    do: [add 1 to total]\n"     # (so that nothing runs straight)
+        "procedures:\n  setup: []\n  play: [let a = 1, add a to total, bump, add a to total]\n"
+        "  bump: [let a = 100, add a to total]\n  scoring: []\n")
+    assert Game(games.load(str(tmp_path)), 1, 0).state.counters["total"] == 102

@@ -46,12 +46,35 @@ def _runner(body, build, begin=None):
     `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass after the
     first is a step of its own (Game.tick), so a loop that never ends meets the step budget. A
     step that notes where it is written as it starts is noted here (Rules.step: no wrapper to
-    call at every step). The runner is generated for the block's shape (runners.py)."""
-    sequence = role(body, "sequence")
-    parts = [build.step(step) for step in sequence]
-    shape = tuple((not build.straight(step), span is not None) for step, (_, span) in zip(sequence, parts))
-    arguments = [part for step, span in parts for part in ((step,) if span is None else (step, span))]
+    call at every step). The runner is generated for the block's shape (runners.py), with the
+    steps of the procedures it calls written in where they may be (_written_in)."""
+    parts = list(_written_in(role(body, "sequence"), build))
+    shape = tuple((stops, span is not None) for _, span, stops in parts)
+    arguments = [part for step, span, _ in parts for part in ((step,) if span is None else (step, span))]
     return runner(shape, begin is not None, begin, arguments)
+
+
+def _written_in(steps, build):
+    """A block's steps as its runner takes them: (the step, the place it notes, whether it may
+    stop). A call of a procedure whose body binds no name for its own later steps is written in:
+    the call announced (Game.on_call), then the procedure's steps, run in the caller's frame with
+    the caller's bindings, as they would be in a frame of their own: no frame is pushed for
+    them, nor run again through Game.advance. A call met while its procedure is being written in
+    (a procedure calling itself, at any depth) stays a call."""
+    for step in steps:
+        name = role(step, "procedure")
+        body = build.procedures.get(name) if isinstance(name, str) and name not in build.inlining else None
+        inner = role(body, "sequence") if body is not None else None
+        if inner is None or any(_binds_here(part) for part in inner):
+            made, span = build.step(step)
+            yield made, span, not build.straight(step)
+            continue
+        build.inlining.add(name)
+        try:
+            yield _announcing(name), build.step(step)[1], False
+            yield from _written_in(inner, build)
+        finally:
+            build.inlining.discard(name)
 
 
 def _straight_block(steps):
@@ -136,13 +159,23 @@ def _nothing(game, frame):
 def call(node, build):
     """Run a named procedure of the rules (each module may replace procedures by name)."""
     name = node.args["name"]
+    announce = _announcing(name)
 
     def enter(game, frame):
-        if game.on_call is not None:
-            game.on_call(game, name, frame.env)
+        announce(game, frame)
         game.rules.procedures[name](game, frame)
 
     return enter
+
+
+def _announcing(name: str):
+    """What a call of procedure `name` does first: tell the game's hook (a log's headings)."""
+
+    def announce(game, frame):
+        if game.on_call is not None:
+            game.on_call(game, name, frame.env)
+
+    return announce
 
 
 @dataclass(slots=True)
