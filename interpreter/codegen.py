@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import runners
 from .ir import Node, Span, nodes
 from .loops import looped
 from .registry import REGISTRY, has_role, reasons, role
@@ -71,6 +72,8 @@ class Module:
         self.replayed = False
         self._replay: Iterator | None = None
         self.rules: tuple = ()  # every rule built with this module (Rules._build): what `settled` reads
+        self._runners: dict[tuple, Callable] = {}  # (shape, looping) -> the maker handed out (runners.py)
+        self._runner_names: list[tuple[str, tuple, bool]] = []  # the makers generated here, for `source`
         self._settable: frozenset | None = None
 
     @classmethod
@@ -90,12 +93,16 @@ class Module:
     def _replayed(self, node: Node) -> Callable | None:
         """While the rules are built from the cache: the function next handed out, checked
         against the request (StaleCode when they differ)."""
+        name = self._replayed_name(node.op)
+        return None if name is None else self.namespace[name]
+
+    def _replayed_name(self, asked: str) -> str | None:
         if self._replay is None or self._generating:
             return None
         name, op = next(self._replay, (None, None))
-        if op != node.op:
+        if op != asked:
             raise StaleCode(f"the cached code of {self.label} differs from its rules")
-        return self.namespace[name]
+        return name
 
     def _handing(self, made: Callable, node: Node) -> Callable:
         if not self._generating:
@@ -197,6 +204,24 @@ class Module:
             )
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
+
+    def runner(self, shape: runners.Shape, looping: bool) -> Callable:
+        """The maker of a block's runner of this shape (runners.py), a function of this module:
+        what the cache keeps of the rules' code, so a module loaded from it hands the maker out
+        compiled. Generated, it is the one compiled once a process for the shape (the rules
+        call it as they are built, before `finish`); its source is written with the module's."""
+        made = self._runners.get((shape, looping))
+        if made is not None:
+            return made
+        asked = runners.label(shape, looping)
+        name = self._replayed_name(asked)
+        if name is None:
+            name = self.fresh("block_runner")
+            self.namespace[name] = runners.maker(shape, looping)
+            self._runner_names.append((name, shape, looping))
+        made = self._runners[(shape, looping)] = self.namespace[name]
+        self.handed.append((name, asked))
+        return made
 
     def settled(self, name: str) -> bool:
         """Whether no rule sets the space attribute `name` (no part of a primitive that sets, a
@@ -322,6 +347,7 @@ class Module:
                 *(ast.unparse(statement) for statement in prelude),
                 "\n",
                 *(ast.unparse(tree) + "\n\n" for tree in self.functions),
+                *(ast.unparse(runners.tree(*named)) + "\n\n" for named in self._runner_names),
                 "HANDED = (",
                 *handed,
                 ")",

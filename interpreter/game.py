@@ -314,9 +314,7 @@ class Rules:
         known = self._steps.get(id(node))
         if known is not None and known[0] is node:
             return known[1], known[2]
-        compiled = primitive.handler(
-            node, FlowParts(self._build_named, self.straight, self.step, self.ir.procedures, self._inlining)
-        )
+        compiled = primitive.handler(node, FlowParts(self))
         noting = (
             node.span and callable(compiled) and not has_role(node, "sequence") and not self.straight(node)
         )
@@ -1163,24 +1161,19 @@ def _names_any(key: tuple, cards: frozenset) -> bool:
 
 
 class FlowParts:
-    """What a flow primitive's handler builds with: called on a part, the part built (a closure,
-    or an expression's generated function); `straight(part)`, whether that part runs to its end
-    at once and so needs no frame (Rules.straight); `step(part)`, a block's step and the place it
-    notes, apart (Rules.step); `procedures`, the rules' procedures as written (name -> body), and
-    `inlining`, those whose steps a block's runner is writing in now (flow._written_in)."""
+    """What a flow primitive's handler builds with (the rules being built): called on a part, the
+    part built (a closure, or an expression's generated function); `straight(part)`, whether that
+    part runs to its end at once and so needs no frame (Rules.straight); `step(part)`, a block's
+    step and the place it notes, apart (Rules.step); `procedures`, the rules' procedures as
+    written (name -> body), and `inlining`, those whose steps a block's runner is writing in now
+    (flow._written_in); `runner(shape, looping)`, the maker of a block's runner (runners.py), kept
+    with the rules' generated code."""
 
-    __slots__ = ("_build", "straight", "step", "procedures", "inlining")
+    __slots__ = ("_build", "straight", "step", "procedures", "inlining", "runner")
 
-    def __init__(
-        self,
-        build: Callable,
-        straight: Callable[[Node], bool],
-        step: Callable,
-        procedures: dict,
-        inlining: set,
-    ):
-        self._build, self.straight, self.step = build, straight, step
-        self.procedures, self.inlining = procedures, inlining
+    def __init__(self, rules: Rules):
+        self._build, self.straight, self.step = rules._build_named, rules.straight, rules.step
+        self.procedures, self.inlining, self.runner = rules.ir.procedures, rules._inlining, rules.code.runner
 
     def __call__(self, node: Node):
         return self._build(node)

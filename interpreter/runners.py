@@ -13,7 +13,8 @@ needs:
 A shape is, per step, (whether it may stop, whether it notes a place), and whether the block is
 a loop's body. Nothing of the rules enters the code: the steps, their places and the loop's
 `begin` are the arguments of a maker generated once per shape as `ast` nodes, which returns the
-runner.
+runner. The rules' module (codegen.Module.runner) keeps the makers its rules use with the rest of
+their generated code, so that a module from the cache hands them out compiled.
 """
 
 from __future__ import annotations
@@ -54,14 +55,25 @@ Shape = tuple[tuple[bool, bool], ...]  # per step: (may stop, notes a place)
 # them to fill and place them cost 2 ms a runner, as much as building the rest of the rules.
 
 
-def runner(shape: Shape, looping: bool, begin: Callable | None, parts: list) -> Callable:
-    """The run(game, frame) of a block of this shape; `parts` gives each step, followed by its
-    place if it notes one."""
-    return _maker(shape, looping)(begin, *parts)
+def label(shape: Shape, looping: bool) -> str:
+    """The shape in a word, for the cache's list of what a module handed out (codegen.Module):
+    a letter a step (a: neither stops nor notes, b: stops, c: notes, d: both), `loop` or `block`."""
+    return ("loop " if looping else "block ") + "".join("abcd"[2 * noted + stops] for stops, noted in shape)
 
 
 @cache
-def _maker(shape: Shape, looping: bool) -> Callable:
+def maker(shape: Shape, looping: bool) -> Callable:
+    """`block_runner(begin, step_0, …)`, which returns the run(game, frame) of a block of this
+    shape: compiled once a process for each shape (codegen.Module keeps it with the rules' code,
+    which the cache keeps)."""
+    namespace: dict = {}
+    made = ast.Module([tree("block_runner", shape, looping)], [])
+    exec(compile(made, "<block runner>", "exec"), namespace)  # noqa: S102 - no data in it
+    return namespace["block_runner"]
+
+
+def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
+    """The maker of a runner of this shape, as `ast` (see the comment above)."""
     names = ["begin"]
     steps: list[ast.stmt] = []
     for k, (stops, noted) in enumerate(shape):
@@ -95,10 +107,7 @@ def _maker(shape: Shape, looping: bool) -> Callable:
         _set("i", _attribute(_name("frame"), "i")),
     ]
     run = _function("run", ["game", "frame"], [*head, *body])
-    make = _function("block_runner", names, [run, _n(ast.Return, _name("run"))])
-    namespace: dict = {}
-    exec(compile(ast.Module([make], []), "<block runner>", "exec"), namespace)  # noqa: S102 - no data in it
-    return namespace["block_runner"]
+    return _function(name, names, [run, _n(ast.Return, _name("run"))])
 
 
 def _step(k: int, stops: bool, noted: bool) -> ast.stmt:

@@ -76,6 +76,31 @@ def test_code_from_the_cache_plays_as_code_generated_afresh(cache_home):
     assert loaded.code.source() == generated.code.source()   # compile --python reads the same text
 
 
+def test_a_module_from_the_cache_hands_out_the_block_runners_compiled(cache_home, monkeypatch):
+    """A block's runner is made by a maker generated for its shape (runners.py): the module keeps
+    the makers with the rules' code, so rules built from the cache generate none, and a cached
+    maker is checked against the shape asked for (a module whose shapes differ is stale)."""
+    from silvics.interpreter import codegen, runners
+    ir = read("forest-shuffle")
+    generated = Rules(ir)
+    shapes = [asked for _, asked in generated.code.handed if asked.split()[0] in ("block", "loop")]
+    assert shapes and "def block_runner" in generated.code.source()
+    made, maker = [], runners.maker
+    monkeypatch.setattr(runners, "maker", lambda *shape: made.append(shape))
+    loaded = Rules(ir)
+    assert loaded.code.replayed and made == []
+    assert a_game(loaded) == a_game(generated)
+    handed = list(loaded.code.namespace["HANDED"])
+    at = next(i for i, (_, asked) in enumerate(handed) if asked.startswith("block "))
+    handed[at] = (handed[at][0], "loop " + handed[at][1].split()[1])  # a block's shape taken for a loop's
+    stale = codegen.Module.replaying("rules", {**loaded.code.namespace, "HANDED": tuple(handed)}, None)
+    monkeypatch.setattr(codecache, "module_for", lambda *_: stale)
+    monkeypatch.setattr(runners, "maker", maker)          # (generated afresh, it makes them again)
+    rebuilt = Rules(ir)
+    assert not rebuilt.code.replayed                     # stale: generated afresh
+    assert a_game(rebuilt) == a_game(generated)
+
+
 def test_the_key_follows_the_rules_and_the_generator(cache_home, monkeypatch):
     ir = read("four-forests")
     Rules(ir)

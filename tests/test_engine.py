@@ -376,28 +376,24 @@ def test_an_interrupt_cut_in_by_an_action_runs_before_the_next_step_of_its_block
 
 
 @pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
-def test_a_generated_runner_holds_nothing_of_the_rules(monkeypatch, game_id):
+def test_a_generated_runner_holds_nothing_of_the_rules(game_id):
     """A block's runner is generated from its shape alone (runners.py): its code holds numbers
     and names the generator makes. The rules reach it only as the steps, places and loop
-    beginnings handed to its maker, never as code."""
+    beginnings handed to its maker, never as code (whether the maker was generated now or comes
+    from the cache)."""
     import re
+    import types
 
-    from silvics.interpreter import runners
     from silvics.interpreter import game as engine
-    from silvics.interpreter.primitives import flow
-    made = []
-
-    def watched(shape, looping, begin, parts):
-        made.append(runners.runner(shape, looping, begin, parts))
-        return made[-1]
-    monkeypatch.setattr(flow, "runner", watched)
-    engine.Rules(games.load(game_id))
-    assert made
-    for run in made:
-        code = run.__code__
-        assert set(code.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "tick"}
-        assert all(type(value) in (int, bool, type(None)) for value in code.co_consts)
-        assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in code.co_freevars)
+    rules = engine.Rules(games.load(game_id))
+    makers = [rules.code.namespace[name] for name, asked in rules.code.handed if asked.split()[0] in ("block", "loop")]
+    assert makers
+    for maker in makers:
+        assert all(re.fullmatch(r"begin|step_\d+|span_\d+|run", name) for name in maker.__code__.co_varnames)
+        [run] = [value for value in maker.__code__.co_consts if isinstance(value, types.CodeType)]
+        assert set(run.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "tick"}
+        assert all(type(value) in (int, bool, type(None)) for value in run.co_consts)
+        assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in run.co_freevars)
 
 
 # ---- procedures written into their caller's runner ---------------------------------------------

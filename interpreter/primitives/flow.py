@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, primitive, role
-from ..runners import runner
 from ..runtime import UNANSWERED, Choice, Expr, RuleError, Step
 from ..state import Zone
 from ..views import card_label
@@ -51,7 +50,7 @@ def _runner(body, build, begin=None):
     parts = list(_written_in(role(body, "sequence"), build))
     shape = tuple((stops, span is not None) for _, span, stops in parts)
     arguments = [part for step, span, _ in parts for part in ((step,) if span is None else (step, span))]
-    return runner(shape, begin is not None, begin, arguments)
+    return build.runner(shape, begin is not None)(begin, *arguments)
 
 
 def _written_in(steps, build):
