@@ -52,8 +52,8 @@ Shape = tuple[tuple[bool, bool], ...]  # per step: (may stop, notes a place)
 #         return run
 #
 # It is built as `ast` nodes directly, each placed as it is made: parsing templates and walking
-# them to fill and place them cost 2 ms a runner, twice what the rest of Forest Shuffle's rules
-# took to build.
+# them to fill and place them cost 2 ms a runner, twice what the rest of a bundled game's
+# rules took to build.
 
 
 def label(shape: Shape, looping: bool) -> str:
