@@ -136,12 +136,6 @@ def _document(width: float, height: float, label: str, body: str) -> str:
     )
 
 
-def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
-    """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
-    sheet of faces places them)."""
-    return _drawn(ir, card, side)[0]
-
-
 def overflows(ir: GameIR, card: CardDef) -> list[str]:
     """What does not fit its box on any face of the card, in words naming the side ([] when all
     fits): for `silvics check` to warn of, as text smaller than the smallest size is unreadable.
@@ -154,18 +148,17 @@ def overflows(ir: GameIR, card: CardDef) -> list[str]:
     return found
 
 
-def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]:
-    """The face's elements, and what did not fit on it."""
+def face_body(ir: GameIR, card: CardDef, side: str | None = None) -> str:
+    """The elements of the face showing `side`, drawn from (0, 0) to the template's size in mm (a
+    sheet of faces places them)."""
     face, shown = template(ir, card), _shown(ir, card, side)
     panels = _side_panels(ir, card, side)
     out = [
         f"<title>{xml_text(_title(card, shown))}</title>",
         _rect(0.25, 0.25, face.width - 0.5, face.height - 0.5, PAPER, stroke=panels[0].colour, rx=3),
     ]
-    problems: list[str] = []
     for index, panel in enumerate(panels):
         drawn = "".join(panel.draw(len(card.sides) > 1))
-        problems += panel.problems()
         if index and face.split == "rows":  # a lower half reads from the card's other edge, as printed
             x, y, w, h = panel.x, panel.y, panel.w, panel.h
             drawn = f'<g transform="rotate(180 {_mm(x + w / 2)} {_mm(y + h / 2)})">{drawn}</g>'
@@ -178,7 +171,7 @@ def _drawn(ir: GameIR, card: CardDef, side: str | None) -> tuple[str, list[str]]
             'stroke-width="0.3" stroke-dasharray="1 1"/>'.format(*map(_mm, line), GREY)
         )
     out.append(_text(face.width / 2, face.height - 1.6, _footer(ir, card), 1.6, fill=GREY, anchor="middle"))
-    return "".join(out), problems
+    return "".join(out)
 
 
 def _side_panels(ir: GameIR, card: CardDef, side: str | None) -> list[_Panel]:

@@ -302,6 +302,14 @@ def test_the_cards_able_to_react_are_those_printing_the_reaction_in_every_deal()
 
 # ---- flow that runs straight through: no frames, the same game -----------------------------
 
+def _built_otherwise(monkeypatch):
+    """Rules built another way than the engine's source says (a test's comparison) are generated
+    apart: not from the cache, nor kept in it, where the rules as the source builds them are."""
+    from silvics.interpreter import codecache
+    from silvics.interpreter.codegen import Module
+    monkeypatch.setattr(codecache, "module_for", lambda ir, modules, label: Module(label))
+
+
 def _played(rules, players: int, seed: int) -> tuple[str, list[int], int]:
     """A random game's log, its scores, and how many frames its flow pushed."""
     from silvics.interpreter.agents import make_agent, play_on
@@ -323,6 +331,7 @@ def test_flow_that_runs_straight_through_plays_as_flow_in_frames(monkeypatch, ga
     ir = games.load(game_id)
     straight = [_played(engine.Rules(ir, modules), players, seed) for seed in range(3)]
     monkeypatch.setattr(engine.Rules, "straight", lambda self, node: False)
+    _built_otherwise(monkeypatch)
     framed = [_played(engine.Rules(ir, modules), players, seed) for seed in range(3)]
     assert [game[:2] for game in straight] == [game[:2] for game in framed]
     assert all(s[2] < f[2] for s, f in zip(straight, framed))   # and it did run some without frames
@@ -355,6 +364,7 @@ def test_names_bound_in_flow_that_runs_straight_through_stay_inside(tmp_path, mo
     assert rules.straight(ir.procedures["play"])
     assert Game(rules, 1, 0).state.counters["total"] == 121
     monkeypatch.setattr(engine.Rules, "straight", lambda self, node: False)
+    _built_otherwise(monkeypatch)
     assert Game(engine.Rules(ir), 1, 0).state.counters["total"] == 121
 
 
@@ -399,14 +409,16 @@ def test_a_generated_runner_holds_nothing_of_the_rules(game_id):
 # ---- procedures written into their caller's runner ---------------------------------------------
 
 def _calls_kept_as_calls(monkeypatch):
-    """Build rules as before procedures were written in: every call a step of its own."""
-    from silvics.interpreter.primitives import flow
+    """Build rules as before procedures were written in: every call a step of its own (the
+    runner is shown no procedure to write in)."""
+    from silvics.interpreter import game as engine
+    made = engine.FlowParts.__init__
 
-    def as_called(steps, build):
-        for step in steps:
-            made, span = build.step(step)
-            yield made, span, not build.straight(step)
-    monkeypatch.setattr(flow, "_written_in", as_called)
+    def shown_none(parts, rules):
+        made(parts, rules)
+        parts.procedures = {}
+    monkeypatch.setattr(engine.FlowParts, "__init__", shown_none)
+    _built_otherwise(monkeypatch)
 
 
 @pytest.mark.parametrize("game_id, players", [
