@@ -381,7 +381,44 @@ def test_remembering_changes_no_move(monkeypatch, game_id, players, modules, see
     assert [_log(ir, players, seed, modules) for seed in seeds] == remembered
 
 
-@pytest.mark.parametrize("game_id", ["forest-shuffle", "renature"])
+@pytest.mark.parametrize("game_id", ["reforest", "renature"])
+def test_a_definitions_first_parts_that_go_through_no_collection_are_worked_out_at_each_use(
+        monkeypatch, game_id):
+    # Reforest's `one_old_growth(c, s)`, "c.class != old-growth or count(plants(s) where class =
+    # old-growth) = 0": the class is read at each use and only the count is remembered, once a
+    # space (expressions._lead_apart). The games are those of the definitions remembered whole,
+    # byte for byte, and those of the rest not worth remembering (worked out whole at once).
+    from silvics.interpreter import codecache
+    from silvics.interpreter.codegen import Module
+    from silvics.interpreter.primitives import expressions
+    ir = games.load(game_id)
+
+    def played(skipped=frozenset()) -> tuple[list[str], set]:
+        rules = engine.Rules(ir)                     # a Worth of its own: judged as told
+        rules.worth.left, rules.worth.skipped = 0, frozenset(skipped)
+        asked, remembered = set(), engine.Game.remembered
+        monkeypatch.setattr(engine.Game, "remembered",
+                            lambda self, key, work, env: (asked.add(key), remembered(self, key, work, env))[1])
+        logs = [_log(rules, 2, seed) for seed in range(3)]
+        monkeypatch.setattr(engine.Game, "remembered", remembered)
+        return logs, asked
+
+    apart, asked = played()
+    rests = {key[0] for key in asked if key[0].endswith(".rest")}
+    assert rests                                    # some definitions are worked out so
+    if game_id == "reforest":
+        [rest] = [token for token in rests if token.startswith("one_old_growth#")]
+        assert {len(key) for key in asked if key[0] == rest} == {2}             # keyed by the space alone
+        assert not {key for key in asked if key[0] == rest.removesuffix(".rest")}  # the whole never
+    assert played(rests)[0] == apart                # the rest not worth it: the whole worked out at once
+    monkeypatch.setattr(expressions, "_lead_apart", lambda node: node.args["body"])
+    monkeypatch.setattr(codecache, "module_for", lambda ir, modules, label: Module(label))  # (not cached)
+    whole, asked = played()
+    assert not {key for key in asked if key[0].endswith(".rest")}
+    assert whole == apart
+
+
+@pytest.mark.parametrize("game_id", ["forest-shuffle", "reforest"])  # (Renature's are all worth it now)
 def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(game_id):
     # the first games of a set of rules count how often each remembered value still holds when
     # asked again (engine.Worth); those that seldom do are then worked out afresh, which changes
@@ -391,7 +428,7 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
     while worth.left > 0:
         _log(rules, 2, seed)
         seed += 1
-    assert worth.skipped                                      # Forest Shuffle's placeable, Renature's spot_for …
+    assert worth.skipped                                      # Forest Shuffle's placeable, Reforest's funds …
     for token in worth.skipped:
         asked, good = worth.asked[token]
         assert asked >= engine.JUDGED and good < engine.WORTH * asked and token not in worth.filtering

@@ -16,6 +16,7 @@ import ast
 import operator
 from collections.abc import Callable
 
+from ..ir import Node
 from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import bounded
 from ..state import SCORES, Zone, parse_key, zone_key
@@ -270,18 +271,11 @@ def let_in(node, gen):
     """A definition with parameters, used: the values passed are worked out first, then the
     definition's text with its parameters standing for them. Its value is remembered until the
     state next changes (placement rules ask the same question of every card and space)."""
-    names, values = node.args["names"], node.args["values"]
-    reads = tuple(sorted(free_names(node.args["body"], gen.module.free) - set(names)))
+    text = node.args["body"]
+    reads = tuple(sorted(free_names(text, gen.module.free) - set(node.args["names"])))
     around = gen.env() if any(gen.is_local(name) for name in reads) else ast.Name("env", ast.Load())
-    if not _loops(node.args["body"]):  # a few reads and sums: quicker worked out than looked up
-        parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
-        body = gen.module.function(
-            node.args["body"], tuple(f"p{at}" for at in range(1, len(names) + 1)), parameters
-        )
-        code = ast.Call(
-            gen.ref(body), [ast.Name("game", ast.Load()), around, *(gen.code(value) for value in values)], []
-        )
-        return _as_body(code, node, gen)
+    if not _loops(text):  # a few reads and sums: quicker worked out than looked up
+        return _as_body(_worked_out(text, node, around, gen), text, gen)
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is
     # not); its text is one function, which reads its parameters from the key
@@ -289,7 +283,7 @@ def let_in(node, gen):
     key = ast.Tuple(
         [
             ast.Constant(token),
-            *(gen.code(value) for value in values),
+            *(gen.code(value) for value in node.args["values"]),
             *(
                 gen.bound(name) if gen.is_local(name) else gen.fill("env.get({name})", name=name)
                 for name in reads
@@ -297,14 +291,67 @@ def let_in(node, gen):
         ],
         ast.Load(),
     )
-    code = gen.fill(  # (a use of a definition not worth remembering skips `remembered`'s lookups)
-        "{body}(game, {env}, {key}) if {token} in game.forgotten else game.remembered({key}, {body}, {env})",
+    worked = _lead_apart(node)
+    if worked is text:  # (a use of a definition not worth remembering skips `remembered`'s lookups)
+        rest, otherwise = (
+            token,
+            gen.fill("game.remembered({key}, {body}, {env})", key=key, body=body, env=around),
+        )
+    else:  # its first parts at the use, the rest remembered; all at once when the rest is not worth it
+        rest, otherwise = _token(worked.args["items"][-1]), _worked_out(worked, node, around, gen)
+    code = gen.fill(
+        "{body}(game, {env}, {key}) if {rest} in game.forgotten else {otherwise}",
         key=key,
         body=body,
         env=around,
-        token=token,
+        rest=rest,
+        otherwise=otherwise,
     )
-    return _as_body(code, node, gen)
+    return _as_body(code, text, gen)
+
+
+def _worked_out(text, node, around, gen) -> ast.expr:
+    """A use of definition `node` that works out `text` (its own, or _lead_apart's) afresh: one
+    function of the rules, its parameters given the values passed."""
+    names = node.args["names"]
+    parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
+    body = gen.module.function(text, tuple(f"p{at}" for at in range(1, len(names) + 1)), parameters)
+    values = (gen.code(value) for value in node.args["values"])
+    return ast.Call(gen.ref(body), [ast.Name("game", ast.Load()), around, *values], [])
+
+
+def _lead_apart(node, known: dict = {}) -> Node:  # noqa: B006 - a cache for the process, by node
+    """A remembered definition's text as its uses work it out. An `and` or an `or` whose first
+    parts go through no collection, the rest through one, is worked out at each use up to those
+    parts, and only the rest is remembered, as a definition of its own keyed by the parameters
+    it reads (a value kept for every card and space costs more than reading a card's kind
+    again): of "c.kind != big or count(cards(s) where kind = big) = 0", the count is
+    remembered for big cards only, once a space. Any other text is the definition's own."""
+    body = node.args["body"]
+    found = known.get(id(body))
+    if found is not None and found[0] is body:
+        return found[1]
+    worked = body
+    if body.op in ("any_of", "all_of") and _loops(body):
+        items = body.args["items"]
+        lead = next(at for at, item in enumerate(items) if _loops(item))
+        if lead:
+            rest = (
+                items[lead] if lead == len(items) - 1 else Node(body.op, {"items": items[lead:]}, body.span)
+            )
+            worked = Node(body.op, {"items": (*items[:lead], _defined(rest, node))}, body.span)
+    known[id(body)] = (body, worked)
+    return worked
+
+
+def _defined(rest, node) -> Node:
+    """A use of `rest`, part of definition `node`'s text, as a definition of its own: given those
+    of its parameters it reads, its values keyed apart from the whole's."""
+    names = tuple(name for name in node.args["names"] if name in free_names(rest))
+    args = {"variant": f"{node.args.get('variant')}.rest", "names": names, "body": rest}
+    return Node(
+        "let_in", {**node.args, **args, "values": tuple(Node("var", {"name": n}) for n in names)}, rest.span
+    )
 
 
 def _remembered(node, gen) -> tuple[str, ast.expr]:
@@ -312,7 +359,12 @@ def _remembered(node, gen) -> tuple[str, ast.expr]:
     begin with it), and its text as one function of the key (its parameters read from it)."""
     parameters = {name: gen.read("key", at) for at, name in enumerate(node.args["names"], 1)}
     body = gen.module.function(node.args["body"], ("key",), parameters, shared=True)
-    return f"{node.args['define']}#{node.args.get('variant')}", gen.ref(body)
+    return _token(node), gen.ref(body)
+
+
+def _token(node) -> str:
+    """What a definition's remembered values are keyed by first (Worth judges each by it)."""
+    return f"{node.args['define']}#{node.args.get('variant')}"
 
 
 def _of_it_alone(test, gen) -> bool:
@@ -325,9 +377,9 @@ def _of_it_alone(test, gen) -> bool:
     return not reads and len(values) == 1 and values[0].op == "var" and values[0].args.get("name") == "it"
 
 
-def _as_body(code, node, gen):
-    """A definition's call, known to give what its text gives (always a list, or a number)."""
-    listing, number = gen.module.facts[id(node.args["body"])]
+def _as_body(code, body, gen):
+    """A definition's call, known to give what its text (`body`) gives (always a list, or a number)."""
+    listing, number = gen.module.facts[id(body)]
     return gen.known(code, listing=listing, number=number)
 
 
