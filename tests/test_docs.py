@@ -52,3 +52,20 @@ def test_site_builds_strictly(tmp_path):
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_diagnostics_page_shows_what_check_reports_of_a_score_no_player_can_take(tmp_path):
+    """docs/diagnostics.md: adding `- score 1` to Reforest's `end_round` (a procedure an interrupt
+    runs) is reported as the page shows, line and column included: they follow the rules file."""
+    import shutil
+
+    from conftest import run_cli
+    page = (ROOT / "docs" / "diagnostics.md").read_text()
+    said = page.split("is reported by `silvics check rules/reforest` as\n\n```text\n", 1)[1].split("```", 1)[0]
+    shutil.copytree(ROOT / "rules" / "reforest", tmp_path / "rules" / "reforest")
+    shutil.copytree(ROOT / "cards" / "reforest", tmp_path / "cards" / "reforest")
+    rules = tmp_path / "rules" / "reforest" / "game.yaml"
+    rules.write_text(rules.read_text().replace("  end_round:\n", "  end_round:\n    - score 1\n", 1))
+    status, out, err = run_cli("check", str(rules.parent))
+    assert status == 1
+    assert said.replace("rules/reforest", str(rules.parent)) in out + err
