@@ -3,7 +3,9 @@
     python benchmarks/flow_floor.py [--games 5] [--repeat 3]
 
 A game of nothing but choices: Orchard (examples/orchard) with its play replaced by
-`repeat: 1000` of `each player: [look]`, where `look` is `choose fruit from market`. Each
+`repeat: 1000` of `each player: [look]`, where `look` is `choose fruit from market` (`play`
+binds the count first, `let passes = 1000`: a procedure that binds no name is written into its
+caller's runner as the rules are built, where replacing it afterwards would change nothing). Each
 decision then costs only what the engine's protocol costs: the flow (frames, the block runner,
 the loops' passes, the noted steps), the choice and its log line, the observation, and the
 agent. It is timed twice in one process, in alternate rounds:
@@ -33,7 +35,8 @@ from silvics.interpreter.views import card_label
 ROOT = Path(__file__).resolve().parent.parent
 PASSES = 1000
 PLAY = f"""  play:
-    - repeat: {PASSES}
+    - let passes = {PASSES}
+    - repeat: passes
       do:
         - each player: [look]
   look:
@@ -90,8 +93,10 @@ def state_machine(rules):
                 frame.i = 1
 
     def enter(game, frame):
+        enter.entered += 1
         game.state.stack.append(Frame(run, dict(frame.env), 0, [0, None]))
 
+    enter.entered = 0  # (main checks the games played it)
     return enter
 
 
@@ -123,6 +128,8 @@ def main(argv=None):
                 seconds, logs[name] = decisions(ir, range(args.games))
                 best[name] = min(best[name], seconds)
         rules.procedures["play"] = ways["closures"]
+    if not ways["state machine"].entered:
+        raise SystemExit("the games never called the state machine: `play` was written into its caller")
     if logs["closures"] != logs["state machine"]:
         raise SystemExit("the state machine logged other choices: it is not the same game")
     for name, seconds in best.items():
