@@ -460,3 +460,35 @@ def test_a_procedure_that_binds_a_name_keeps_its_frame_and_the_name_inside(tmp_p
         "procedures:\n  setup: []\n  play: [let a = 1, add a to total, bump, add a to total]\n"
         "  bump: [let a = 100, add a to total]\n  scoring: []\n")
     assert Game(games.load(str(tmp_path)), 1, 0).state.counters["total"] == 102
+
+
+def test_one_of_hands_its_frame_over_to_the_procedure_picked(tmp_path, monkeypatch):
+    """`one of` waits for its answer in a frame of its own, which the procedure picked then runs
+    in (flow.one_of): no frame is popped and pushed again. Bindings stay as in a frame of the
+    procedure's own: `bump`'s `a` stays inside (1 + 100, then the caller's 1: 102; 1 + 1000 + 1
+    for `skip`). Without the handover, the same totals, with a frame more pushed per answer."""
+    (tmp_path / "game.yaml").write_text(
+        "id: handover\nname: Handover\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "interrupts:\n  - when: total < 0\n    do: [add 1 to total]\n"     # (so that nothing runs straight)
+        "procedures:\n  setup: []\n  play:\n    - each player:\n        - let a = 1\n        - add a to total\n"
+        "        - one of: [bump, skip]\n        - add a to total\n"
+        "  bump: [let a = 100, add a to total]\n  skip: [let a = 1000, add a to total]\n  scoring: []\n")
+    from silvics.interpreter import game as engine
+    from silvics.interpreter.primitives import flow
+    ir = games.load(str(tmp_path))
+
+    def played(rules, answer):
+        game = Game(rules, 1, 0)
+        pushed, push = [0], game.push
+        game.push = lambda *args: (pushed.__setitem__(0, pushed[0] + 1), push(*args))[1]
+        game.apply(answer)
+        return game.state.counters["total"], game.over, pushed[0]
+
+    handed = [played(engine.Rules(ir), answer) for answer in (0, 1)]
+    assert [game[:2] for game in handed] == [(102, True), (1002, True)]
+    monkeypatch.setattr(flow, "_enter_block", lambda run: lambda game, frame: game.push(run, frame))
+    _built_otherwise(monkeypatch)
+    kept = [played(engine.Rules(ir), answer) for answer in (0, 1)]
+    assert [game[:2] for game in kept] == [game[:2] for game in handed]
+    assert [game[2] for game in kept] == [game[2] + 1 for game in handed]

@@ -34,7 +34,11 @@ def _guarded(node, build):
 
 
 def _enter_block(run):
-    return lambda game, frame: game.push(run, frame)
+    def enter(game, frame):
+        game.push(run, frame)
+
+    enter.runs = run  # type: ignore[attr-defined]  # what a frame handed over runs (one_of)
+    return enter
 
 
 def _runner(body, build, begin=None):
@@ -825,8 +829,13 @@ def one_of(node, build):
             game.procedure(picked)(game, frame.child())
 
     def answered(game, frame):
+        enter = game.procedure(frame.take_answer())
+        runs = getattr(enter, "runs", None)
+        if runs is not None:  # a procedure run in a frame of its own: this one, handed over
+            frame.run = runs
+            return
         game.pop()
-        game.procedure(frame.take_answer())(game, frame)
+        enter(game, frame)
 
     return enter
 
