@@ -172,7 +172,8 @@ class Module:
         builder gives its statements, run with `env`, the frame's bindings. Around them, what
         every action step does: inside a simultaneous turn it is held back (Game.hold) until
         every seat has chosen; it notes where it is written (Game.recent); a rule's fault in it
-        is reported there; the interrupts are checked after it, and the test hook called."""
+        is reported there; the interrupts are checked after it (when it stamped a key their
+        conditions read: State.alarm), and the test hook called."""
         found = self._found(node)
         if found is not None:
             return found
@@ -191,7 +192,7 @@ class Module:
                 except:
                     {failed}({at})
                     raise
-                if game.rules.interrupts:
+                if game.state.alarm and game.rules.interrupts:
                     game.check_interrupts()
                 if game.on_step:
                     game.on_step(game)

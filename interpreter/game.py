@@ -458,7 +458,6 @@ class Game:
         self.origin: _Origin | None = None  # a copy's or a world's: where its filters' answers may come from
         self._worlds: _Dealt | None = None  # what the worlds redealt from this state share (redealt)
         self.reads: set | None = None  # what the value being worked out has read so far
-        self.calm: _Calm | None = None  # after a check of the interrupts that fired none
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
         self.recent: deque[Span | None] = deque(maxlen=4)
@@ -684,18 +683,12 @@ class Game:
     def check_interrupts(self, prime: bool = False):
         """After every action: an interrupt whose condition has turned true runs its body at once
         (the interrupted flow resumes after it). Priming only records each condition. A check
-        notes every key the conditions read (as a remembered value does); after one that fired
-        nothing, while no key among those is stamped, every condition is as it was and nothing is
-        worked out (most actions change nothing they read)."""
-        state, calm = self.state, self.calm
-        if (
-            calm is not None
-            and not prime
-            and calm.rules is self.rules
-            and calm.serial == state.serial
-            and calm.read.isdisjoint(state.changed[calm.seen :])
-        ):
-            calm.seen = len(state.changed)
+        that fires nothing leaves the keys the conditions read in `state.alarming`: until one of
+        them is stamped (State.alarm), every condition is as it was and nothing is worked out
+        (most actions change nothing they read; an action's code looks at the alarm before it
+        calls this)."""
+        state = self.state
+        if not (state.alarm or prime):
             return
         watch, fired, read = state.watch, False, set()
         for index, (cond, body, span) in enumerate(self.rules.interrupts):
@@ -712,7 +705,8 @@ class Game:
                 fired = True
                 self.note("interrupt", [], str(span))
                 body(self, Frame(None, {}))  # a flow started with no bindings
-        self.calm = None if fired or prime else _Calm(self.rules, state.serial, len(state.changed), read)
+        if not (fired or prime):
+            state.alarm, state.alarming = False, frozenset(read)
 
     def _prime_interrupts(self):
         """Record each interrupt's condition as the state now stands (a laid-out position), so the
@@ -1059,17 +1053,6 @@ class Worth:
                 for token, (asked, good) in self.asked.items()
                 if asked >= JUDGED and good < WORTH * asked and token not in self.filtering
             )
-
-
-class _Calm:
-    """What a check of the interrupts that fired nothing leaves (Game.check_interrupts): for these
-    rules and this state object (its serial), every key the conditions read, and how many keys
-    the state had stamped when they were last found unchanged."""
-
-    __slots__ = ("rules", "serial", "seen", "read")
-
-    def __init__(self, rules: Rules, serial: int, seen: int, read: set):
-        self.rules, self.serial, self.seen, self.read = rules, serial, seen, read
 
 
 class Reading:

@@ -169,6 +169,11 @@ class State:
     # a grid space's key (and its attributes' key) -> the key stamped with it for its whole grid
     # (WHOLE): one key a value that read the whole grid reads instead (Game.remembered)
     whole_grid: dict[str, str] = field(default_factory=dict)
+    # whether the interrupts' conditions are to be worked out after the next action: raised when
+    # a key they read is stamped (Game.check_interrupts leaves those keys in `alarming`), and in
+    # a copy, whose rules may deal the cards otherwise
+    alarm: bool = True
+    alarming: frozenset = frozenset()
 
     @classmethod
     def new(cls, players: int, box: list[int], seed: int) -> State:
@@ -231,6 +236,8 @@ class State:
     def stamp(self, key: str):
         self.stamps[key] = self.clock = next(_CLOCK)
         self.changed.append(key)
+        if key in self.alarming:
+            self.alarm = True
         if self.whole_grid:
             self._stamp_wholes((key,))
 
@@ -241,6 +248,8 @@ class State:
             if whole is not None:
                 self.stamps[whole] = self.clock
                 self.changed.append(whole)
+                if whole in self.alarming:
+                    self.alarm = True
 
     def reseed(self, seed):
         """A new generator for this copy alone (a guessed world must not foresee the real shuffles)."""
@@ -277,6 +286,8 @@ class State:
             self.facedown[uid] = facedown
         self.stamps[origin] = self.stamps[to] = self.clock = next(_CLOCK)
         self.changed += (origin, to)
+        if origin in self.alarming or to in self.alarming:
+            self.alarm = True
         if self.whole_grid:
             self._stamp_wholes((origin, to))
 
@@ -322,6 +333,8 @@ class State:
             self.stamps[key] = now
         self.stamps[to] = now
         self.changed += (*origins, to)
+        if to in self.alarming or not self.alarming.isdisjoint(origins):
+            self.alarm = True
         if self.whole_grid:
             self._stamp_wholes((*origins, to))
 

@@ -280,7 +280,19 @@ def test_an_interrupt_fires_each_time_its_condition_turns_true_among_actions_it_
         *(f"ticks = {n}" for n in (1, 2, 3)), rang[0], rang[1].format(1),
         *(f"ticks = {n}" for n in (4, 5, 1, 2, 3)), rang[0], rang[1].format(2),
     ]
-    assert game.calm is not None and "#ticks" in game.calm.read  # what the skipped checks watch
+    assert not game.state.alarm and "#ticks" in game.state.alarming  # what the skipped checks watch
+
+
+def test_a_copy_or_a_world_of_a_game_works_its_interrupts_out_afresh():
+    # the keys a check left watched were read in the game's own deal: a world deals the hidden
+    # cards again, under rules whose cards print otherwise, so its first action checks again
+    import random
+    game = Game(games.load("forest-shuffle"), 2, 3)
+    while game.state.alarm:
+        game.apply(0)
+    assert game.state.alarming
+    for other in (game.copy(), game.observe(0).sample(random.Random(1))):
+        assert other.state.alarm and not game.state.alarm
 
 
 def test_the_cards_able_to_react_are_those_printing_the_reaction_in_every_deal():
