@@ -168,8 +168,10 @@ def owned_key(node, gen):
 )
 def counter(node, gen):
     """A counter's value: shared, or one per player (the acting player's unless `of` says whose)."""
-    code = gen.fill(
-        "counter_value(game, {key})", counter_value=gen.ref(counter_value), key=owned_key(node, gen)
+    code = gen.fill(  # counter_value, written out where no read is being noted (most reads)
+        "game.state.counters.get({key}, 0) if game.reads is None else counter_value(game, {key})",
+        counter_value=gen.ref(counter_value),
+        key=owned_key(node, gen),
     )
     return gen.known(code, number=True)
 
@@ -608,8 +610,11 @@ def _printed_as(test, gen) -> tuple[str, object] | None:
 
 def _items(coll, gen) -> ast.expr:
     """The code of what a collection holds, to read through (a zone's live pile, not a copy)."""
-    if has_role(coll, "pile"):
-        return gen.known(gen.fill("game.pile({key})", key=gen.code(coll)), listing=True, cards=True)
+    if has_role(coll, "pile"):  # Game.pile, written out where no read is being noted (most reads)
+        code = gen.fill(
+            "game.state.zones.get({key}, ()) if game.reads is None else game.pile({key})", key=gen.code(coll)
+        )
+        return gen.known(code, listing=True, cards=True)
     value = gen.code(coll)
     return (
         value
