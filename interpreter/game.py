@@ -443,6 +443,8 @@ class Game:
                 )
         self.rules = rules  # this game's card table (secret_order), shared by its copies
         self.state = _state
+        if not rules.interrupts:
+            _state.alarm = False  # (no condition to work out: an action's code asks no more)
         self.wholes = rules.wholes(_state.players)
         if fresh:
             _state.whole_grid = self.wholes.of

@@ -9,12 +9,17 @@ needs:
 - it brings `frame.i` up to date, and looks at the stack after the step, only if the step may
   stop: push a frame, ask, end the game, or be cut in on by an interrupt (not Rules.straight).
   A frame is only resumed or copied once it has stopped, so `frame.i` need be right only then.
+- a block's last step that may stop but binds nothing in the block's frame runs after the frame
+  is popped: nothing is left to resume after it, and a frame it pushes would take a copy of the
+  bindings all the same (the frame it was run with is handed on, off the stack). Coming back to
+  the block only to pop it is an entry of `Game.advance` and of the runner saved.
 
-A shape is, per step, (whether it may stop, whether it notes a place), and whether the block is
-a loop's body. Nothing of the rules enters the code: the steps, their places and the loop's
-`begin` are the arguments of a maker generated once per shape as `ast` nodes, which returns the
-runner. The rules' module (codegen.Module.runner) keeps the makers its rules use with the rest of
-their generated code, so that a module from the cache hands them out compiled.
+A shape is, per step, (whether it may stop, whether it notes a place, whether it is a block's last
+step handing the frame over), and whether the block is a loop's body. Nothing of the rules enters
+the code: the steps, their places and the loop's `begin` are the arguments of a maker generated
+once per shape as `ast` nodes, which returns the runner. The rules' module
+(codegen.Module.runner) keeps the makers its rules use with the rest of their generated code, so
+that a module from the cache hands them out compiled.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-Shape = tuple[tuple[bool, bool], ...]  # per step: (may stop, notes a place)
+Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a place, hands the frame over)
 
 # The code, for a loop whose step 0 notes a place and may stop and whose step 1 does neither
 # (a block has no `while`: its steps, then `stack.pop()`):
@@ -58,8 +63,10 @@ Shape = tuple[tuple[bool, bool], ...]  # per step: (may stop, notes a place)
 
 def label(shape: Shape, looping: bool) -> str:
     """The shape in a word, for the cache's list of what a module handed out (codegen.Module):
-    a letter a step (a: neither stops nor notes, b: stops, c: notes, d: both), `loop` or `block`."""
-    return ("loop " if looping else "block ") + "".join("abcd"[2 * noted + stops] for stops, noted in shape)
+    a letter a step (a: neither stops nor notes, b: stops, c: notes, d: both; f and h: b and d
+    handing the frame over), `loop` or `block`."""
+    letters = ("abcdefgh"[4 * hands + 2 * noted + stops] for stops, noted, hands in shape)
+    return ("loop " if looping else "block ") + "".join(letters)
 
 
 @cache
@@ -77,9 +84,9 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
     """The maker of a runner of this shape, as `ast` (see the comment above)."""
     names = ["begin"]
     steps: list[ast.stmt] = []
-    for k, (stops, noted) in enumerate(shape):
+    for k, (stops, noted, hands) in enumerate(shape):
         names += [f"step_{k}", *([f"span_{k}"] if noted else [])]
-        steps.append(_step(k, stops, noted))
+        steps.append(_step(k, stops, noted, hands))
     last = _n(ast.Constant, len(shape))
     if looping:
         begun = _n(
@@ -111,13 +118,18 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
     return _function(name, names, [run, _n(ast.Return, _name("run"))])
 
 
-def _step(k: int, stops: bool, noted: bool) -> ast.stmt:
+def _step(k: int, stops: bool, noted: bool, hands: bool) -> ast.stmt:
     """Step k, run if the frame is not past it."""
     body: list[ast.stmt] = []
     if noted:
         body.append(
             _n(ast.Expr, _call(_attribute(_attribute(_name("game"), "recent"), "append"), _name(f"span_{k}")))
         )
+    if hands:  # a block's last step, which binds nothing in it: the frame goes before the step runs
+        body.append(_n(ast.Expr, _call(_attribute(_name("stack"), "pop"))))
+        body.append(_n(ast.Expr, _call(_name(f"step_{k}"), _name("game"), _name("frame"))))
+        body.append(_n(ast.Return, None))
+        return _n(ast.If, _is(_name("i"), ast.LtE, _n(ast.Constant, k)), body, [])
     if stops:
         body.append(_n(ast.Assign, [_attribute(_name("frame"), "i", ast.Store())], _n(ast.Constant, k + 1)))
     body.append(_n(ast.Expr, _call(_name(f"step_{k}"), _name("game"), _name("frame"))))

@@ -504,3 +504,28 @@ def test_one_of_hands_its_frame_over_to_the_procedure_picked(tmp_path, monkeypat
     kept = [played(engine.Rules(ir), answer) for answer in (0, 1)]
     assert [game[:2] for game in kept] == [game[:2] for game in handed]
     assert [game[2] for game in kept] == [game[2] + 1 for game in handed]
+
+
+def test_a_blocks_last_step_runs_after_its_frame_is_gone_unless_it_binds_there(tmp_path):
+    """A block's frame is popped before its last step runs, when that step may push a frame but
+    binds nothing in the block (runners.py: the frame is handed over): `outer` calls `inner`
+    last, so `inner` asks with one frame above the turn's, not two, and the totals are as
+    before (5 + 100 + 1). `pick` ends with a choice, which binds `a` in pick's frame: it keeps
+    its frame, and the turn's `a` stays 1 (10 + 1, not 10 + 100)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: tail\nname: Tail\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "interrupts:\n  - when: total < 0\n    do: [add 1 to total]\n"     # (so that nothing runs straight)
+        "procedures:\n  setup: []\n  play:\n    - each player:\n        - choose d from [1, 2]\n"
+        "        - let a = 1\n        - outer\n        - pick\n        - add a to total\n"
+        "  outer:\n    - let a = 5\n    - add a to total\n    - inner\n"
+        "  inner:\n    - let b = 100\n    - choose c from [1, 2]\n    - add b to total\n"
+        "  pick:\n    - add 10 to total\n    - choose a from [100, 1000]\n  scoring: []\n")
+    game = Game(games.load(str(tmp_path)), 1, 0)
+    turn = len(game.state.stack)                     # the turn's frame on top, asking for d
+    game.apply(0)
+    assert game.state.pending.options == (1, 2) and len(game.state.stack) == turn + 1   # inner's
+    game.apply(0)
+    assert game.state.pending.options == (100, 1000) and len(game.state.stack) == turn + 1   # pick's
+    game.apply(0)
+    assert game.over and game.state.counters["total"] == 5 + 100 + 10 + 1

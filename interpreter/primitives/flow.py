@@ -52,29 +52,32 @@ def _runner(body, build, begin=None):
     call at every step). The runner is generated for the block's shape (runners.py), with the
     steps of the procedures it calls written in where they may be (_written_in)."""
     parts = list(_written_in(role(body, "sequence"), build))
-    shape = tuple((stops, span is not None) for _, span, stops in parts)
-    arguments = [part for step, span, _ in parts for part in ((step,) if span is None else (step, span))]
+    shape = tuple((stops, span is not None, False) for _, span, stops, _ in parts)
+    if begin is None and parts and parts[-1][2] and not parts[-1][3]:
+        shape = (*shape[:-1], (True, shape[-1][1], True))  # the last step hands the frame over
+    arguments = [part for step, span, _, _ in parts for part in ((step,) if span is None else (step, span))]
     return build.runner(shape, begin is not None)(begin, *arguments)
 
 
 def _written_in(steps, build):
     """A block's steps as its runner takes them: (the step, the place it notes, whether it may
-    stop). A call of a procedure whose body binds no name for its own later steps is written in:
-    the call announced (Game.on_call), then the procedure's steps, run in the caller's frame with
-    the caller's bindings, as they would be in a frame of their own: no frame is pushed for
-    them, nor run again through Game.advance. A call met while its procedure is being written in
-    (a procedure calling itself, at any depth) stays a call."""
+    stop, whether it binds a name in the block's frame). A call of a procedure whose body binds
+    no name for its own later steps is written in: the call announced (Game.on_call), then the
+    procedure's steps, run in the caller's frame with the caller's bindings, as they would be in
+    a frame of their own: no frame is pushed for them, nor run again through Game.advance. A call
+    met while its procedure is being written in (a procedure calling itself, at any depth) stays
+    a call."""
     for step in steps:
         name = role(step, "procedure")
         body = build.procedures.get(name) if isinstance(name, str) and name not in build.inlining else None
         inner = role(body, "sequence") if body is not None else None
         if inner is None or any(_binds_here(part) for part in inner):
             made, span = build.step(step)
-            yield made, span, not build.straight(step)
+            yield made, span, not build.straight(step), _binds_here(step)
             continue
         build.inlining.add(name)
         try:
-            yield _announcing(name), build.step(step)[1], False
+            yield _announcing(name), build.step(step)[1], False, False
             yield from _written_in(inner, build)
         finally:
             build.inlining.discard(name)
