@@ -17,7 +17,7 @@ import struct
 import sys
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
-from itertools import chain, compress
+from itertools import chain
 from typing import NamedTuple
 
 from . import codecache
@@ -115,7 +115,8 @@ class Rules:
         }
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
         self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
-        self.dealt_from: tuple[Rules, list[int]] | None = None  # the rules and order these were dealt in
+        # the rules these were dealt from, the order, and its inverse (Rules.dealt)
+        self.dealt_from: tuple[Rules, list[int], list[int] | None] | None = None
         self.worth = Worth()  # which definitions are worth remembering: shared by every game of these rules
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
@@ -243,16 +244,17 @@ class Rules:
         )
         return found
 
-    def dealt(self, order: list[int]) -> Rules:
+    def dealt(self, order: list[int], inverse: list[int] | None = None) -> Rules:
         """The same rules with the cards dealt otherwise: card `uid` shows what card `order[uid]`
-        shows here (a new game's secret_order; a guessed world: views.shuffled_unseen).
-        Everything else is shared."""
+        shows here (a new game's secret_order; a guessed world: views.shuffled_unseen), and the
+        card showing what card `c` shows here is `inverse[c]` (worked out when first asked, if
+        not given). Everything else is shared."""
         rules = self._shared()
         tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading)
         rules.defs, rules.faces, rules.printed, rules.leading = (
             [*map(table.__getitem__, order)] for table in tables
         )
-        rules.reacting, rules.dealt_from = {}, (self, order)
+        rules.reacting, rules.dealt_from = {}, (self, order, inverse)
         return rules
 
     def able_to(self, name: str) -> frozenset:
@@ -264,8 +266,11 @@ class Rules:
                     uid for uid, sides in enumerate(self.printed) if any(name in side for side in sides)
                 )
             else:  # the cards showing what those of the rules dealt from showed: asked once per rules
-                source, order = self.dealt_from
-                found = frozenset(compress(range(len(order)), map(source.able_to(name).__contains__, order)))
+                source, order, inverse = self.dealt_from
+                if inverse is None:
+                    inverse = sorted(range(len(order)), key=order.__getitem__)
+                    self.dealt_from = (source, order, inverse)
+                found = frozenset(map(inverse.__getitem__, source.able_to(name)))
             self.reacting[name] = found
         return found
 
@@ -434,8 +439,9 @@ class Game:
                     f"{rules.ir.name} is for {player_count(rules.ir.min_players, rules.ir.max_players)}"
                 )
             order = secret_order(len(rules.defs), seed)
-            rules = rules.dealt(order)
-            _state = State.new(players, sorted(range(len(order)), key=order.__getitem__), seed)
+            box = sorted(range(len(order)), key=order.__getitem__)  # the uid of each card of the rules
+            rules = rules.dealt(order, box)
+            _state = State.new(players, box[:], seed)  # (the box is a pile: its list changes)
             _state.watch = [None] * len(rules.interrupts)
             for counter in rules.ir.counters:
                 _state.counters.update(
@@ -929,15 +935,20 @@ class Game:
             able = self.rules.able_to(name)
             if not able:
                 continue
-            lying = {location[uid] for uid in able}  # (asking each pile whether it holds one reads all of it)
-            for key, pile in state.zones.items():
-                if key in lying and parse_key(key).name == within:
-                    owner = self.seat_of_zone(key)
-                    if owner_only and owner != actor:
-                        continue
-                    found += [
-                        (uid, name, owner) for uid in pile if printed[uid][side[uid]].get(name) is not None
-                    ]
+            # the piles of zone `within` holding one (asking each pile whether it does reads all of it)
+            lying = {key for key in {location[uid] for uid in able} if parse_key(key).name == within}
+            if not lying:
+                continue
+            # in the zones' order, the order they react in (one pile needs no looking for it)
+            for key in lying if len(lying) == 1 else [key for key in state.zones if key in lying]:
+                owner = self.seat_of_zone(key)
+                if owner_only and owner != actor:
+                    continue
+                found += [
+                    (uid, name, owner)
+                    for uid in state.zones[key]
+                    if printed[uid][side[uid]].get(name) is not None
+                ]
         return found
 
     def printed(self, uid: int, name: str):

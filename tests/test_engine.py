@@ -283,6 +283,27 @@ def test_an_interrupt_fires_each_time_its_condition_turns_true_among_actions_it_
     assert not game.state.alarm and "#ticks" in game.state.alarming  # what the skipped checks watch
 
 
+def test_cards_in_several_piles_react_in_the_order_the_piles_were_made():
+    # Thicket: a Beetle (lower half, when_placed) in the slots of each of three stems, the slots
+    # made in a shuffled order; the reactors are listed pile by pile in the zones' order, as a
+    # look at every zone finds them, and so are those of a world dealt again from the game
+    import random
+    game = Game(games.load(str(FIXTURES / "thicket")), 1, 0)
+    state, defs = game.state, game.rules.defs
+    stems = [uid for uid in range(len(defs)) if defs[uid].kind == "stem"][:3]
+    beetles = [uid for uid in range(len(defs)) if defs[uid].id == "owl-beetle"][:3]
+    for stem in stems:
+        state.move(stem, "grove/0", facedown=False)
+    for stem, beetle in zip(random.Random(5).sample(stems, 3), beetles):
+        state.move(beetle, f"slots/{stem}", facedown=False)
+        state.flip(beetle, 1)
+    for seen in (game, game.observe(0).sample(random.Random(1))):
+        found = seen.reactors("placed", 0)
+        every = [uid for key, pile in seen.state.zones.items() if key.startswith("slots/") for uid in pile]
+        assert len(every) == 3 and [uid for uid, _, _ in found] == every
+        assert {name for _, name, _ in found} == {"when_placed"}
+
+
 def test_a_copy_or_a_world_of_a_game_works_its_interrupts_out_afresh():
     # the keys a check left watched were read in the game's own deal: a world deals the hidden
     # cards again, under rules whose cards print otherwise, so its first action checks again
