@@ -284,3 +284,27 @@ def test_a_guard_is_explained_by_its_parts_with_the_code_that_plays(game_id, cac
             seen.add(bool(explained.value))
         game.apply(agents[game.state.pending.seat].choose(game.observe(game.state.pending.seat)))
     assert seen == {True, False}  # the guard held at some decisions and not at others
+
+
+def test_has_of_what_a_card_prints_is_read_in_place_and_agrees_with_includes(tmp_path):
+    """`tags has red` reads a printed set, never a zone, so it is `'red' in (tags or ())` in place
+    (a card tagged nothing has none); `pile has it`, whose items are a zone, goes through
+    includes(). Both count as includes() would: 2 chips tagged red (one is tagged nothing), 3 in pile."""
+    (tmp_path / "game.yaml").write_text(
+        "id: tags\nname: Tags\nplayers: {min: 1, max: 1}\ncards: [cards.yaml]\n"
+        "kinds:\n  chip:\n    attributes:\n      tags: {type: set, values: [red, blue]}\n"
+        "counters:\n  total: {start: 0}\n  named: {start: 0}\nzones:\n  pile: {visibility: public}\n"
+        "procedures:\n  setup: [move box to pile face up]\n  play:\n"
+        "    - set total to count(pile where tags has red)\n    - set named to count(pile where pile has it)\n"
+        "  scoring: []\n")
+    (tmp_path / "cards.yaml").write_text(
+        "kind: chip\ncards:\n  - {id: a, tags: [red]}\n  - {id: b, tags: [red, blue]}\n  - {id: c, tags: []}\n")
+    ir = compile_game(tmp_path)
+    source = compiled_rules(ir).code.source()
+    tree = ast.parse(source)
+    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    assert sum(name.startswith("includes") for name in calls) == 1          # pile has it
+    assert any(isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In) and isinstance(node.left, ast.Constant)
+               and node.left.value == "red" for node in ast.walk(tree))      # tags has red, in place
+    game = Game(ir, 1, 0)
+    assert game.over and (game.state.counters["total"], game.state.counters["named"]) == (2, 3)

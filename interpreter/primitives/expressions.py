@@ -880,12 +880,12 @@ def member(node, gen):
 )
 def has(node, gen):
     """Whether a list attribute (such as icons) or a collection includes a value."""
-    return gen.fill(
-        "includes(game, {items}, {item})",
-        includes=gen.ref(includes),
-        items=gen.code(node.args["items"]),
-        item=gen.code(node.args["item"]),
-    )
+    items, item = gen.code(node.args["items"]), gen.code(node.args["item"])
+    if node.args["items"].op in ("attr", "printed") and gen.simple(item):
+        # what a card prints (never a zone), for a word or a name: includes() in place (the
+        # item read first changes nothing: it can neither fail nor read the state)
+        return gen.fill("{item} in ({items} or ())", items=items, item=item)
+    return gen.fill("includes(game, {items}, {item})", includes=gen.ref(includes), items=items, item=item)
 
 
 def includes(game, held, item) -> bool:
