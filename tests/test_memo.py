@@ -479,3 +479,19 @@ def test_a_key_names_a_hidden_card_however_deep_it_lies():
     assert engine._names_any(("total#5", 7), hidden)
     assert engine._names_any(("best#2", "board:r1.1", (3, (4, 9))), hidden)
     assert not engine._names_any(("best#2", "board:r1.1", (3, (4, 8)), "7"), hidden)   # the word "7" is no card
+
+
+def test_an_interrupt_reading_a_whole_grid_is_alarmed_by_a_card_moving_onto_any_space(tmp_path, whole_yard):
+    # the interrupt's condition reads the yard through a remembered value, so what it watches is
+    # the grid's one key: a card moving onto a space stamps that space and, with it, the whole
+    # key (State._stamp_wholes), which must raise the alarm (the space's own key is not watched)
+    from silvics.interpreter.state import space_key
+    (tmp_path / "game.yaml").write_text((RULES % ("move box to pile face up", "        - record", "1")).replace(
+        "define:", "interrupts:\n  - when: yard_cards > 0\n    do: [add 100 to total]\ndefine:"))
+    (tmp_path / "cards.yaml").write_text(chips(((1, 5), (1, 5))))
+    game = Game(compile_game(tmp_path), 2, 0)
+    play_on(game, [ScriptedAgent([])] * 2)
+    state = game.state
+    assert not state.alarm and "&yard" in state.alarming and space_key("yard", "a", 1) not in state.alarming
+    state.move(state.zones["pile"][-1], space_key("yard", "a", 1))
+    assert state.alarm
