@@ -177,6 +177,7 @@ def counter(node, gen):
 
 
 def counter_value(game, key: str) -> int:
+    """A counter's value, noted as read (`counter` writes it out in place where no read is noted)."""
     game.depends_on("#" + key)
     return game.state.counters.get(key, 0)
 
