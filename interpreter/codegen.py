@@ -192,7 +192,7 @@ class Module:
                 except:
                     {failed}({at})
                     raise
-                if game.state.alarm and game.rules.interrupts:
+                if game.state.alarm:  # (never raised for rules without interrupts: Game.__init__)
                     game.check_interrupts()
                 if game.on_step:
                     game.on_step(game)

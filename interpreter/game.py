@@ -25,7 +25,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
 from .registry import REGISTRY, free_names, has_role, load_all, role
-from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, reason
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, never, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -517,18 +517,16 @@ class Game:
                 f"{index} is not one of the {len(choice.options) if choice else 0} legal options"
             )
         state.pending = None
-        frame = state.stack[-1]
+        picked = choice.options[index]
         if choice.bind is None:
-            frame.answer = choice.options[index]
+            state.stack[-1].answer = picked
         else:
-            frame.env[choice.bind] = choice.options[index]
-        card = choice.card(index)  # the card it names, if any
+            state.stack[-1].env[choice.bind] = picked
+        cards = choice.cards  # the card it names, if any (Choice.card, written out)
+        card = picked if cards is True else cards(picked) if cards else choice.about
         lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
-        self.note(
-            "choice",
-            (),
-            Said((choice.seat, choice.prompt, choice.label(index), card, lay, bool(choice.cards))),
-        )
+        said = (choice.seat, choice.prompt, choice.label(index), card, lay, bool(cards))
+        state.log.append(("choice", (), Said(said)))  # (Game.note, written out)
         state.choices.append(index)
         if self.on_choice is not None:
             self.on_choice(
@@ -923,8 +921,10 @@ class Game:
         return self.state.marks[uid] or {}
 
     def condition(self, uid: int, name: str):
-        """The compiled condition printed on the card's face-up side (never true if it has none)."""
-        return self.rules.printed[uid][self.state.side[uid]].get(name, _never)
+        """The compiled condition printed on the card's face-up side (never true if it has none).
+        (Generated code looks it up in place for a card that is a name: expressions.meets; change
+        both together.)"""
+        return self.rules.printed[uid][self.state.side[uid]].get(name, never)
 
     def reactors(self, event: str, actor: int | None = None) -> list[tuple]:
         """(card, effect attribute, owner seat or None) for every card able to react now to the event
@@ -953,7 +953,9 @@ class Game:
         return found
 
     def printed(self, uid: int, name: str):
-        """The compiled effect or number printed on the card's face-up side, or None."""
+        """The compiled effect or number printed on the card's face-up side, or None. (Generated
+        code looks a number up in place before it puts together what the number sees:
+        expressions.computed; change both together.)"""
         return self.rules.printed[uid][self.state.side[uid]].get(name)
 
     def leading_condition(self, uid: int, name: str):
@@ -1191,10 +1193,6 @@ def _single_if(value) -> bool:
     if steps is None or len(steps) != 1:
         return False
     return role(steps[0], "branch on") is not None and role(steps[0], "otherwise") is None
-
-
-def _never(*_):
-    return False
 
 
 def _run_main(main):

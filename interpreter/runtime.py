@@ -32,6 +32,11 @@ class RuleError(Exception):
 NUMBER_LIMIT = 10**18
 
 
+def never(*_):
+    """The condition a card has not printed: never true (Game.condition)."""
+    return False
+
+
 @overload
 def bounded(number: int) -> int: ...
 @overload

@@ -308,3 +308,70 @@ def test_has_of_what_a_card_prints_is_read_in_place_and_agrees_with_includes(tmp
                and node.left.value == "red" for node in ast.walk(tree))      # tags has red, in place
     game = Game(ir, 1, 0)
     assert game.over and (game.state.counters["total"], game.state.counters["named"]) == (2, 3)
+
+
+def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_condition(tmp_path):
+    """`pile where j.likes` looks up the condition card j prints in place, in the filter; with
+    the card not a bound name (`top(judges).likes`) it goes through Game.condition. Both count
+    alike: the picky judge likes the two chips worth 3 or more, the lax one none, the top judge
+    is the picky one, and a chip, which prints no condition, likes nothing (`never`)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: judged\nname: Judged\nplayers: {min: 1, max: 1}\ncards: [chips.yaml, judges.yaml]\n"
+        "kinds:\n  chip:\n    attributes:\n      value: {type: int}\n"
+        "  judge:\n    attributes:\n      likes: {type: condition, of: chip}\n"
+        "marks:\n  liked: {type: int}\n"
+        "counters:\n  by_top: {start: 0}\n"
+        "zones:\n  pile: {visibility: public}\n  judges: {visibility: public}\n"
+        "procedures:\n  setup:\n    - move box where kind = chip to pile face up\n"
+        "    - move box where kind = judge to judges face up\n  play:\n"
+        "    - for: j in judges\n      do: [set j.liked to count(pile where j.likes)]\n"
+        "    - set by_top to count(pile where top(judges).likes)\n"
+        "    - for: c in pile\n      do: [set c.liked to count(pile where c.likes)]\n"
+        "  scoring: []\n")
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n  - {id: one, value: 1}\n  - {id: three, value: 3}\n  - {id: five, value: 5}\n")
+    (tmp_path / "judges.yaml").write_text(
+        "kind: judge\ncards:\n  - {id: lax, likes: \"value > 10\"}\n  - {id: picky, likes: \"value >= 3\"}\n")
+    ir = compile_game(tmp_path)
+    tree = ast.parse(compiled_rules(ir).code.source())
+    conditions = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"]
+    assert len(conditions) == 1                                              # top(judges).likes only
+    game = Game(ir, 1, 0)
+    liked = {game.card_id(uid): game.state.marks[uid]["liked"] for zone in ("judges", "pile")
+             for uid in game.state.zones[zone]}
+    assert game.over and liked == {"lax": 0, "picky": 2, "one": 0, "three": 0, "five": 0}
+    assert game.card_id(game.state.zones["judges"][-1]) == "picky" and game.state.counters["by_top"] == 2
+
+
+def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp_path):
+    """`sum(p.discount(c) for p in pile)`: a card printing no discount counts 0 without its
+    bindings put together, a card printing one works it out seeing `card` (the chip discounted)
+    and `it` (itself). The half-off chip takes 5 // 2 = 2 off the chip worth 5 and 1 off the one
+    worth 2, the flat chip 1 off each, the plain chips nothing: 3 and 2. Asked of a card that is
+    not a name (`top(pile)`, the plain chip, which prints none), it goes through computed_value: 0."""
+    (tmp_path / "game.yaml").write_text(
+        "id: priced\nname: Priced\nplayers: {min: 1, max: 1}\ncards: [chips.yaml]\n"
+        "kinds:\n  chip:\n    attributes:\n      value: {type: int}\n"
+        "      discount: {type: number, optional: true, sees: {card: card}}\n"
+        "marks:\n  off: {type: int}\n"
+        "counters:\n  plain_off: {start: 9}\n"
+        "zones:\n  pile: {visibility: public}\n"
+        "procedures:\n  setup: [move box to pile face up]\n  play:\n"
+        "    - for: c in pile where value > 0\n"
+        "      do: [set c.off to sum(p.discount(c) for p in pile)]\n"
+        "    - set plain_off to top(pile).discount(top(pile))\n"
+        "  scoring: []\n")
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n  - {id: five, value: 5}\n  - {id: two, value: 2}\n"
+        "  - {id: half, value: 0, discount: \"card.value / 2\"}\n  - {id: flat, value: 0, discount: \"1\"}\n"
+        "  - {id: plain, value: 0}\n")
+    ir = compile_game(tmp_path)
+    tree = ast.parse(compiled_rules(ir).code.source())
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+             and node.func.id.startswith("computed_value")]
+    guarded = [node for node in ast.walk(tree) if isinstance(node, ast.IfExp) and node.orelse in calls]
+    assert len(calls) == 2 and len(guarded) == 1                              # p.discount(c) only
+    game = Game(ir, 1, 0)
+    off = {game.card_id(uid): (game.state.marks[uid] or {}).get("off") for uid in game.state.zones["pile"]}
+    assert game.over and off == {"five": 3, "two": 2, "half": None, "flat": None, "plain": None}
+    assert game.state.counters["plain_off"] == 0

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..ir import Node
 from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
-from ..runtime import bounded
+from ..runtime import bounded, never
 from ..state import SCORES, Zone, parse_key, zone_key
 
 
@@ -145,13 +145,19 @@ def zone(node, gen):
 
 def owned_key(node, gen):
     """The code of a zone's or counter's key: its name, or name/owner for one per player or per card."""
-    name, per = node.args["name"], node.args["per"]
-    if per == "shared":
+    name, owner = node.args["name"], _owner(node, gen)
+    if owner is None:
         return gen.ref(Zone(name), "zone")
-    owner = (
-        gen.code(node.args["of"]) if node.args.get("of") else gen.bound("you" if per == "player" else "it")
-    )
     return gen.fill("zone_key({name}, {owner})", zone_key=gen.ref(zone_key), name=name, owner=owner)
+
+
+def _owner(node, gen):
+    """The code of the seat or card owning a zone or counter of one per player or per card (None
+    for a shared one)."""
+    per = node.args["per"]
+    if per == "shared":
+        return None
+    return gen.code(node.args["of"]) if node.args.get("of") else gen.bound("you" if per == "player" else "it")
 
 
 @primitive(
@@ -232,13 +238,25 @@ def computed(node, gen):
     `it` the card and the names its attribute sees (0 for no card, or a card without it)."""
     given = [gen.code(g) for g in node.args.get("given") or ()]
     seen = ast.Dict([ast.Constant(name) for name in node.args.get("sees") or ()], given)
-    return gen.fill(
+    of, name = gen.code(node.args["of"]), node.args["name"]
+    code = gen.fill(
         "computed_value(game, {env}, {of}, {name}, {seen})",
         computed_value=gen.ref(computed_value),
         env=gen.env(),
-        of=gen.code(node.args["of"]),
-        name=node.args["name"],
+        of=of,
+        name=name,
         seen=seen,
+    )
+    if not all(map(gen.simple, (of, *given))):
+        return code
+    # most cards print no such number: the bindings it would see are put together only for a card
+    # that prints it (Game.printed, read in place); what it is given is names, which cannot fail
+    return gen.fill(
+        "0 if {of} is None or game.rules.printed[{of}][game.state.side[{of}]].get({name}) is None"
+        " else {code}",
+        of=of,
+        name=name,
+        code=code,
     )
 
 
@@ -464,12 +482,16 @@ def mark_value(game, uid, name: str, default):
 )
 def meets(node, gen):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
-    return gen.fill(
-        "game.condition({of}, {name})(game, {env})",
-        of=gen.code(node.args["of"]),
-        name=node.args["name"],
-        env=gen.env(),
-    )
+    of = gen.code(node.args["of"])
+    if gen.simple(of):  # Game.condition, read in place (a filter asks it of every card it goes through)
+        return gen.fill(
+            "game.rules.printed[{of}][game.state.side[{of}]].get({name}, never)(game, {env})",
+            never=gen.ref(never),
+            of=of,
+            name=node.args["name"],
+            env=gen.env(),
+        )
+    return gen.fill("game.condition({of}, {name})(game, {env})", of=of, name=node.args["name"], env=gen.env())
 
 
 @primitive(
@@ -576,10 +598,9 @@ def _filtered(coll, cond, item: str, gen) -> tuple[ast.expr, ast.expr | None]:
         return items, gen.binding({"it": item}, items).test(cond)
     name, value = printed
     items = gen.fill(
-        "game.rules.spaces_showing({grid}, parse_key({key}).owner, {name}, {value})",
+        "game.rules.spaces_showing({grid}, {owner}, {name}, {value})",
         grid=coll.args["name"],
-        parse_key=gen.ref(parse_key),
-        key=owned_key(coll, gen),
+        owner=_owner(coll, gen),
         name=name,
         value=gen.code(value),
     )
@@ -998,10 +1019,7 @@ def arithmetic(fn, a, b) -> int | None:
 def spaces(node, gen):
     """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
     code = gen.fill(
-        "game.rules.grid_spaces({name}, parse_key({key}).owner)",
-        name=node.args["name"],
-        parse_key=gen.ref(parse_key),
-        key=owned_key(node, gen),
+        "game.rules.grid_spaces({name}, {owner})", name=node.args["name"], owner=_owner(node, gen)
     )
     return gen.known(code, listing=True)  # a tuple of space keys
 
