@@ -922,8 +922,8 @@ class Game:
 
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side (never true if it has none).
-        (Generated code looks it up in place for a card that is a name: expressions.meets; change
-        both together.)"""
+        (Generated code looks it up in place for a card that is a name: expressions._printed_here;
+        change both together.)"""
         return self.rules.printed[uid][self.state.side[uid]].get(name, never)
 
     def reactors(self, event: str, actor: int | None = None) -> list[tuple]:
@@ -955,7 +955,7 @@ class Game:
     def printed(self, uid: int, name: str):
         """The compiled effect or number printed on the card's face-up side, or None. (Generated
         code looks a number up in place before it puts together what the number sees:
-        expressions.computed; change both together.)"""
+        expressions._printed_here; change both together.)"""
         return self.rules.printed[uid][self.state.side[uid]].get(name)
 
     def leading_condition(self, uid: int, name: str):

@@ -250,13 +250,24 @@ def computed(node, gen):
     if not all(map(gen.simple, (of, *given))):
         return code
     # most cards print no such number: the bindings it would see are put together only for a card
-    # that prints it (Game.printed, read in place); what it is given is names, which cannot fail
+    # that prints it; what it is given is names, which cannot fail
     return gen.fill(
-        "0 if {of} is None or game.rules.printed[{of}][game.state.side[{of}]].get({name}) is None"
-        " else {code}",
+        "0 if {of} is None or {number} is None else {code}",
         of=of,
-        name=name,
+        number=_printed_here(of, name, gen),
         code=code,
+    )
+
+
+def _printed_here(uid: ast.expr, name: str, gen, otherwise=None) -> ast.expr:
+    """Game.printed, or Game.condition with `never` for `otherwise`, read in place for a card that
+    is a name: the effect, number or condition printed on its face-up side (change all three
+    together)."""
+    return gen.fill(
+        "game.rules.printed[{uid}][game.state.side[{uid}]].get({name}, {otherwise})",
+        uid=uid,
+        name=name,
+        otherwise=otherwise if otherwise is None else gen.ref(otherwise),
     )
 
 
@@ -482,16 +493,14 @@ def mark_value(game, uid, name: str, default):
 )
 def meets(node, gen):
     """Whether `it` meets a condition printed on another card (e.g. what a card prefers)."""
-    of = gen.code(node.args["of"])
-    if gen.simple(of):  # Game.condition, read in place (a filter asks it of every card it goes through)
-        return gen.fill(
-            "game.rules.printed[{of}][game.state.side[{of}]].get({name}, never)(game, {env})",
-            never=gen.ref(never),
-            of=of,
-            name=node.args["name"],
-            env=gen.env(),
-        )
-    return gen.fill("game.condition({of}, {name})(game, {env})", of=of, name=node.args["name"], env=gen.env())
+    of, name = gen.code(node.args["of"]), node.args["name"]
+    # in place for a card that is a name: a filter asks it of every card it goes through
+    found = (
+        _printed_here(of, name, gen, never)
+        if gen.simple(of)
+        else gen.fill("game.condition({of}, {name})", of=of, name=name)
+    )
+    return gen.fill("{found}(game, {env})", found=found, env=gen.env())
 
 
 @primitive(
