@@ -351,9 +351,11 @@ class State:
         self.facedown[uid] = facedown
         self.stamp(self.location[uid])
 
-    def flip(self, uid: int, side: int):
-        """Another side face up: every printed attribute may change, so everything is stale."""
-        self.side[uid] = side
+    def flip(self, turned: list[tuple[int, int]]):
+        """Each (card, side) given: that side face up. Every printed attribute may change, so
+        everything is stale."""
+        for uid, side in turned:
+            self.side[uid] = side
         self.stamp(EVERYTHING)
 
     def shuffle(self, key: str):

@@ -296,7 +296,7 @@ def test_cards_in_several_piles_react_in_the_order_the_piles_were_made():
         state.move(stem, "grove/0", facedown=False)
     for stem, beetle in zip(random.Random(5).sample(stems, 3), beetles):
         state.move(beetle, f"slots/{stem}", facedown=False)
-        state.flip(beetle, 1)
+        state.flip([(beetle, 1)])
     for seen in (game, game.observe(0).sample(random.Random(1))):
         found = seen.reactors("placed", 0)
         every = [uid for key, pile in seen.state.zones.items() if key.startswith("slots/") for uid in pile]
@@ -550,3 +550,22 @@ def test_a_blocks_last_step_runs_after_its_frame_is_gone_unless_it_binds_there(t
     assert game.state.pending.options == (100, 1000) and len(game.state.stack) == turn + 1   # pick's
     game.apply(0)
     assert game.over and game.state.counters["total"] == 5 + 100 + 10 + 1
+
+
+def test_a_flip_to_a_side_one_card_lacks_turns_none_of_them():
+    # the creatures print a thorn side, the plant among them does not: the flip is refused as a
+    # whole, every card as it was, nothing logged and nothing stamped (remembered values hold)
+    from silvics.interpreter.primitives.actions import flipped
+    from silvics.interpreter.runtime import RuleError
+    game = Game(games.load("four-forests"), 2, 0)
+    state, defs = game.state, game.rules.defs
+    creatures = [uid for uid in range(len(defs)) if defs[uid].kind == "creature"][:2]
+    plant = next(uid for uid in range(len(defs)) if defs[uid].kind == "plant")
+    sides, log, clock = list(state.side), len(state.log), state.clock
+    with pytest.raises(RuleError, match="has no side 'thorn'"):
+        flipped(game, "thorn", [*creatures, plant], "")
+    assert state.side == sides and len(state.log) == log and state.clock == clock
+    flipped(game, "thorn", creatures, "")
+    thorn = [i for i, s in enumerate(defs[creatures[0]].sides) if s.side == "thorn"][0]
+    assert [state.side[uid] for uid in creatures] == [thorn, thorn] and state.clock > clock
+    assert [detail for what, _, detail in state.log[log:]] == ["thorn", "thorn"]

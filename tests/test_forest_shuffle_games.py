@@ -321,7 +321,7 @@ def laid_out():
     def put(species: str, to: str, facedown=False, by=-1) -> int:
         uid, side = next((uid, side) for uid in game.state.zones["box"]
                          for side, face in enumerate(game.rules.faces[uid]) if face.get("species") == species)
-        game.state.flip(uid, side)
+        game.state.flip([(uid, side)])
         game.state.move(uid, to, facedown=facedown, placer=by)
         game.note("move", [uid], to)
         return uid

@@ -164,17 +164,24 @@ def flip(node, gen):
 
 
 def flipped(game, side, uids: list[int], where: str) -> None:
+    """Each card's side worked out first (a side a card lacks changes nothing), then all turned
+    at once: a stamp of everything for the lot, not one a card (a deck flipped to random)."""
+    state, defs = game.state, game.rules.defs
+    turned = []
     for uid in uids:
-        sides = game.sides(uid)
+        sides = defs[uid].sides
         index = (
-            below(game.state.random(), len(sides))
+            below(state.random(), len(sides))
             if side == "random"
             else next((i for i, s in enumerate(sides) if s.side == side), None)
         )
         if index is None:
             raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{where}")
-        game.state.flip(uid, index)
-        game.note("flip", [uid], sides[index].side)
+        turned.append((uid, index))
+    if turned:
+        state.flip(turned)
+    for uid, index in turned:
+        game.note("flip", [uid], defs[uid].sides[index].side)
 
 
 @primitive(
