@@ -137,7 +137,7 @@ class Module:
         a `shared` value is remembered and read by many, so a list is given as a tuple. A
         function `at` a place reports a rule's fault as a GameError there (what a flow step
         works out: only actions are named by their steps); one for each place."""
-        found = self._found(node, at)
+        found = self._found(node, at, params)
         if found is not None:
             return found
         name = self.fresh(REGISTRY[node.op].name)
@@ -161,11 +161,18 @@ class Module:
                     failed=self.ref(fault_at),
                     at=at,
                 )
-        made = self._built[id(node) if at is None else (id(node), at)] = (
+        made = self._built[_key(node, at, params)] = (
             node,
             self.define(name, ("game", "env", *params), statements, pure=True),
         )
         return self._handing(made[1], node)
+
+    def printed_condition(self, node: Node) -> Callable:
+        """A condition printed on a card, `f(game, env, it)`: the card it is asked of is handed
+        to it, where a copy of `env` holding it would be made for every card a filter asks it of
+        (expressions.meets)."""
+        asked = self.fresh("it")
+        return self.function(node, (asked,), {"it": ast.Name(asked, ast.Load())})
 
     def action(self, node: Node) -> Callable:
         """The step `act(game, frame)` that carries out an action node: its primitive's code
@@ -241,12 +248,12 @@ class Module:
         """A name the generator makes (never one from the data)."""
         return f"{_word(hint)}_{next(self._counter)}"
 
-    def _found(self, node: Node, at: str | None = None) -> Callable | None:
+    def _found(self, node: Node, at: str | None = None, params: tuple[str, ...] = ()) -> Callable | None:
         """The function already made for a node: handed out again from the cache, or built before."""
         cached = self._replayed(node)
         if cached is not None:
             return cached
-        built = self._built.get(id(node) if at is None else (id(node), at))
+        built = self._built.get(_key(node, at, params))
         return self._handing(built[1], node) if built is not None and built[0] is node else None
 
     @contextlib.contextmanager
@@ -439,13 +446,15 @@ class Gen:
     def is_local(self, name: str) -> bool:
         return name in self.locals
 
-    def env(self) -> ast.expr:
-        """`env` with the names bound to locals here folded in: what a function generated apart
-        (a definition's body, a printed condition) reads the surroundings from."""
-        if not self.locals:
+    def env(self, but: str | None = None) -> ast.expr:
+        """`env` with the names bound to locals here folded in (`but` one handed over apart): what
+        a function generated apart (a definition's body, a printed condition) reads the
+        surroundings from."""
+        folded = {name: local for name, local in self.locals.items() if name != but}
+        if not folded:
             return ast.Name("env", ast.Load())
-        names = [ast.Constant(name) for name in self.locals]
-        reads = [copy.deepcopy(local) for local in self.locals.values()]
+        names = [ast.Constant(name) for name in folded]
+        reads = [copy.deepcopy(local) for local in folded.values()]
         return ast.Dict([None, *names], [ast.Name("env", ast.Load()), *reads])
 
     def binding(self, names: dict[str, str], items: ast.expr | None = None) -> Gen:
@@ -681,6 +690,11 @@ def _waiting(*args):
 
 
 _WAITING = _waiting.__code__
+
+
+def _key(node: Node, at: str | None, params: tuple[str, ...]):
+    """What a node's function is known by: its node, and the place or parameters it was made for."""
+    return id(node) if at is None and not params else (id(node), at, params)
 
 
 def _shared(body: ast.expr, gen, kept: ast.expr) -> ast.expr:

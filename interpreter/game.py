@@ -82,10 +82,11 @@ class Rules:
         sides = [side.attributes for card in ir.cards for side in card.sides]
         code.rules = (ir.procedures, sides, ir.interrupts, ir.tiebreak, ir.solo.won)  # all it builds
         self.procedures = {name: self.build(body) for name, body in ir.procedures.items()}
+        conditions = {a.name for kind in ir.kinds for a in kind.attributes if a.type == "condition"}
         compiled = {
             card.id: [
                 {
-                    name: self.build(value)
+                    name: code.printed_condition(value) if name in conditions else self.build(value)
                     for name, value in side.attributes.items()
                     if isinstance(value, Node)
                 }
@@ -921,9 +922,9 @@ class Game:
         return self.state.marks[uid] or {}
 
     def condition(self, uid: int, name: str):
-        """The compiled condition printed on the card's face-up side (never true if it has none).
-        (Generated code looks it up in place for a card that is a name: expressions._printed_here;
-        change both together.)"""
+        """The compiled condition printed on the card's face-up side, `f(game, env, it)` (never true
+        if it has none). (Generated code looks it up in place for a card that is a name:
+        expressions._printed_here; change both together.)"""
         return self.rules.printed[uid][self.state.side[uid]].get(name, never)
 
     def reactors(self, event: str, actor: int | None = None) -> list[tuple]:

@@ -3,11 +3,12 @@
 Each handler is the primitive's code builder (codegen.py): it receives its IR node and `gen`
 and returns the Python code, an `ast` expression, that works the node out inside a generated
 function `fn(game, env) -> value` (an Expr, see runtime.py). `env` holds the bindings made
-around the expression: `you` (the seat acting), `it` (the card a printed condition is about)
-and every name bound by choose/for/repeat; names an expression binds itself (`it` in a filter)
-are locals of the generated code (`gen.bound`). An expression reads the state through the game
-(`game.pile`, `game.depends_on` …), so that a remembered value knows what it depends on. The
-plain functions here are the runtime the generated code calls.
+around the expression: `you` (the seat acting) and every name bound by choose/for/repeat (a
+condition printed on a card is handed the card it is asked of apart: `f(game, env, it)`); names
+an expression binds itself (`it` in a filter) are locals of the generated code (`gen.bound`). An
+expression reads the state through the game (`game.pile`, `game.depends_on` …), so that a
+remembered value knows what it depends on. The plain functions here are the runtime the
+generated code calls.
 """
 
 from __future__ import annotations
@@ -500,7 +501,7 @@ def meets(node, gen):
         if gen.simple(of)
         else gen.fill("game.condition({of}, {name})", of=of, name=name)
     )
-    return gen.fill("{found}(game, {env})", found=found, env=gen.env())
+    return gen.fill("{found}(game, {env}, {it})", found=found, env=gen.env(but="it"), it=gen.bound("it"))
 
 
 @primitive(
