@@ -168,9 +168,9 @@ class Module:
         return self._handing(made[1], node)
 
     def printed_condition(self, node: Node) -> Callable:
-        """A condition printed on a card, `f(game, env, it)`: the card it is asked of is handed
-        to it, where a copy of `env` holding it would be made for every card a filter asks it of
-        (expressions.meets)."""
+        """A condition printed on a card, `f(game, env, it)`. It sees `it` alone (cards.py lowers
+        it so), which is handed to it: nothing is folded into a copy of `env` for every card a
+        filter asks it of (expressions.meets)."""
         asked = self.fresh("it")
         return self.function(node, (asked,), {"it": ast.Name(asked, ast.Load())})
 
@@ -446,15 +446,13 @@ class Gen:
     def is_local(self, name: str) -> bool:
         return name in self.locals
 
-    def env(self, but: str | None = None) -> ast.expr:
-        """`env` with the names bound to locals here folded in (`but` one handed over apart): what
-        a function generated apart (a definition's body, a printed condition) reads the
-        surroundings from."""
-        folded = {name: local for name, local in self.locals.items() if name != but}
-        if not folded:
+    def env(self) -> ast.expr:
+        """`env` with the names bound to locals here folded in: what a function generated apart
+        (a definition's body, a printed number) reads the surroundings from."""
+        if not self.locals:
             return ast.Name("env", ast.Load())
-        names = [ast.Constant(name) for name in folded]
-        reads = [copy.deepcopy(local) for local in folded.values()]
+        names = [ast.Constant(name) for name in self.locals]
+        reads = [copy.deepcopy(local) for local in self.locals.values()]
         return ast.Dict([None, *names], [ast.Name("env", ast.Load()), *reads])
 
     def binding(self, names: dict[str, str], items: ast.expr | None = None) -> Gen:

@@ -501,7 +501,7 @@ def meets(node, gen):
         if gen.simple(of)
         else gen.fill("game.condition({of}, {name})", of=of, name=name)
     )
-    return gen.fill("{found}(game, {env}, {it})", found=found, env=gen.env(but="it"), it=gen.bound("it"))
+    return gen.fill("{found}(game, env, {it})", found=found, it=gen.bound("it"))  # (it sees `it` alone)
 
 
 @primitive(
