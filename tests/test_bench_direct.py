@@ -67,7 +67,7 @@ def test_conditions_agree_with_the_engine(direct, four_forests, cards):
             engine = game.condition(uid, "prefers")
             mine = by_id[game.card_id(uid)].prefers[direct.SIDES.index(side.side)]
             for plant in plant_uids:
-                expected = bool(engine(game, {"it": plant}))
+                expected = bool(engine(game, {}, plant))
                 assert mine(plant_of[game.card_id(plant)]) == expected, (game.card_id(uid), side.side,
                                                                         game.card_id(plant))
                 checked += 1
