@@ -167,7 +167,7 @@ def flipped(game, side, uids: list[int], where: str) -> None:
     """Each card's side worked out first (a side a card lacks changes nothing), then all turned
     at once: a stamp of everything for the lot, not one a card (a deck flipped to random)."""
     state, defs = game.state, game.rules.defs
-    turned = []
+    turned, lines = [], []
     for uid in uids:
         sides = defs[uid].sides
         index = (
@@ -178,10 +178,10 @@ def flipped(game, side, uids: list[int], where: str) -> None:
         if index is None:
             raise RuleError(f"card {game.card_id(uid)} has no side {side!r}{where}")
         turned.append((uid, index))
+        lines.append(("flip", [uid], sides[index].side))
     if turned:
         state.flip(turned)
-    for uid, index in turned:
-        game.note("flip", [uid], defs[uid].sides[index].side)
+        state.log += lines  # (Game.note, written out)
 
 
 @primitive(
