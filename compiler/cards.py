@@ -140,7 +140,7 @@ class _Cards:
                         path + (name,),
                         "E0401",
                         f"a {kind.name} has no attribute '{name}'",
-                        hint or f"it has: {', '.join(declared)}",
+                        hint or (f"it has: {', '.join(declared)}" if declared else "its kind declares none"),
                         at_key=True,
                     )
                 )

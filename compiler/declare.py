@@ -10,7 +10,7 @@ from ..interpreter.ir import AttrDecl, CounterDecl, KindDecl, OptionDecl, SpaceD
 from .boards import SpaceAttribute, read_map
 from .diagnostics import did_you_mean
 from .files import Fence
-from .lower import Decls
+from .lower import BUILTIN_ATTRS, Decls
 
 _STAND_IN = (SpaceDef("r1", 1),)
 
@@ -55,7 +55,9 @@ class _Declaring:
         for kind, spec in data["kinds"].items():
             self.kind(kind, spec)
         decls.marks = {
-            name: self.attribute(name, m, ("marks", name)) for name, m in data.get("marks", {}).items()
+            name: self.attribute(name, m, ("marks", name))
+            for name, m in data.get("marks", {}).items()
+            if not self._builtin(("marks", name), name)
         }
         decls.defines = dict(self.definition(key, text) for key, text in data.get("define", {}).items())
         decls.procedures = set(data["procedures"]) | {
@@ -128,6 +130,7 @@ class _Declaring:
         attributes = tuple(
             self.attribute(name, a, ("kinds", kind, "attributes", name))
             for name, a in spec.get("attributes", {}).items()
+            if not self._builtin(("kinds", kind, "attributes", name), name)
         )
         for name, a in spec.get("attributes", {}).items():  # what a card of the kind may leave out
             if a.get("optional"):
@@ -169,6 +172,23 @@ class _Declaring:
                             at_key=True,
                         )
                     )
+
+    def _builtin(self, path: tuple, name: str) -> bool:
+        """Whether `name` is what every card has (its id, name, kind, side, face, effects), refused
+        for an attribute or mark declared there (it would never be read: `card.kind` reads the
+        card's kind), which is then left out."""
+        if name not in BUILTIN_ATTRS:
+            return False
+        self.diagnostics.append(
+            self.game.error(
+                path,
+                "E0403",
+                f"'{name}' is every card's own: an attribute or mark cannot take its name",
+                f"card.{name} reads the card's {name}; rename yours (e.g. printed_{name})",
+                at_key=True,
+            )
+        )
+        return True
 
     def check_within(self):
         zones = self.found.decls.zones
