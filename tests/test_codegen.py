@@ -383,3 +383,37 @@ def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp
     off = {game.card_id(uid): (game.state.marks[uid] or {}).get("off") for uid in game.state.zones["pile"]}
     assert game.over and off == {"five": 3, "two": 2, "half": None, "flat": None, "plain": None}
     assert game.state.counters["plain_off"] == 0
+
+
+def test_a_cards_kind_and_id_are_read_from_the_card_on_either_side(tmp_path):
+    """`kind` and `id` are the card's, the same on every side: the code reads them from the card
+    table (`game.rules.defs[uid].kind`), with no side looked up, and they agree with
+    Game.attribute after a flip. Both chips turned dark are still chips (2), one is c1; a name
+    bound to no card (chosen from an empty bag) is of no kind (0), a bound chip is one (1)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: sided\nname: Sided\nplayers: {min: 1, max: 1}\ncards: [chips.yaml]\n"
+        "kinds:\n  chip:\n    sides: [light, dark]\n    attributes:\n      size: {type: int}\n"
+        "counters:\n  chips: {start: 0}\n  ones: {start: 0}\n  none: {start: 0}\n  one: {start: 0}\n"
+        "zones:\n  pile: {visibility: public}\n  bag: {visibility: public}\n"
+        "procedures:\n  setup:\n    - move box to pile face up\n    - flip pile to dark\n  play:\n"
+        "    - set chips to count(pile where kind = chip)\n"
+        "    - set ones to count(pile where id = c1)\n"
+        "    - each player:\n"
+        "        - choose lost from bag\n"
+        "        - set none to 1 if lost.kind = chip else 0\n"
+        "        - choose kept from pile where size = 9\n"
+        "        - set one to 1 if kept.kind = chip and kept.id = c1 else 0\n"
+        "  scoring: []\n")
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n"
+        "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
+        "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n")
+    ir = compile_game(tmp_path)
+    tree = ast.parse(compiled_rules(ir).code.source())
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Subscript) and ast.unparse(node.value).startswith("game.rules.defs[")}
+    assert read == {"kind", "id"}
+    game = Game(ir, 1, 0)
+    counters = game.state.counters
+    assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (2, 1, 0, 1)
+    assert all(game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip" for uid in game.state.zones["pile"])

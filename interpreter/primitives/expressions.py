@@ -210,13 +210,15 @@ def attr(node, gen):
     if name in ("face", "effects") or not _may_be_none(of, gen) or not gen.simple(of):  # the state, not
         # the print; a constant (a spoilt file's word); or what is worked out once
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
+    # a card's kind and id are the same on every side: read from the card, no side looked up
+    read = _CARD_WIDE.get(name, "game.rules.faces[{uid}][game.state.side[{uid}]].get({name})")
     if gen.present(of):  # a card of a pile, in a filter: the commonest read of all
-        return gen.fill("game.rules.faces[{uid}][game.state.side[{uid}]].get({name})", uid=of, name=name)
-    return gen.fill(  # most reads: a bound card's, read in place
-        "None if {uid} is None else game.rules.faces[{uid}][game.state.side[{uid}]].get({name})",
-        uid=of,
-        name=name,
-    )
+        return gen.fill(read, uid=of, name=name)
+    return gen.fill(f"None if {{uid}} is None else {read}", uid=of, name=name)  # a bound card's
+
+
+# (no attribute or mark may take their names: compiler/declare.py refuses them)
+_CARD_WIDE = {"kind": "game.rules.defs[{uid}].kind", "id": "game.rules.defs[{uid}].id"}
 
 
 @primitive(
