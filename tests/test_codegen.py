@@ -385,19 +385,24 @@ def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp
     assert game.state.counters["plain_off"] == 0
 
 
-def test_a_cards_kind_and_id_are_read_from_the_card_on_either_side(tmp_path):
+def test_a_cards_kind_id_and_face_are_read_in_place(tmp_path):
     """`kind` and `id` are the card's, the same on every side: the code reads them from the card
     table (`game.rules.defs[uid].kind`), with no side looked up, and they agree with
-    Game.attribute after a flip. Both chips turned dark are still chips (2), one is c1; a name
-    bound to no card (chosen from an empty bag) is of no kind (0), a bound chip is one (1)."""
+    Game.attribute after a flip. The three chips turned dark are still chips (3), one is c1; a name
+    bound to no card (chosen from an empty bag) is of no kind (0), a bound chip is one (1). How a
+    card of a pile lies is read in place too, not through Game.attribute: two chips of three are
+    still face up after the top one is turned down."""
     (tmp_path / "game.yaml").write_text(
         "id: sided\nname: Sided\nplayers: {min: 1, max: 1}\ncards: [chips.yaml]\n"
         "kinds:\n  chip:\n    sides: [light, dark]\n    attributes:\n      size: {type: int}\n"
         "counters:\n  chips: {start: 0}\n  ones: {start: 0}\n  none: {start: 0}\n  one: {start: 0}\n"
+        "  ups: {start: 0}\n"
         "zones:\n  pile: {visibility: public}\n  bag: {visibility: public}\n"
         "procedures:\n  setup:\n    - move box to pile face up\n    - flip pile to dark\n  play:\n"
         "    - set chips to count(pile where kind = chip)\n"
         "    - set ones to count(pile where id = c1)\n"
+        "    - turn top(pile) face down\n"
+        "    - set ups to count(pile where face = up)\n"
         "    - each player:\n"
         "        - choose lost from bag\n"
         "        - set none to 1 if lost.kind = chip else 0\n"
@@ -407,13 +412,16 @@ def test_a_cards_kind_and_id_are_read_from_the_card_on_either_side(tmp_path):
     (tmp_path / "chips.yaml").write_text(
         "kind: chip\ncards:\n"
         "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
-        "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n")
+        "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
+        "  - {id: c3, sides: {light: {name: Three, size: 3}, dark: {name: Seven, size: 7}}}\n")
     ir = compile_game(tmp_path)
     tree = ast.parse(compiled_rules(ir).code.source())
     read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Subscript) and ast.unparse(node.value).startswith("game.rules.defs[")}
     assert read == {"kind", "id"}
+    assert not [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "attribute"]
     game = Game(ir, 1, 0)
     counters = game.state.counters
-    assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (2, 1, 0, 1)
+    assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (3, 1, 0, 1)
+    assert counters["ups"] == 2
     assert all(game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip" for uid in game.state.zones["pile"])

@@ -207,6 +207,14 @@ def attr(node, gen):
     """A printed attribute of a card's face-up side, or one of: id, name, kind, side, face (up or down),
     effects (the names of the effects and numbers printed on it)."""
     of, name = gen.code(node.args["of"]), node.args["name"]
+    if name == "face" and gen.simple(of) and gen.present(of):  # a card of a pile: how it lies, read in
+        # place (no side prints a `face`: declare.py), its place noted as Game.attribute notes it
+        # (set.add gives None, so `not` it is true)
+        return gen.fill(
+            "('down' if game.state.facedown[{uid}] else 'up') if game.reads is None"
+            " or not game.reads.add(game.state.location[{uid}]) else None",
+            uid=of,
+        )
     if name in ("face", "effects") or not _may_be_none(of, gen) or not gen.simple(of):  # the state, not
         # the print; a constant (a spoilt file's word); or what is worked out once
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
