@@ -57,7 +57,7 @@ class _Declaring:
         decls.marks = {
             name: self.attribute(name, m, ("marks", name))
             for name, m in data.get("marks", {}).items()
-            if not self._builtin(("marks", name), name)
+            if not self._refused_as_builtin(("marks", name), name)
         }
         decls.defines = dict(self.definition(key, text) for key, text in data.get("define", {}).items())
         decls.procedures = set(data["procedures"]) | {
@@ -130,7 +130,7 @@ class _Declaring:
         attributes = tuple(
             self.attribute(name, a, ("kinds", kind, "attributes", name))
             for name, a in spec.get("attributes", {}).items()
-            if not self._builtin(("kinds", kind, "attributes", name), name)
+            if not self._refused_as_builtin(("kinds", kind, "attributes", name), name)
         )
         for name, a in spec.get("attributes", {}).items():  # what a card of the kind may leave out
             if a.get("optional"):
@@ -173,10 +173,10 @@ class _Declaring:
                         )
                     )
 
-    def _builtin(self, path: tuple, name: str) -> bool:
-        """Whether `name` is what every card has (its id, name, kind, side, face, effects), refused
-        for an attribute or mark declared there (it would never be read: `card.kind` reads the
-        card's kind), which is then left out."""
+    def _refused_as_builtin(self, path: tuple, name: str) -> bool:
+        """Whether `name` is what every card has (its id, name, kind, side, face, effects): then
+        the attribute or mark declared at `path` is refused (it would never be read: `card.kind`
+        reads the card's kind, and the generated code reads those in place) and left out."""
         if name not in BUILTIN_ATTRS:
             return False
         self.diagnostics.append(

@@ -891,7 +891,9 @@ class Game:
         return self.rules.defs[uid].id
 
     def attribute(self, uid: int | None, name: str):
-        """A card's attribute on its face-up side; nothing (None) for no card or no such attribute."""
+        """A card's attribute on its face-up side; nothing (None) for no card or no such attribute.
+        (Generated code reads a card's kind and id, and how a card of a pile lies, in place:
+        expressions.attr; change both together.)"""
         if uid is None:
             return None
         face = self.rules.faces[uid][self.state.side[uid]]
