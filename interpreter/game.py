@@ -39,6 +39,7 @@ from .state import (
     written,
     zone_key,
 )
+from .views import SEEN, picked_label
 
 MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
@@ -257,6 +258,17 @@ class Rules:
         )
         rules.reacting, rules.dealt_from = {}, (self, order, inverse)
         return rules
+
+    def zone_label(self, key: str, name=None) -> str:
+        """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak
+        (attached to the card oak, named by `name(uid)`: its id unless given)."""
+        parts = parse_key(key)
+        if parts.owner is None:
+            return parts.place
+        zone = self.zones.get(parts.name)  # counters are labelled the same way as zones
+        if zone and zone.per == "card":
+            return f"{parts.place}@{name(parts.owner) if name else self.defs[parts.owner].id}"
+        return f"{parts.place}@{parts.owner + 1}"
 
     def able_to(self, name: str) -> frozenset:
         """The cards printing effect `name` on some side (Game.reactors looks at no other)."""
@@ -525,8 +537,18 @@ class Game:
             state.stack[-1].env[choice.bind] = picked
         cards = choice.cards  # the card it names, if any (Choice.card, written out)
         card = picked if cards is True else cards(picked) if cards else choice.about
-        lay = None if card is None else (state.location[card], state.facedown[card], state.placer[card])
-        said = (choice.seat, choice.prompt, choice.label(index), card, lay, bool(cards))
+        if card is None:
+            lay, label = None, choice.label(index)
+        else:
+            lay = (state.location[card], state.facedown[card], state.placer[card])
+            if cards is True and choice._labels is None and self.rules.defs[card].copies == 1:
+                # a card with no copies whose label is not worked out yet: said when the log is
+                # read, from where it lay and whether its chooser had looked at it there (Said)
+                marks = state.marks[card]
+                label = (picked_label, self.rules, marks is not None and choice.seat in marks.get(SEEN, ()))
+            else:
+                label = choice.label(index)
+        said = (choice.seat, choice.prompt, label, card, lay, bool(cards))
         state.log.append(("choice", (), Said(said)))  # (Game.note, written out)
         state.choices.append(index)
         if self.on_choice is not None:
@@ -857,14 +879,8 @@ class Game:
         return [written(what, uids, detail, ids, label) for what, uids, detail in self.state.log]
 
     def zone_label(self, key: str, name=None) -> str:
-        """A zone or counter key as files and logs spell it: deck, hand@2 (seat 2's), tucked@oak
-        (attached to the card oak, named by `name(uid)`: its id unless given)."""
-        parts = parse_key(key)
-        if parts.owner is None:
-            return parts.place
-        zone = self.rules.zones.get(parts.name)  # counters are labelled the same way as zones
-        owner = (name or self.card_id)(parts.owner) if zone and zone.per == "card" else parts.owner + 1
-        return f"{parts.place}@{owner}"
+        """A zone or counter key as files and logs spell it (Rules.zone_label)."""
+        return self.rules.zone_label(key, name)
 
     def holder_of(self, key: str) -> int | None:
         """The card an attached zone (`per: card`) belongs to; None for any other zone."""

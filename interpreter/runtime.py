@@ -129,7 +129,8 @@ class Choice:
     `labels` say the options in words: fixed words, or a function `label(option, seat)` giving
     an option as a seat may see it (a card it cannot see by where it lies), worked out only when
     asked for (random agents never need them): `labels` as the chooser sees them, `labels_for`
-    as another seat does. `cards` says the options are cards (True), or hold one (a function
+    as another seat does. `cards` says the options are cards (True: a function then names them
+    as views.card_label does, which the log relies on, Game.apply), or hold one (a function
     giving an option's card, or None);
     `about` is the card the prompt names, if any (its text ends with the card in brackets):
     the log names either only to seats that could see it (views.seen_log). `asked_by` is the

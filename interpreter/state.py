@@ -91,10 +91,20 @@ class Said(tuple):
     """A choice, as its chooser saw it, with the card it named (the card picked, or the card
     its prompt names) and where that card lay then: built from one tuple, (seat, prompt, label,
     card or None, (zone key, face down, placer) or None, picked), as tuple() is, in C: a
-    choice is logged at every decision."""
+    choice is logged at every decision. The label of a card picked may be kept as what says it,
+    (say, rules, seen): `say(rules, seat, card, lay, seen)` gives it when read (views.picked_label,
+    Game.apply), as few games are ever read."""
 
     __slots__ = ()
-    seat, prompt, label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
+    seat, prompt, _label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
+
+    @property
+    def label(self) -> str:
+        label = self[2]
+        if type(label) is str:
+            return label
+        say, rules, seen = label
+        return say(rules, self[0], self[3], self[4], seen)
 
     def text(self, name) -> str:
         return f"P{self.seat + 1} {self.prompt}: {self.label}"

@@ -19,12 +19,11 @@ def visible(game, seat: int, uid: int) -> bool:
     marks = state.marks[uid]
     if marks and seat in marks.get(SEEN, ()):
         return True
-    return in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+    return in_sight(game.rules, seat, state.location[uid], state.facedown[uid], state.placer[uid])
 
 
-def in_sight(game, seat: int, key: str, facedown: bool, placer: int) -> bool:
+def in_sight(rules, seat: int, key: str, facedown: bool, placer: int) -> bool:
     """Whether `seat` sees a card lying in zone `key`, face down or up, put there by `placer`."""
-    rules = game.rules
     visibility, owner = rules.sight.get(key) or zone_sight(rules, key)
     if visibility == "public":
         return not facedown or placer == seat
@@ -71,6 +70,16 @@ def card_label(game, seat: int, uid: int, options=()) -> str:
             if defs[other] is card and location[other] != where and visible(game, seat, other):
                 return f"{card.id} from {game.zone_label(where)}"
     return card.id
+
+
+def picked_label(rules, seat: int, uid: int, lay: tuple, seen: bool) -> str:
+    """card_label of a card picked, said when the log is read (Said.label) from what the log
+    kept of the moment: where the card lay (`lay`: zone key, face down, placer) and whether the
+    chooser had looked at it there (`seen`). For a card with no copies: no other option could
+    be named alike, so card_label needs nothing more (Game.apply decides)."""
+    if seen or in_sight(rules, seat, *lay):
+        return rules.defs[uid].id
+    return f"a hidden card from {rules.zone_label(lay[0])}"
 
 
 def seen_log(game, seat: int) -> list[str]:
@@ -154,7 +163,7 @@ def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -
         sees = (
             uid not in later
             and (may is None or uid in may)
-            and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+            and in_sight(game.rules, seat, state.location[uid], state.facedown[uid], state.placer[uid])
         )
         return game.card_id(uid) if sees else "?"
 
@@ -165,7 +174,7 @@ def _seen_line(game, seat: int, what: str, uids, detail, later: set, may=None) -
         isinstance(detail, Said)
         and detail.seat != seat
         and detail.card is not None
-        and not in_sight(game, seat, *detail.lay)
+        and not in_sight(game.rules, seat, *detail.lay)
     ):
         detail = detail.heard(label(detail.lay[0]))
     text = written(what, uids, detail, name, label)

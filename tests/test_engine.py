@@ -569,3 +569,62 @@ def test_a_flip_to_a_side_one_card_lacks_turns_none_of_them():
     thorn = [i for i, s in enumerate(defs[creatures[0]].sides) if s.side == "thorn"][0]
     assert [state.side[uid] for uid in creatures] == [thorn, thorn] and state.clock > clock
     assert [detail for what, _, detail in state.log[log:]] == ["thorn", "thorn"]
+
+
+PEEK = """
+id: peek
+name: Peek
+players: {min: 1, max: 1}
+cards: [chips.yaml]
+kinds:
+  chip:
+    attributes:
+      size: {type: int}
+zones:
+  deck: {visibility: hidden}
+  pile: {visibility: public}
+procedures:
+  setup: [move box to deck face down, move 2 from deck to pile face up]
+  play:
+    - each player:
+        - choose hidden from deck
+        - move hidden to pile face up
+        - inspect deck
+        - choose peeked from deck
+        - move peeked to pile face down
+        - choose shown from pile where face = up
+        - move shown to deck face down
+  scoring: []
+"""
+
+
+def test_a_card_picked_is_named_in_the_log_as_its_chooser_saw_it_then(tmp_path):
+    # the log says a card picked when it is read (Said.label), not when it is picked: from where
+    # it lay then and whether its chooser had looked at it. A card picked blind stays hidden once
+    # turned up; a card looked at and picked keeps its name after the look is gone (it moved
+    # face down); a card picked face up keeps its name once back in the hidden deck. The same
+    # seed played by an agent that reads every label as it is asked logs the same lines.
+    from silvics.interpreter.agents import RandomAgent, play_on
+    (tmp_path / "game.yaml").write_text(PEEK)
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n" + "".join(f"  - {{id: {n}, size: {i}}}\n" for i, n in enumerate(
+            ["ash", "birch", "cedar", "dogwood", "elm", "fir"], 1)))
+    ir = compile_game(tmp_path)
+
+    class Reading(RandomAgent):
+        def choose(self, observation):
+            assert all(observation.labels)
+            return super().choose(observation)
+
+    lazy, eager = Game(ir, 1, 3), Game(ir, 1, 3)
+    play_on(lazy, [RandomAgent(3, 0)])
+    play_on(eager, [Reading(3, 0)])
+    said = [detail for what, _, detail in lazy.state.log if what == "choice"]
+    assert [type(detail[2]) for detail in said] == [tuple] * 3            # each said when read
+    assert [type(detail[2]) for what, _, detail in eager.state.log if what == "choice"] == [str] * 3
+    hidden, peeked, shown = (detail.label for detail in said)
+    assert hidden == "a hidden card from deck"
+    assert lazy.state.location[said[0].card] == "pile" and not lazy.state.facedown[said[0].card]
+    assert peeked == lazy.card_id(said[1].card) and lazy.state.facedown[said[1].card]
+    assert shown == lazy.card_id(said[2].card) and lazy.state.location[said[2].card] == "deck"
+    assert lazy.log == eager.log

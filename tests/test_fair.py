@@ -351,14 +351,14 @@ def _seen_log_afresh(game, seat: int) -> list[str]:
     state, lines, later = game.state, [], set()
 
     def name(uid: int) -> str:
-        sees = uid not in later and in_sight(game, seat, state.location[uid], state.facedown[uid], state.placer[uid])
+        sees = uid not in later and in_sight(game.rules, seat, state.location[uid], state.facedown[uid], state.placer[uid])
         return game.card_id(uid) if sees else "?"
 
     def label(key: str) -> str:
         return game.zone_label(key, name)
     for what, uids, detail in reversed(state.log):
         if isinstance(detail, Said) and detail.seat != seat and detail.card is not None \
-                and not in_sight(game, seat, *detail.lay):
+                and not in_sight(game.rules, seat, *detail.lay):
             detail = detail.heard(label(detail.lay[0]))
         lines.append(written(what, uids, detail, name, label))
         if what in MOVING:
