@@ -93,7 +93,7 @@ class Said(tuple):
     card or None, (zone key, face down, placer) or None, picked), as tuple() is, in C: a
     choice is logged at every decision. The label of a card picked may be kept as what says it,
     (say, rules, seen): `say(rules, seat, card, lay, seen)` gives it when read (views.picked_label,
-    Game.apply), as few games are ever read."""
+    Game.apply), as few games are ever read. Two records are equal when they say the same."""
 
     __slots__ = ()
     seat, prompt, _label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
@@ -105,6 +105,19 @@ class Said(tuple):
             return label
         say, rules, seen = label
         return say(rules, self[0], self[3], self[4], seen)
+
+    def said(self) -> tuple:
+        """What it says, its label worked out: two records are equal when they say the same."""
+        return (self[0], self[1], self.label, self[3], self[4], self[5])
+
+    def __eq__(self, other) -> bool:
+        return self.said() == (other.said() if isinstance(other, Said) else other)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.said())
 
     def text(self, name) -> str:
         return f"P{self.seat + 1} {self.prompt}: {self.label}"

@@ -603,7 +603,8 @@ def test_a_card_picked_is_named_in_the_log_as_its_chooser_saw_it_then(tmp_path):
     # it lay then and whether its chooser had looked at it. A card picked blind stays hidden once
     # turned up; a card looked at and picked keeps its name after the look is gone (it moved
     # face down); a card picked face up keeps its name once back in the hidden deck. The same
-    # seed played by an agent that reads every label as it is asked logs the same lines.
+    # seed played by an agent that reads every label as it is asked logs the same lines, and
+    # its records of the choices are equal to these (a record is what it says).
     from silvics.interpreter.agents import RandomAgent, play_on
     (tmp_path / "game.yaml").write_text(PEEK)
     (tmp_path / "chips.yaml").write_text(
@@ -627,4 +628,4 @@ def test_a_card_picked_is_named_in_the_log_as_its_chooser_saw_it_then(tmp_path):
     assert lazy.state.location[said[0].card] == "pile" and not lazy.state.facedown[said[0].card]
     assert peeked == lazy.card_id(said[1].card) and lazy.state.facedown[said[1].card]
     assert shown == lazy.card_id(said[2].card) and lazy.state.location[said[2].card] == "deck"
-    assert lazy.log == eager.log
+    assert lazy.log == eager.log and lazy.state.log == eager.state.log   # records equal when they say the same
