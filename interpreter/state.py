@@ -96,7 +96,8 @@ class Said(tuple):
     Game.apply), as few games are ever read. Two records are equal when they say the same."""
 
     __slots__ = ()
-    seat, prompt, _label, card, lay, picked = (property(itemgetter(i)) for i in range(6))
+    seat, prompt = property(itemgetter(0)), property(itemgetter(1))
+    card, lay, picked = (property(itemgetter(i)) for i in range(3, 6))  # (2: the label, below)
 
     @property
     def label(self) -> str:

@@ -57,7 +57,8 @@ def card_label(game, seat: int, uid: int, options=()) -> str:
     """A card as `seat` may name it (choice labels): its id, or where it lies if hidden from
     them; and where it lies when another of the `options` is a copy the seat sees elsewhere
     (one in hand, one on the table: `apple from hand@1`), so that an answer given by label
-    picks the same card."""
+    picks the same card. (The log says a card picked with no copies later, from what it kept:
+    picked_label; change both together.)"""
     location = game.state.location
     where = location[uid]
     if not visible(game, seat, uid):
