@@ -26,9 +26,15 @@ def decide(game, agents):
 
 
 def play_on(game, agents):
-    """Decide until nothing is asked: the game is over (or the procedure started has ended)."""
+    """Decide until nothing is asked: the game is over (or the procedure started has ended). The
+    random agent draws its pick with no observation made for it, as its `choose` would (it reads
+    only the number of options): a random game's decisions cost no more than they must."""
     while (choice := game.state.pending) is not None:  # decide(), written out: every simulation's loop
-        game.apply(agents[choice.seat].choose(game.observe(choice.seat)))
+        agent = agents[choice.seat]
+        if type(agent) is RandomAgent:  # (a subclass may read more)
+            game.apply(below(agent.rng, len(choice.options)))
+        else:
+            game.apply(agent.choose(game.observe(choice.seat)))
 
 
 class RandomAgent:

@@ -63,3 +63,34 @@ def test_replaying_the_recorded_choices_gives_the_same_game(game_id, modules):
     play_on(replay, agents)
     assert "\n".join(replay.log).encode() == "\n".join(original.log).encode()
     assert replay.state.scores == original.state.scores
+
+
+@pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
+def test_play_on_draws_the_random_agents_picks_as_their_choose_would(game_id):
+    """play_on draws a random agent's pick without an observation (the agent reads only the
+    number of options); a game decided through each agent's `choose`, observation and all, is
+    the same game, choice by choice and line by line. A subclass of the random agent is asked
+    through `choose` (it may read more): its log is the same too."""
+    from silvics import games
+    from silvics.interpreter.agents import RandomAgent, decide, play_on
+    from silvics.interpreter.game import Game
+
+    class Asked(RandomAgent):
+        asked = 0
+
+        def choose(self, observation):
+            Asked.asked += 1
+            return super().choose(observation)
+
+    ir = games.load(game_id)
+    for seed in range(3):
+        drawn, decided, subclassed = (Game(ir, 2, seed) for _ in range(3))
+        play_on(drawn, [RandomAgent(seed, seat) for seat in range(2)])
+        agents = [RandomAgent(seed, seat) for seat in range(2)]
+        while not decided.over:
+            decide(decided, agents)
+        before = Asked.asked
+        play_on(subclassed, [Asked(seed, seat) for seat in range(2)])
+        assert Asked.asked - before == len(subclassed.state.choices) > 0
+        assert drawn.state.choices == decided.state.choices == subclassed.state.choices
+        assert drawn.log == decided.log == subclassed.log
