@@ -425,3 +425,16 @@ def test_a_cards_kind_id_and_face_are_read_in_place(tmp_path):
     assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (3, 1, 0, 1)
     assert counters["ups"] == 2
     assert all(game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip" for uid in game.state.zones["pile"])
+
+
+def test_a_bound_spaces_row_is_taken_apart_in_place():
+    """`s.row` of a space bound to a name (Reforest's `c.elevation has s.row`, asked of every
+    card and space) reads the key in place, `parse_key(s).row`, with no call of space_part_of;
+    a space worked out by a call (`c.space.row`) still goes through it (worked out once)."""
+    tree = ast.parse(compiled_rules(games.load("reforest")).code.source())
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
+    assert all(not isinstance(call.args[0], ast.Name) for call in parts_of)
+    in_place = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "row"
+                and isinstance(node.value, ast.Call) and node.value.func.id.startswith("parse_key_")]
+    assert len(in_place) >= 2

@@ -1113,12 +1113,16 @@ def near(game, uid) -> list[int]:
 )
 def space_part(node, gen):
     """A space's row name or column number."""
+    space, part = gen.code(node.args["space"]), node.args["part"]
+    if gen.simple(space):  # a space bound to a name (`c.elevation has s.row`): taken apart in place
+        read = gen.fill(_KEY_PART[part], parse_key=gen.ref(parse_key), space=space)
+        return gen.fill("None if {space} is None else {read}", space=space, read=read)
     return gen.fill(
-        "space_part_of({space}, {row})",
-        space_part_of=gen.ref(space_part_of),
-        space=gen.code(node.args["space"]),
-        row=node.args["part"] == "row",
+        "space_part_of({space}, {row})", space_part_of=gen.ref(space_part_of), space=space, row=part == "row"
     )
+
+
+_KEY_PART = {"row": "parse_key({space}).row", "column": "parse_key({space}).column"}
 
 
 def space_part_of(key, row: bool):
