@@ -1114,7 +1114,7 @@ def near(game, uid) -> list[int]:
 def space_part(node, gen):
     """A space's row name or column number."""
     space, part = gen.code(node.args["space"]), node.args["part"]
-    if gen.simple(space):  # a space bound to a name (`c.elevation has s.row`): taken apart in place
+    if gen.simple(space):  # a space bound to a name (`s.row` of each space a filter asks): in place
         read = gen.fill(_KEY_PART[part], parse_key=gen.ref(parse_key), space=space)
         return gen.fill("None if {space} is None else {read}", space=space, read=read)
     return gen.fill(
