@@ -62,7 +62,7 @@ def card_label(game, seat: int, uid: int, options=()) -> str:
     location = game.state.location
     where = location[uid]
     if not visible(game, seat, uid):
-        return f"a hidden card from {game.zone_label(where)}"
+        return hidden_from(game.rules, where)
     defs = game.rules.defs
     card = defs[uid]
     if card.copies > 1:
@@ -80,7 +80,12 @@ def picked_label(rules, seat: int, uid: int, lay: tuple, seen: bool) -> str:
     be named alike, so card_label needs nothing more (Game.apply decides)."""
     if seen or in_sight(rules, seat, *lay):
         return rules.defs[uid].id
-    return f"a hidden card from {rules.zone_label(lay[0])}"
+    return hidden_from(rules, lay[0])
+
+
+def hidden_from(rules, where: str) -> str:
+    """A card a seat cannot see, named by the zone it lies in (card_label, picked_label)."""
+    return f"a hidden card from {rules.zone_label(where)}"
 
 
 def seen_log(game, seat: int) -> list[str]:

@@ -436,5 +436,6 @@ def test_a_bound_spaces_row_is_taken_apart_in_place():
     parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
     assert all(not isinstance(call.args[0], ast.Name) for call in parts_of)
     in_place = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "row"
-                and isinstance(node.value, ast.Call) and node.value.func.id.startswith("parse_key_")]
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id.startswith("parse_key_")]
     assert len(in_place) >= 2
