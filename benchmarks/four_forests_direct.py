@@ -23,7 +23,7 @@ import yaml
 
 from silvics import bundled
 from silvics import games as catalogue
-from silvics.interpreter.agents import decide, make_agent
+from silvics.interpreter.agents import make_agent, play_on
 from silvics.interpreter.game import Game
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -304,14 +304,12 @@ def tokens_awarded(plants: list[Plant], votes: list[list]) -> list[int]:
 # ---- the same figures from the engine ---------------------------------------------------------
 
 def engine_game(ir, players: int, seed: int, modules=()) -> Result:
-    """One engine game between random agents, counting its decisions."""
+    """One engine game between random agents, played as `silvics simulate` plays its games
+    (`play_on`: a random agent's pick is drawn with no observation made, as the hand-written
+    players draw theirs), with its decisions: the choices asked and answered."""
     game = Game(ir, players, seed, modules)
-    agents = [make_agent("random", seed, seat) for seat in range(players)]
-    decisions = 0
-    while not game.over:
-        decisions += 1
-        decide(game, agents)
-    return Result(list(game.state.scores), decisions)
+    play_on(game, [make_agent("random", seed, seat) for seat in range(players)])
+    return Result(list(game.state.scores), len(game.state.choices))
 
 
 def summary(results: list[Result]) -> tuple[float, float, float]:
