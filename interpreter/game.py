@@ -109,10 +109,10 @@ class Rules:
         }
         self.leading = [leading[card.id] for card in self.defs]  # effects that are one `if`: its condition
         faces = {
-            card.id: [
+            card.id: Sides(
                 {"id": card.id, "kind": card.kind, "side": side.side, "name": side.name, **side.attributes}
                 for side in card.sides
-            ]
+            )
             for card in ir.cards
         }
         self.faces = [faces[card.id] for card in self.defs]  # what each side shows, builtins included
@@ -980,6 +980,17 @@ class Game:
     def leading_condition(self, uid: int, name: str):
         """The condition of an effect that is a single `if` on the card's face-up side, or None."""
         return self.rules.leading[uid][self.state.side[uid]].get(name)
+
+
+class Sides(list):
+    """What each side of a card shows (builtins included), in the order its kind declares them,
+    and by side name (`named`): `printed(card, side, name)` looks a side up by its name in place."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, faces: Iterable[dict]):
+        super().__init__(faces)
+        self.named = {face["side"]: face for face in self}
 
 
 class _Dealt(NamedTuple):

@@ -427,6 +427,45 @@ def test_a_cards_kind_id_and_face_are_read_in_place(tmp_path):
     assert all(game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip" for uid in game.state.zones["pile"])
 
 
+def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tmp_path):
+    """`printed(c, dark, size)` of a bound card looks its side up by name in place
+    (`faces[c].named`), with no call; a card worked out by a call (`top(pile)`) goes through
+    printed_on. Both read the side named, whichever is face up (the chips lie light side up):
+    c1 prints 9 on its dark side and 1 on its light side; a side it lacks prints nothing, as
+    does no card (chosen from an empty bag)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: sided\nname: Sided\nplayers: {min: 1, max: 1}\ncards: [chips.yaml]\n"
+        "kinds:\n  chip:\n    sides: [light, dark]\n    attributes:\n      size: {type: int}\n"
+        "counters:\n  on_dark: {start: 0}\n  on_light: {start: 0}\n  top: {start: 0}\n  lacks: {start: 0}\n"
+        "  none: {start: 0}\n"
+        "zones:\n  pile: {visibility: public}\n  bag: {visibility: public}\n"
+        "procedures:\n  setup:\n    - move box to pile face up\n  play:\n"
+        "    - each player:\n"
+        "        - choose kept from pile where id = c1\n"
+        "        - set on_dark to printed(kept, dark, size)\n"
+        "        - set on_light to printed(kept, light, size)\n"
+        "        - set lacks to 1 if printed(kept, 'back', size) = 9 or printed(kept, 'back', size) = 1 else 0\n"
+        "        - choose lost from bag\n"
+        "        - set none to 1 if printed(lost, dark, size) = 9 else 0\n"
+        "    - set top to printed(top(pile), dark, size)\n"
+        "  scoring: []\n")
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n"
+        "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
+        "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
+    ir = compile_game(tmp_path)
+    tree = ast.parse(compiled_rules(ir).code.source())
+    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    assert sum(name.startswith("printed_on") for name in calls) == 1  # top(pile)'s
+    named = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "named"]
+    assert len(named) == 5
+    game = Game(ir, 1, 0)
+    counters = game.state.counters
+    assert game.over and all(game.state.side[uid] == 0 for uid in game.state.zones["pile"])
+    assert (counters["on_dark"], counters["on_light"], counters["lacks"], counters["none"]) == (9, 1, 0, 0)
+    assert counters["top"] == 9  # c1, the last card moved: the top of the pile
+
+
 def test_a_bound_spaces_row_is_taken_apart_in_place():
     """`s.row` of a space bound to a name (Reforest's `c.elevation has s.row`, asked of every
     card and space) reads the key in place, `parse_key(s).row`, with no call of space_part_of;

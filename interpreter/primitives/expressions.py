@@ -1303,21 +1303,27 @@ def printed(node, gen):
     """An attribute as printed on one side of a card, whichever side is face up (nothing for no
     card, a side it does not have, or an attribute that side lacks): a half of a split card
     read in hand, before it is played."""
+    card, side, name = gen.code(node.args["card"]), gen.code(node.args["side"]), node.args["name"]
+    if gen.simple(card):  # printed_on, written out (a half of each card in hand, at every turn)
+        return gen.fill(
+            "None if {uid} is None else game.rules.faces[{uid}].named.get({side}, {none}).get({name})",
+            uid=card,
+            side=side,
+            none=ast.Dict([], []),  # (what a side the card lacks prints)
+            name=name,
+        )
     return gen.fill(
         "printed_on(game, {card}, {side}, {name})",
         printed_on=gen.ref(printed_on),
-        card=gen.code(node.args["card"]),
-        side=gen.code(node.args["side"]),
-        name=node.args["name"],
+        card=card,
+        side=side,
+        name=name,
     )
 
 
 def printed_on(game, uid, wanted, name: str):
-    if uid is not None:
-        for face in game.rules.faces[uid]:
-            if face["side"] == wanted:
-                return face.get(name)
-    return None  # no card, or no such side
+    """What a side of a card prints: nothing for no card, or a side it lacks (game.Sides)."""
+    return None if uid is None else game.rules.faces[uid].named.get(wanted, {}).get(name)
 
 
 @primitive(
