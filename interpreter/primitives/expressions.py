@@ -1275,14 +1275,17 @@ def _location(game, uid):
 def sides(node, gen):
     """The names of a card's sides, in the order its kind declares them (`front` for a one-sided
     card; an empty list for no card): what a card split in halves may be played as."""
-    code = gen.fill(
-        "side_names(game, {card})", side_names=gen.ref(side_names), card=gen.code(node.args["card"])
-    )
+    card = gen.code(node.args["card"])
+    if gen.simple(card):  # side_names, written out (asked of each card in hand, at every turn)
+        code = gen.fill("[] if {uid} is None else [*game.rules.faces[{uid}].named]", uid=card)
+    else:
+        code = gen.fill("side_names(game, {card})", side_names=gen.ref(side_names), card=card)
     return gen.known(code, listing=True)
 
 
 def side_names(game, uid) -> list[str]:
-    return [] if uid is None else [face["side"] for face in game.rules.faces[uid]]
+    """The names of a card's sides, in order (game.Sides holds them by name in that order)."""
+    return [] if uid is None else [*game.rules.faces[uid].named]
 
 
 @primitive(

@@ -21,16 +21,14 @@ from .expressions import cards, pile_of
 ACTION_PROMPT = "choose an action"  # what `one of` asks: its options are the procedures offered
 
 
-def _guarded(node, build):
-    """For `one of` and `in any order`: which of some step names have their condition holding
-    (a step written without a condition always does)."""
-    names = node.args["steps"]
-    guards = dict(zip(names, [build(g) if g is not None else None for g in node.args.get("guards") or ()]))
-
-    def holding(game, env, steps) -> list:
-        return [n for n in steps if guards.get(n) is None or guards[n](game, env)]
-
-    return holding
+def _guarded(node, build) -> tuple[tuple[str, Expr | None], ...]:
+    """For `one of` and `in any order`: each step's name and its condition (None: a step written
+    without one always applies)."""
+    names, guards = (
+        node.args["steps"],
+        [build(g) if g is not None else None for g in node.args.get("guards") or ()],
+    )
+    return tuple(zip(names, guards + [None] * (len(names) - len(guards))))
 
 
 def _enter_block(run):
@@ -404,12 +402,19 @@ def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time; a step whose
     condition no longer holds when the next is picked is left out (a single one left runs
     without asking)."""
-    names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
+    names, chooser, guards = (
+        tuple(node.args["steps"]),
+        build(node.args["chooser"]),
+        dict(_guarded(node, build)),
+    )
 
     def run(game, frame):
         picked = frame.take_answer()
         if picked is UNANSWERED:
-            frame.data[:] = holding(game, frame.env, frame.data)
+            env = frame.env
+            frame.data[:] = [
+                name for name in frame.data if (guard := guards[name]) is None or guard(game, env)
+            ]
             if len(frame.data) > 1:
                 seat = chooser(game, frame.env)
                 return game.ask(Choice(seat, "next step", tuple(frame.data), tuple(frame.data), node))
@@ -818,10 +823,11 @@ class Watched(NamedTuple):
 def one_of(node, build):
     """The chooser picks one of several procedures (e.g. a turn's actions) whose conditions hold,
     and it runs (a single one runs without asking; none: nothing happens)."""
-    names, chooser, holding = tuple(node.args["steps"]), build(node.args["chooser"]), _guarded(node, build)
+    chooser, guarded = build(node.args["chooser"]), _guarded(node, build)
 
     def enter(game, frame):
-        offered = tuple(holding(game, frame.env, names))
+        env = frame.env
+        offered = tuple([name for name, guard in guarded if guard is None or guard(game, env)])
         if len(offered) > 1:  # a frame to hand the answer to
             game.push(answered, frame)
             return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, node))
