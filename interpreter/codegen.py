@@ -36,6 +36,7 @@ from .loops import looped
 from .registry import REGISTRY, has_role, reasons, role
 from .reuse import reused
 from .runtime import fault_at
+from .state import OwnedKeys
 
 _PART = re.compile(r"\{(\w+)\}")
 _BLOCKS = ("body", "orelse", "finalbody")  # the fields of a statement holding statements
@@ -629,8 +630,8 @@ def _returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
 
 def _defined(name: str, value) -> ast.stmt:
     """A statement that says what a name of the namespace holds: an import of a function, or an
-    assignment of a value as its type would make it (a zone key is Zone('deck'), the place a rule
-    is written Span('game.yaml', 3, 7))."""
+    assignment of a value as its type would make it (a zone key is Zone('deck'), the keys of a
+    zone held per player OwnedKeys('hand'), the place a rule is written Span('game.yaml', 3, 7))."""
     module, qualified = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     if callable(value) and module and qualified and "." not in qualified:
         return _imported(module, qualified, name)
@@ -639,7 +640,9 @@ def _defined(name: str, value) -> ast.stmt:
         parts = [str.__str__(value)]
     elif isinstance(value, Span):
         parts = [value.file, value.line, value.col]
-    else:  # only helpers, words (zone keys) and places are ever named
+    elif isinstance(value, OwnedKeys):
+        parts = [value.name]
+    else:  # only helpers, words (zone keys), keys by owner and places are ever named
         raise TypeError(f"a value the generated module cannot say: {type(value).__name__}")
     made = ast.Call(
         ast.Name(type(value).__qualname__, ast.Load()), [ast.Constant(part) for part in parts], []

@@ -60,6 +60,27 @@ def zone_key(name: str, owner: int | None = None) -> Zone:
     return Zone(name if owner is None else f"{name}/{owner}")
 
 
+class OwnedKeys(dict):
+    """The keys of one zone or counter held per player or per card, by owner: `OwnedKeys('hand')[2]`
+    is zone_key('hand', 2), made when first asked. The generated code reads a key from it in
+    place, where each read was a call of zone_key (owned_keys shares one for each name)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, owner) -> Zone:
+        key = self[owner] = zone_key(self.name, owner)
+        return key
+
+
+@cache
+def owned_keys(name: str) -> OwnedKeys:
+    return OwnedKeys(name)
+
+
 def space_key(name: str, row: str, column: int, owner: int | None = None) -> Zone:
     """One space of a grid zone: "region:low.1/2" is seat index 2's region (seat 3), row low, column 1."""
     return zone_key(f"{name}:{row}.{column}", owner)

@@ -18,6 +18,7 @@ from silvics.compiler.build import compile_game
 from silvics.interpreter.agents import make_agent
 from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.ir import Node
+from silvics.interpreter.state import Zone, owned_keys, zone_key
 
 HOSTILE = """x"); __import__("os").system("echo owned"); ("""  # a card's name, and a word of a rule
 
@@ -51,7 +52,7 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "str", "map", "Zone", "Span",
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "str", "map", "Zone", "Span", "OwnedKeys",
            "sum", "min", "max",
            "run", "begin", "state", "stack", "i"}     # a block runner's maker and its own locals (runners.py)
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
@@ -464,6 +465,25 @@ def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tm
     assert game.over and all(game.state.side[uid] == 0 for uid in game.state.zones["pile"])
     assert (counters["on_dark"], counters["on_light"], counters["lacks"], counters["none"]) == (9, 1, 0, 0)
     assert counters["top"] == 9  # c1, the last card moved: the top of the pile
+
+
+def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
+    """The key of a zone or counter held per player or per card is read from a table of its keys
+    by owner (`zone_47[env['you']]`, made once a name: owned_keys), with no call of zone_key, in
+    every bundled game; each key is the one zone_key makes, made once and shared, and an owner of
+    nothing keys the zone's name alone, as zone_key does."""
+    for game_id in sorted(bundled.games()):
+        tree = ast.parse(compiled_rules(games.load(game_id)).code.source())
+        calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+        assert not [name for name in calls if name.startswith("zone_key")], game_id
+        made = [node.value.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "OwnedKeys"]
+        assert made and len(made) == len(set(made)), game_id  # one table a name
+    hands = owned_keys("hand")
+    assert owned_keys("hand") is hands and hands.name == "hand"
+    assert [hands[seat] for seat in range(4)] == [zone_key("hand", seat) for seat in range(4)]
+    assert hands[2] == "hand/2" and hands[2] is hands[2] and owned_keys("slots")[17] == "slots/17"
+    assert hands[None] == zone_key("hand") == "hand" and type(hands[None]) is Zone
 
 
 def test_a_bound_spaces_row_is_taken_apart_in_place():

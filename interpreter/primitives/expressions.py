@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ..ir import Node
 from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
 from ..runtime import bounded, never
-from ..state import SCORES, Zone, parse_key, zone_key
+from ..state import SCORES, Zone, owned_keys, parse_key
 
 
 # Result types that depend on the parts' types (each docstring is the reference's "Gives").
@@ -149,7 +149,7 @@ def owned_key(node, gen):
     name, owner = node.args["name"], _owner(node, gen)
     if owner is None:
         return gen.ref(Zone(name), "zone")
-    return gen.fill("zone_key({name}, {owner})", zone_key=gen.ref(zone_key), name=name, owner=owner)
+    return gen.fill("{keys}[{owner}]", keys=gen.ref(owned_keys(name), "zone"), owner=owner)  # (zone_key's)
 
 
 def _owner(node, gen):
@@ -1363,12 +1363,11 @@ def attached(node, gen):
     zone bottom up: all the cards held by a tableau's cards."""
     owner, uid = ast.Name(gen.fresh("owner"), ast.Load()), ast.Name(gen.fresh("uid"), ast.Load())
     code = gen.fill(
-        "[{uid} for {owner} in {holders} for {uid} in game.pile(zone_key({name}, {owner}))]",
+        "[{uid} for {owner} in {holders} for {uid} in game.pile({keys}[{owner}])]",
         uid=uid,
         owner=owner,
         holders=_items(node.args["cards"], gen),
-        zone_key=gen.ref(zone_key),
-        name=node.args["name"],
+        keys=gen.ref(owned_keys(node.args["name"]), "zone"),
     )
     return gen.known(code, listing=True, cards=True)
 
