@@ -312,26 +312,29 @@ def test_has_of_what_a_card_prints_is_read_in_place_and_agrees_with_includes(tmp
 
 
 def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_condition(tmp_path):
-    """`pile where j.likes` looks up the condition card j prints in place, in the filter; with
-    the card not a bound name (`top(judges).likes`) it goes through Game.condition. Both count
-    alike: the picky judge likes the two chips worth 3 or more, the lax one none, the top judge
-    is the picky one, and a chip, which prints no condition, likes nothing (`never`). The card
-    asked about is handed to the condition, which sees nothing else: nothing is folded into a
-    copy of `env` for it (`{**env, 'it': …}`), not even a name bound around the filter (`j` in
-    the sum: 0 + 2)."""
+    """`pile where j.likes` looks up the condition card j prints once for the filter (meeting);
+    with the card not a bound name (`top(judges).likes`) the filter asks Game.condition of each
+    card. Both count alike: the picky judge likes the two chips worth 3 or more, the lax one
+    none, the top judge is the picky one, and a chip, which prints no condition, likes nothing
+    (`never`). The card asked about is handed to the condition, which sees nothing else:
+    nothing is folded into a copy of `env` for it (`{**env, 'it': …}`), not even a name bound
+    around the filter (`j` in the sum: 0 + 2). No card is looked up for a filter of no items:
+    a judge bound to no card (chosen from an empty bag) likes nothing of an empty pile."""
     (tmp_path / "game.yaml").write_text(
         "id: judged\nname: Judged\nplayers: {min: 1, max: 1}\ncards: [chips.yaml, judges.yaml]\n"
         "kinds:\n  chip:\n    attributes:\n      value: {type: int}\n"
         "  judge:\n    attributes:\n      likes: {type: condition, of: chip}\n"
         "marks:\n  liked: {type: int}\n"
-        "counters:\n  by_top: {start: 0}\n  by_all: {start: 0}\n"
-        "zones:\n  pile: {visibility: public}\n  judges: {visibility: public}\n"
+        "counters:\n  by_top: {start: 0}\n  by_all: {start: 0}\n  by_none: {start: 9}\n"
+        "zones:\n  pile: {visibility: public}\n  judges: {visibility: public}\n  bag: {visibility: public}\n"
         "procedures:\n  setup:\n    - move box where kind = chip to pile face up\n"
         "    - move box where kind = judge to judges face up\n  play:\n"
         "    - for: j in judges\n      do: [set j.liked to count(pile where j.likes)]\n"
         "    - set by_top to count(pile where top(judges).likes)\n"
         "    - set by_all to sum(count(pile where j.likes) for j in judges)\n"
         "    - for: c in pile\n      do: [set c.liked to count(pile where c.likes)]\n"
+        "    - each player:\n        - choose nobody from bag\n"
+        "        - set by_none to count(bag where nobody.likes)\n"
         "  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
         "kind: chip\ncards:\n  - {id: one, value: 1}\n  - {id: three, value: 3}\n  - {id: five, value: 5}\n")
@@ -341,6 +344,8 @@ def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_cond
     tree = ast.parse(compiled_rules(ir).code.source())
     conditions = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"]
     assert len(conditions) == 1                                              # top(judges).likes only
+    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    assert sum(name.startswith("meeting") for name in calls) == 4            # j's twice, c's, nobody's
     folded = [key.value for node in ast.walk(tree) if isinstance(node, ast.Dict)
               for key in node.keys if isinstance(key, ast.Constant)]
     assert "it" not in folded and "j" not in folded
@@ -349,7 +354,7 @@ def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_cond
              for uid in game.state.zones[zone]}
     assert game.over and liked == {"lax": 0, "picky": 2, "one": 0, "three": 0, "five": 0}
     assert game.card_id(game.state.zones["judges"][-1]) == "picky" and game.state.counters["by_top"] == 2
-    assert game.state.counters["by_all"] == 2
+    assert game.state.counters["by_all"] == 2 and game.state.counters["by_none"] == 0
 
 
 def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp_path):

@@ -596,13 +596,35 @@ def where(node, gen):
         token, body = _remembered(node.args["cond"], gen)
         code = gen.fill("game.kept({token}, {items}, {body}, env)", token=token, items=items, body=body)
         return gen.known(code, listing=True, cards=gen.cards(items))
-    items, test = _filtered(node.args["coll"], node.args["cond"], item, gen)
+    cond = node.args["cond"]
+    if has_role(cond, "printed condition") and "it" not in free_names(role(cond, "of card")):
+        of = gen.code(role(cond, "of card"))
+        if gen.simple(of):  # the condition a card prints, looked up once for every item (meeting)
+            code = gen.fill(
+                "meeting(game, env, {items}, {of}, {name})",
+                meeting=gen.ref(meeting),
+                items=items,
+                of=of,
+                name=role(cond, "printed condition"),
+            )
+            return gen.known(code, listing=True, cards=gen.cards(items))
+    items, test = _filtered(node.args["coll"], cond, item, gen)
     if test is None:  # the index alone
         return gen.known(gen.fill("list({items})", items=items), listing=True)
     code = gen.fill(
         "[{item} for {item} in {items} if {test}]", item=ast.Name(item, ast.Load()), items=items, test=test
     )
     return gen.known(code, listing=True, cards=gen.cards(items))
+
+
+def meeting(game, env, items, uid, name: str) -> list:
+    """`items where c.NAME`, NAME a condition card `c` prints (meets): the condition looked up
+    once, not once an item, and only when there are items (a scoring rule may ask one card's
+    condition of every card of a pile)."""
+    if not items:
+        return []
+    condition = game.condition(uid, name)
+    return [item for item in items if condition(game, env, item)]
 
 
 def _filtered(coll, cond, item: str, gen) -> tuple[ast.expr, ast.expr | None]:
