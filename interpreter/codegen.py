@@ -477,11 +477,14 @@ class Gen:
         number: bool = False,
         cards: bool = False,
         present: bool = False,
+        inert: bool = False,
     ) -> ast.expr:
         """Code whose value is always a list or tuple (`listing`: no zone key, card or nothing),
         always a whole number (`number`: never nothing), always cards of piles (`cards`: a list of
-        them, or a zone's pile), or never nothing (`present`)."""
+        them, or a zone's pile), or never nothing (`present`); or code that can neither fail nor
+        read the state (`inert`: worked out before the code written ahead of it, it changes nothing)."""
         code.listing, code.number, code.cards, code.present = listing, number, cards, present  # type: ignore[attr-defined]
+        code.inert = inert  # type: ignore[attr-defined]
         return code
 
     @staticmethod
@@ -491,6 +494,9 @@ class Gen:
     @staticmethod
     def present(code: ast.expr) -> bool:
         return getattr(code, "present", False)
+
+    def inert(self, code: ast.expr) -> bool:
+        return getattr(code, "inert", False) or self.simple(code)
 
     @staticmethod
     def listing(code: ast.expr) -> bool:

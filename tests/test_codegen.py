@@ -494,7 +494,9 @@ def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
 def test_a_bound_spaces_row_is_taken_apart_in_place():
     """`s.row` of a space bound to a name (Reforest's `c.elevation has s.row`, asked of every
     card and space) reads the key in place, `parse_key(s).row`, with no call of space_part_of;
-    a space worked out by a call (`c.space.row`) still goes through it (worked out once)."""
+    a space worked out by a call (`c.space.row`) still goes through it (worked out once). Such a
+    row can neither fail nor read the state, so whether a card prints it is asked in place too,
+    `parse_key(s).row in (elevation or ())`, with no call of includes."""
     tree = ast.parse(compiled_rules(games.load("reforest")).code.source())
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
     parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
@@ -503,3 +505,7 @@ def test_a_bound_spaces_row_is_taken_apart_in_place():
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
                 and node.value.func.id.startswith("parse_key_")]
     assert len(in_place) >= 2
+    asked = [node for node in ast.walk(tree) if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+             and "parse_key_" in ast.unparse(node.left) and "'elevation'" in ast.unparse(node.comparators[0])]
+    assert asked and not [call for call in calls if call.func.id.startswith("includes_")
+                          and "parse_key_" in ast.unparse(call.args[2])]

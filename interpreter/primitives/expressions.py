@@ -945,9 +945,10 @@ def member(node, gen):
 def has(node, gen):
     """Whether a list attribute (such as icons) or a collection includes a value."""
     items, item = gen.code(node.args["items"]), gen.code(node.args["item"])
-    if node.args["items"].op in ("attr", "printed") and gen.simple(item):
-        # what a card prints (never a zone), for a word or a name: includes() in place (the
-        # item read first changes nothing: it can neither fail nor read the state)
+    if node.args["items"].op in ("attr", "printed") and gen.inert(item):
+        # what a card prints (never a zone), for a word, a name or a bound space's row:
+        # includes() in place (the item read first changes nothing: it can neither fail nor read
+        # the state)
         return gen.fill("{item} in ({items} or ())", items=items, item=item)
     return gen.fill("includes(game, {items}, {item})", includes=gen.ref(includes), items=items, item=item)
 
@@ -1138,7 +1139,7 @@ def space_part(node, gen):
     space, part = gen.code(node.args["space"]), node.args["part"]
     if gen.simple(space):  # a space bound to a name (`s.row` of each space a filter asks): in place
         read = gen.fill(_KEY_PART[part], parse_key=gen.ref(parse_key), space=space)
-        return gen.fill("None if {space} is None else {read}", space=space, read=read)
+        return gen.known(gen.fill("None if {space} is None else {read}", space=space, read=read), inert=True)
     return gen.fill(
         "space_part_of({space}, {row})", space_part_of=gen.ref(space_part_of), space=space, row=part == "row"
     )
