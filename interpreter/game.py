@@ -746,7 +746,8 @@ class Game:
     def pile(self, key: str) -> Sequence[int]:
         """The cards of a zone, bottom first (the live list: never change it; () for a zone
         never filled), noted as read. (A filter's generated code reads the pile in place when no
-        read is being noted, `self.reads` None: expressions._items; change both together.)"""
+        read is being noted, `self.reads` None: expressions._items; and expressions.pile_of and
+        cards_in write this out: change them together.)"""
         if self.reads is not None:
             self.reads.add(key)
         return self.state.zones.get(key, ())

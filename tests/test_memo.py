@@ -53,6 +53,7 @@ define:
   lit(s): "s.glow + count(pile where size > 100) > 0"   # remembered: it goes through the pile
   lit_now: "count(yard where lit(it))"
   yard_cards: "sum(count(s) for s in yard)"   # the cards on every space of the yard
+  yard_chips: "count(cards(yard) where size > 0)"   # the same, gathered from the spaces at once
 procedures:
   shine:
     - for: s in yard
@@ -114,6 +115,25 @@ def test_a_value_reading_only_a_spaces_attributes_outlives_cards_moving_there(tm
     assert still_good()
     game.state.set_space(space_key("yard", "a", 2), "glow", 3)
     assert not still_good()
+
+
+def test_the_cards_gathered_from_spaces_are_read_from_each_space(tmp_path):
+    # cards(yard) reads the pile of every space it gathers (expressions.cards_in notes them all,
+    # as Game.pile would one by one): a card moving onto any of them makes the value stale, a
+    # space's attribute does not; worked out again, it counts the card
+    from silvics.interpreter.primitives.expressions import cards_in
+    from silvics.interpreter.state import space_key
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "yard_chips")
+    entry = remembered_entry(game, "yard_chips")
+    spaces = [space_key("yard", "a", column) for column in (1, 2)]
+    assert set(spaces) <= entry[1].keys and entry[0] == 0
+    still_good = lambda: entry[1].stamps(game.state) == entry[2]      # noqa: E731
+    game.state.set_space(spaces[1], "glow", 3)
+    assert still_good()
+    game.state.move(game.state.zones["pile"][-1], spaces[1])
+    assert not still_good()
+    game.reads = set()
+    assert cards_in(game, spaces) == game.state.zones[spaces[1]] and game.reads == set(spaces)
 
 
 @pytest.fixture

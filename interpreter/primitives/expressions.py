@@ -67,8 +67,10 @@ def cards(game, value) -> list[int]:
 
 def pile_of(game, value):
     """The same, without copying: for reading only."""
-    if isinstance(value, Zone):
-        return game.pile(value)
+    if isinstance(value, Zone):  # (Game.pile, written out)
+        if game.reads is not None:
+            game.reads.add(value)
+        return game.state.zones.get(value, ())
     if isinstance(value, int):
         return (value,)
     return value if value is not None else ()
@@ -749,7 +751,10 @@ def contents(node, gen):
 
 def cards_in(game, found) -> list[int]:
     keys = [found] if isinstance(found, Zone) else found or ()  # the cards in no space: none
-    return [uid for key in keys for uid in game.pile(key)]
+    if game.reads is not None:  # (Game.pile of each, written out: a map's spaces are many)
+        game.reads.update(keys)
+    zones = game.state.zones
+    return [uid for key in keys for uid in zones.get(key, ())]
 
 
 @primitive(
