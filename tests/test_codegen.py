@@ -65,6 +65,15 @@ def generated(tmp_path, play: str):
     return ir, compiled_rules(ir).code.source()
 
 
+def calls_by_name(tree: ast.AST) -> list[ast.Call]:
+    """The calls in generated code of a function named by the generator (`includes_12(…)`)."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+
+
+def names_called(tree: ast.AST) -> list[str]:
+    return [call.func.id for call in calls_by_name(tree)]
+
+
 def names_in(source: str) -> set[str]:
     tree = ast.parse(source)
     found = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
@@ -303,7 +312,7 @@ def test_has_of_what_a_card_prints_is_read_in_place_and_agrees_with_includes(tmp
     ir = compile_game(tmp_path)
     source = compiled_rules(ir).code.source()
     tree = ast.parse(source)
-    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    calls = names_called(tree)
     assert sum(name.startswith("includes") for name in calls) == 1          # pile has it
     assert any(isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In) and isinstance(node.left, ast.Constant)
                and node.left.value == "red" for node in ast.walk(tree))      # tags has red, in place
@@ -344,7 +353,7 @@ def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_cond
     tree = ast.parse(compiled_rules(ir).code.source())
     conditions = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"]
     assert len(conditions) == 1                                              # top(judges).likes only
-    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    calls = names_called(tree)
     assert sum(name.startswith("meeting") for name in calls) == 4            # j's twice, c's, nobody's
     folded = [key.value for node in ast.walk(tree) if isinstance(node, ast.Dict)
               for key in node.keys if isinstance(key, ast.Constant)]
@@ -381,8 +390,7 @@ def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp
         "  - {id: plain, value: 0}\n")
     ir = compile_game(tmp_path)
     tree = ast.parse(compiled_rules(ir).code.source())
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-             and node.func.id.startswith("computed_value")]
+    calls = [call for call in calls_by_name(tree) if call.func.id.startswith("computed_value")]
     guarded = [node for node in ast.walk(tree) if isinstance(node, ast.IfExp) and node.orelse in calls]
     assert len(calls) == 2 and len(guarded) == 1                              # p.discount(c) only
     game = Game(ir, 1, 0)
@@ -461,7 +469,7 @@ def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tm
         "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
     ir = compile_game(tmp_path)
     tree = ast.parse(compiled_rules(ir).code.source())
-    calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    calls = names_called(tree)
     assert sum(name.startswith("printed_on") for name in calls) == 1  # top(pile)'s
     named = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "named"]
     assert len(named) == 5
@@ -479,7 +487,7 @@ def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
     nothing keys the zone's name alone, as zone_key does."""
     for game_id in sorted(bundled.games()):
         tree = ast.parse(compiled_rules(games.load(game_id)).code.source())
-        calls = [node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+        calls = names_called(tree)
         assert not [name for name in calls if name.startswith("zone_key")], game_id
         made = [node.value.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "OwnedKeys"]
@@ -498,7 +506,7 @@ def test_a_bound_spaces_row_is_taken_apart_in_place():
     row can neither fail nor read the state, so whether a card prints it is asked in place too,
     `parse_key(s).row in (elevation or ())`, with no call of includes."""
     tree = ast.parse(compiled_rules(games.load("reforest")).code.source())
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    calls = calls_by_name(tree)
     parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
     assert all(not isinstance(call.args[0], ast.Name) for call in parts_of)
     in_place = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "row"

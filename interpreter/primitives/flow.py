@@ -24,10 +24,8 @@ ACTION_PROMPT = "choose an action"  # what `one of` asks: its options are the pr
 def _guarded(node, build) -> tuple[tuple[str, Expr | None], ...]:
     """For `one of` and `in any order`: each step's name and its condition (None: a step written
     without one always applies)."""
-    names, guards = (
-        node.args["steps"],
-        [build(g) if g is not None else None for g in node.args.get("guards") or ()],
-    )
+    names = node.args["steps"]
+    guards = [build(g) if g is not None else None for g in node.args.get("guards") or ()]
     return tuple(zip(names, guards + [None] * (len(names) - len(guards))))
 
 
@@ -402,11 +400,8 @@ def any_order(node, build):
     """Run every named procedure once, the chooser picking the next one each time; a step whose
     condition no longer holds when the next is picked is left out (a single one left runs
     without asking)."""
-    names, chooser, guards = (
-        tuple(node.args["steps"]),
-        build(node.args["chooser"]),
-        dict(_guarded(node, build)),
-    )
+    names, chooser = tuple(node.args["steps"]), build(node.args["chooser"])
+    guards = dict(_guarded(node, build))
 
     def run(game, frame):
         picked = frame.take_answer()
