@@ -61,6 +61,8 @@ def reason(error) -> str:
     """A fault in words."""
     if isinstance(error, KeyError):
         return f"nothing is bound to {error.args[0]!r} here"
+    if isinstance(error, TypeError) and str(error).startswith("unhashable type"):  # (a key, a side's name …)
+        return f"a list was given where one value is wanted ({error})"
     return str(error)
 
 

@@ -18,6 +18,7 @@ from silvics.compiler.build import compile_game
 from silvics.interpreter.agents import make_agent
 from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.ir import Node
+from silvics.interpreter.runtime import GameError
 from silvics.interpreter.state import Zone, owned_keys, zone_key
 
 HOSTILE = """x"); __import__("os").system("echo owned"); ("""  # a card's name, and a word of a rule
@@ -478,6 +479,22 @@ def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tm
     assert game.over and all(game.state.side[uid] == 0 for uid in game.state.zones["pile"])
     assert (counters["on_dark"], counters["on_light"], counters["lacks"], counters["none"]) == (9, 1, 0, 0)
     assert counters["top"] == 9  # c1, the last card moved: the top of the pile
+
+
+def test_a_side_named_by_a_list_is_a_fault_at_its_rule_that_says_so(tmp_path):
+    """`printed(kept, sides(kept), size)` names a side by the list of a card's sides: the rule
+    fails where it is written, saying one value was wanted (no traceback, no silent nothing)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: sided\nname: Sided\nplayers: {min: 1, max: 1}\ncards: [chips.yaml]\n"
+        "kinds:\n  chip:\n    sides: [light, dark]\n    attributes:\n      size: {type: int}\n"
+        "counters:\n  got: {start: 0}\nzones:\n  pile: {visibility: public}\n"
+        "procedures:\n  setup: [move box to pile face up]\n  play:\n"
+        "    - each player:\n        - choose kept from pile\n"
+        "        - set got to printed(kept, sides(kept), size)\n  scoring: []\n")
+    (tmp_path / "chips.yaml").write_text(
+        "kind: chip\ncards:\n  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
+    with pytest.raises(GameError, match=r"game\.yaml:19:11: rule failed: a list was given where one value is wanted"):
+        Game(compile_game(tmp_path), 1, 0)
 
 
 def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
