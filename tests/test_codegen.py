@@ -66,6 +66,12 @@ def generated(tmp_path, play: str):
     return ir, compiled_rules(ir).code.source()
 
 
+def compiled_tree(folder) -> tuple:
+    """The game written in `folder`, compiled, and the code generated for it as an `ast` tree."""
+    ir = compile_game(folder)
+    return ir, ast.parse(compiled_rules(ir).code.source())
+
+
 def calls_by_name(tree: ast.AST) -> list[ast.Call]:
     """The calls in generated code of a function named by the generator (`includes_12(…)`)."""
     return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
@@ -350,8 +356,7 @@ def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_cond
         "kind: chip\ncards:\n  - {id: one, value: 1}\n  - {id: three, value: 3}\n  - {id: five, value: 5}\n")
     (tmp_path / "judges.yaml").write_text(
         "kind: judge\ncards:\n  - {id: lax, likes: \"value > 10\"}\n  - {id: picky, likes: \"value >= 3\"}\n")
-    ir = compile_game(tmp_path)
-    tree = ast.parse(compiled_rules(ir).code.source())
+    ir, tree = compiled_tree(tmp_path)
     conditions = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"]
     assert len(conditions) == 1                                              # top(judges).likes only
     calls = names_called(tree)
@@ -389,8 +394,7 @@ def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp
         "kind: chip\ncards:\n  - {id: five, value: 5}\n  - {id: two, value: 2}\n"
         "  - {id: half, value: 0, discount: \"card.value / 2\"}\n  - {id: flat, value: 0, discount: \"1\"}\n"
         "  - {id: plain, value: 0}\n")
-    ir = compile_game(tmp_path)
-    tree = ast.parse(compiled_rules(ir).code.source())
+    ir, tree = compiled_tree(tmp_path)
     calls = [call for call in calls_by_name(tree) if call.func.id.startswith("computed_value")]
     guarded = [node for node in ast.walk(tree) if isinstance(node, ast.IfExp) and node.orelse in calls]
     assert len(calls) == 2 and len(guarded) == 1                              # p.discount(c) only
@@ -429,8 +433,7 @@ def test_a_cards_kind_id_and_face_are_read_in_place(tmp_path):
         "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
         "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
         "  - {id: c3, sides: {light: {name: Three, size: 3}, dark: {name: Seven, size: 7}}}\n")
-    ir = compile_game(tmp_path)
-    tree = ast.parse(compiled_rules(ir).code.source())
+    ir, tree = compiled_tree(tmp_path)
     read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Subscript) and ast.unparse(node.value).startswith("game.rules.defs[")}
     assert read == {"kind", "id"}
@@ -468,8 +471,7 @@ def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tm
         "kind: chip\ncards:\n"
         "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
         "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
-    ir = compile_game(tmp_path)
-    tree = ast.parse(compiled_rules(ir).code.source())
+    ir, tree = compiled_tree(tmp_path)
     calls = names_called(tree)
     assert sum(name.startswith("printed_on") for name in calls) == 1  # top(pile)'s
     named = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "named"]
