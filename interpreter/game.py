@@ -25,7 +25,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
 from .registry import REGISTRY, free_names, has_role, load_all, role
-from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, never, reason
+from .runtime import FAULTS, STEP_BUDGET, UNANSWERED, Choice, Frame, GameError, never, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -43,7 +43,6 @@ from .views import SEEN, picked_label
 
 MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
-STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgotten wholesale
 SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
 JUDGED = 40  # the least times a definition is asked for in them to be judged
@@ -567,7 +566,7 @@ class Game:
             top = state.stack[-1]
             state.steps += 1
             if state.steps > STEP_BUDGET:
-                self._out_of_steps()
+                self.out_of_steps()
             try:
                 top.run(self, top)
             except FAULTS as error:
@@ -580,9 +579,9 @@ class Game:
         state = self.state
         state.steps += 1
         if state.steps > STEP_BUDGET:
-            self._out_of_steps()
+            self.out_of_steps()
 
-    def _out_of_steps(self):
+    def out_of_steps(self):
         where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
         raise GameError(
             f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})"
@@ -934,11 +933,6 @@ class Game:
         if changed is not None and name in changed:
             return changed[name]
         return printed.get(name)
-
-    def marks_of(self, uid: int) -> dict:
-        """The marks set on a card since it last moved, noted as read."""
-        self.depends_on(self.state.location[uid])
-        return self.state.marks[uid] or {}
 
     def condition(self, uid: int, name: str):
         """The compiled condition printed on the card's face-up side, `f(game, env, it)` (never true

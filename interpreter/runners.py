@@ -29,6 +29,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from .runtime import STEP_BUDGET
+
 Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a place, hands the frame over)
 
 # The code, for a loop whose step 0 notes a place and may stop and whose step 1 does neither
@@ -52,7 +54,9 @@ Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a plac
 #                         return
 #                 if i <= 1:
 #                     step_1(game, frame)
-#                 game.tick()             # each pass after the first is a step (the step budget)
+#                 state.steps += 1        # each pass after the first is a step (Game.tick)
+#                 if state.steps > 1000000:
+#                     game.out_of_steps()
 #                 i = 2
 #         return run
 #
@@ -105,8 +109,17 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
             [begun, _set("i", _n(ast.Constant, 0))],
             [],
         )
-        tick = _n(ast.Expr, _call(_attribute(_name("game"), "tick")))
-        body = [_n(ast.While, _n(ast.Constant, True), [start, *steps, tick, _set("i", last)], [])]
+        steps_taken = _attribute(_name("state"), "steps", _n(ast.Store))
+        tick = [  # Game.tick, written out
+            _n(ast.AugAssign, steps_taken, _n(ast.Add), _n(ast.Constant, 1)),
+            _n(
+                ast.If,
+                _is(_attribute(_name("state"), "steps"), ast.Gt, _n(ast.Constant, STEP_BUDGET)),
+                [_n(ast.Expr, _call(_attribute(_name("game"), "out_of_steps")))],
+                [],
+            ),
+        ]
+        body = [_n(ast.While, _n(ast.Constant, True), [start, *steps, *tick, _set("i", last)], [])]
     else:
         body = [*steps, _n(ast.Expr, _call(_attribute(_name("stack"), "pop")))]
     head = [

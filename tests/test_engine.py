@@ -434,7 +434,7 @@ def test_a_generated_runner_holds_nothing_of_the_rules(game_id):
     for maker in makers:
         assert all(re.fullmatch(r"begin|step_\d+|span_\d+|run", name) for name in maker.__code__.co_varnames)
         [run] = [value for value in maker.__code__.co_consts if isinstance(value, types.CodeType)]
-        assert set(run.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "tick"}
+        assert set(run.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "steps", "out_of_steps"}
         assert all(type(value) in (int, bool, type(None)) for value in run.co_consts)
         assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in run.co_freevars)
 

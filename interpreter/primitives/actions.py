@@ -52,39 +52,44 @@ def _span(node) -> str:
 def move(node, gen):
     """Move cards to a zone; with a number, take that many from the top of `from` (fewer if it runs out)."""
     count, face = node.args.get("count"), node.args.get("face")
-    take = (
-        gen.fill(
+    what = None if count else gen.code(node.args["what"])
+    if count:
+        take = gen.fill(
             "top_of(game, {source}, {count})",
             top_of=gen.ref(top_of),
             source=gen.code(node.args["from"]),
             count=gen.code(count),
         )
-        if count
-        else gen.fill("cards(game, {what})", cards=gen.ref(cards), what=gen.code(node.args["what"]))
-    )
+    elif gen.simple(what):  # a card, in place (cards(), written out)
+        take = gen.fill(
+            "[{what}] if isinstance({what}, int) else cards(game, {what})", cards=gen.ref(cards), what=what
+        )
+    else:
+        take = gen.fill("cards(game, {what})", cards=gen.ref(cards), what=what)
+    # a place chosen from none, or no card: nothing moves; one card moves alone (State.move), more
+    # at once (State.move_cards); the log names the place by its key, which it writes as a label
     return gen.steps(
         """
         _moving = {take}
         _to = {to}
-        if _to is not None:  # a place chosen from none: nothing moves (as with no card)
-            placed(game, _moving, _to, env.get('you', -1), {facedown}, {bottom}, {below})
+        if _to is not None and _moving:
+            _seat = env.get('you', -1)
+            if len(_moving) == 1:
+                game.state.move(
+                    _moving[0], _to, facedown={facedown}, placer=_seat, bottom={bottom}, below={below}
+                )
+            else:
+                game.state.move_cards(
+                    _moving, _to, facedown={facedown}, placer=_seat, bottom={bottom}, below={below}
+                )
+            game.state.log.append(('move', _moving, _to))
         """,
         take=take,
         to=gen.code(node.args["to"]),
-        placed=gen.ref(placed),
         facedown=None if face is None else face == "down",
         bottom=node.args.get("at") == "bottom",
         below=gen.code(node.args["below"]) if node.args.get("below") else None,
     )
-
-
-def placed(game, moving: list, destination: str, seat: int, facedown, bottom: bool, under) -> None:
-    if len(moving) == 1:
-        game.state.move(moving[0], destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
-    else:
-        game.state.move_cards(moving, destination, facedown=facedown, placer=seat, bottom=bottom, below=under)
-    if moving:
-        game.note("move", moving, destination)  # a zone key: the log writes it as a label
 
 
 def top_of(game, source: str, count) -> list[int]:

@@ -480,17 +480,33 @@ def if_else(node, gen):
 )
 def mark(node, gen):
     """A mark set on a card by `set` or `rank` (cleared when the card moves)."""
-    return gen.fill(
+    of, name, default = gen.code(node.args["of"]), node.args["name"], node.args["default"]
+    called = gen.fill(
         "mark_value(game, {of}, {name}, {default})",
         mark_value=gen.ref(mark_value),
-        of=gen.code(node.args["of"]),
-        name=node.args["name"],
-        default=node.args["default"],
+        of=of,
+        name=name,
+        default=default,
     )
+    if not gen.simple(of):  # (in place, the card is read twice)
+        return called
+    # in place when no read is being noted (mark_value, written out)
+    here = gen.fill(
+        "(game.state.marks[{of}] or {}).get({name}, {default})", of=of, name=name, default=default
+    )
+    if not gen.present(of):
+        here = gen.fill("{default} if {of} is None else {here}", default=default, of=of, here=here)
+    return gen.fill("{here} if game.reads is None else {called}", here=here, called=called)
 
 
 def mark_value(game, uid, name: str, default):
-    return default if uid is None else game.marks_of(uid).get(name, default)
+    """The mark `name` of a card, noted as read (where it lies: a card's marks go when it moves)."""
+    if uid is None:
+        return default
+    if game.reads is not None:
+        game.reads.add(game.state.location[uid])
+    marks = game.state.marks[uid]
+    return default if marks is None else marks.get(name, default)
 
 
 @primitive(

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, primitive, role
-from ..runtime import UNANSWERED, Choice, Expr, RuleError, Step
+from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, has_role, primitive, role
+from ..runtime import STEP_BUDGET, UNANSWERED, Choice, Expr, Frame, RuleError, Step
 from ..state import Zone
 from ..views import card_label
 from .expressions import cards, pile_of
@@ -102,11 +102,19 @@ def _straight_loop(loop, body, build, name=None):
     def passes(game, frame, values):
         if span is not None:  # (an IR made by hand may give a loop no place in a file)
             game.recent.append(span)
+        if not values:
+            return
+        state, around = game.state, frame.env
+        inner = Frame(
+            None, around, 0, None, UNANSWERED, frame.source, frame.heading, frame.held
+        )  # for every pass
         for value in values:
-            inner = frame.child({name: value} if name else None)
+            inner.env = {**around, name: value} if name else dict(around)
             for step in steps:
                 step(game, inner)
-            game.tick()
+            state.steps += 1  # (Game.tick, written out)
+            if state.steps > STEP_BUDGET:
+                game.out_of_steps()
 
     return passes
 
@@ -200,9 +208,16 @@ def _looping(body, build, begin):
     return _runner(body, build, begin)
 
 
-def _around(frame) -> dict:
-    """The bindings a loop begins with (a stand-in parent's are handed over uncopied, as by Game.push)."""
-    return frame.env if frame.run is None else dict(frame.env)
+def _enter_loop(game, frame, run, values, queue: list | None = None, held: int | None = None):
+    """Push a loop's frame (Game.push, written out): its passes bind their names in copies of the
+    bindings around it, which a stand-in parent hands over uncopied; the frame's own bindings
+    are those until its first pass begins. `held`: the frame whose queue holds its actions back."""
+    around = frame.env if frame.run is None else dict(frame.env)
+    passes = _Passes(around, values, queue)
+    frame = Frame(
+        run, around, 0, passes, UNANSWERED, frame.source, frame.heading, frame.held if held is None else held
+    )
+    game.state.stack.append(frame)
 
 
 def _next_value(name):
@@ -263,8 +278,9 @@ def each_player(node, build):
     simultaneous, reverse = bool(node.args.get("simultaneously")), bool(node.args.get("reverse"))
 
     def seats(game) -> list[int]:
-        n, first = game.state.players, game.state.markers["first"]
-        order = [(first + i) % n for i in range(n)]
+        n = game.state.players
+        first = game.state.markers["first"] % n
+        order = [*range(first, n), *range(first)]  # ((first + i) % n for each i: no loop to call)
         if reverse:
             order.reverse()
         return order
@@ -275,9 +291,10 @@ def each_player(node, build):
     run = _looping(node.args["body"], build, _next_value("you"))
 
     def enter(game, frame):
-        game.push(run, frame, _Passes(_around(frame), seats(game), [] if simultaneous else None))
-        if simultaneous:
-            game.state.stack[-1].held = len(game.state.stack) - 1  # its actions wait in its own queue
+        if simultaneous:  # its actions wait in its own queue
+            _enter_loop(game, frame, run, seats(game), [], len(game.state.stack))
+        else:
+            _enter_loop(game, frame, run, seats(game))
 
     return enter
 
@@ -310,7 +327,7 @@ def repeat(node, build):
     def enter(game, frame):
         times = count(game, frame.env) or 0
         if times > 0:  # (no pass: no frame to push and pop again)
-            game.push(run, frame, _Passes(_around(frame), range(1, times + 1)))
+            _enter_loop(game, frame, run, range(1, times + 1))
 
     return enter
 
@@ -343,7 +360,7 @@ def for_each(node, build):
     def enter(game, frame):
         values = cards(game, coll(game, frame.env))
         if values:  # (no pass: no frame to push and pop again)
-            game.push(run, frame, _Passes(_around(frame), values))
+            _enter_loop(game, frame, run, values)
 
     return enter
 
@@ -879,7 +896,7 @@ def until(node, build):
 
     def enter(game, frame):
         if not cond(game, frame.env):  # (done before the first pass: no frame to push and pop again)
-            game.push(run, frame, _Passes(_around(frame), None))
+            _enter_loop(game, frame, run, None)
 
     return enter
 
@@ -939,32 +956,44 @@ def choose(node, build):
         found = pile_of(game, found) if of_cards else found
         return tuple(o for o in found if o not in taken) if taken else tuple(found)
 
-    def ask(game, seat, choices, bind=None, wanted=None):
-        def label(option, viewer: int) -> str:
-            if of_cards:
-                return card_label(game, viewer, option, choices)
-            if of_players:
-                return f"P{option + 1}"
-            return game.zone_label(option) if isinstance(option, Zone) else str(option)
+    def words(game, choices, option, viewer: int) -> str:
+        """An option in words, as `viewer` may know it (a Choice's labels, worked out when read)."""
+        if of_cards:
+            return card_label(game, viewer, option, choices)
+        if of_players:
+            return f"P{option + 1}"
+        return game.zone_label(option) if isinstance(option, Zone) else str(option)
 
-        game.ask(Choice(seat, prompt, choices, label, node, bind, of_cards, None, wanted))
+    of_a_zone = of_cards and has_role(node.args["from"], "pile")  # the source gives a zone's key
 
     def enter(game, frame):
-        found = source(game, frame.env)
-        found = tuple(pile_of(game, found) if of_cards else found)
-        if len(found) <= 1:
-            frame.env[name] = found[0] if found else None
-            if game.on_choice is not None:
-                game.on_choice(
-                    game,
-                    frame.env["you"],
-                    prompt,
-                    _said(game, found, of_cards, of_players),
-                    False,
-                    found if of_cards else (),
-                )
+        env = frame.env
+        found = source(game, env)
+        if of_a_zone:  # (pile_of, written out)
+            found = tuple(game.state.zones.get(found, ()) if game.reads is None else game.pile(found))
+        else:
+            found = tuple(pile_of(game, found) if of_cards else found)
+        if len(found) > 1:  # asked here, not through a call: one costs about 1 % of a game of choices
+            game.state.pending = Choice(
+                env["you"],
+                prompt,
+                found,
+                lambda option, viewer: words(game, found, option, viewer),
+                node,
+                name,
+                of_cards,
+            )
             return
-        ask(game, frame.env["you"], found, name)
+        env[name] = found[0] if found else None
+        if game.on_choice is not None:
+            game.on_choice(
+                game,
+                env["you"],
+                prompt,
+                _said(game, found, of_cards, of_players),
+                False,
+                found if of_cards else (),
+            )
 
     if node.args.get("worth"):
         still = _worth(build(node.args["worth"]), build(node.args["by"]) if node.args.get("by") else None)
@@ -1000,7 +1029,19 @@ def choose(node, build):
                     tuple(left) if of_cards else (),
                 )
             return
-        ask(game, frame.env["you"], left, wanted=(measure, wanted))
+        game.ask(
+            Choice(
+                frame.env["you"],
+                prompt,
+                left,
+                lambda option, viewer: words(game, left, option, viewer),
+                node,
+                None,
+                of_cards,
+                None,
+                (measure, wanted),
+            )
+        )
 
     return lambda game, frame: game.push(run_many, frame, [])
 
