@@ -74,7 +74,9 @@ class Module:
         self._replay: Iterator | None = None
         self.rules: tuple = ()  # every rule built with this module (Rules._build): what `settled` reads
         self._runners: dict[tuple, Callable] = {}  # (shape, looping) -> the maker handed out (runners.py)
-        self._runner_names: list[tuple[str, tuple, bool]] = []  # the makers generated here, for `source`
+        self._runner_names: list[
+            tuple[str, runners.Shape, runners.Looping]
+        ] = []  # the makers generated here, for `source`
         self._settable: frozenset | None = None
 
     @classmethod
@@ -214,7 +216,7 @@ class Module:
         made = self._built[id(node)] = (node, self.define(name, ("game", "frame"), body))
         return self._handing(made[1], node)
 
-    def runner(self, shape: runners.Shape, looping: bool) -> Callable:
+    def runner(self, shape: runners.Shape, looping: runners.Looping) -> Callable:
         """The maker of a block's runner of this shape (runners.py), a function of this module:
         what the cache keeps of the rules' code, so a module loaded from it hands the maker out
         compiled. Generated, it is the one compiled once a process for the shape (the rules

@@ -25,7 +25,7 @@ from .codegen import Module, StaleCode
 from .ir import GameIR, Node, SetupError, Span, nodes, player_count
 from .observation import Observation
 from .registry import REGISTRY, free_names, has_role, load_all, role
-from .runtime import FAULTS, STEP_BUDGET, UNANSWERED, Choice, Frame, GameError, never, reason
+from .runtime import FAULTS, UNANSWERED, Choice, Frame, GameError, never, reason
 from .state import (
     ATTRIBUTES,
     EVERYTHING,
@@ -43,6 +43,7 @@ from .views import SEEN, picked_label
 
 MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table (and than a cycle)
 
+STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgotten wholesale
 SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
 JUDGED = 40  # the least times a definition is asked for in them to be judged
@@ -481,6 +482,7 @@ class Game:
         self.seen_logs: dict = {}  # seat -> the log as it reads it (views.SeenLog)
         # spans of the last actions and flow steps run, to name a runaway loop
         self.recent: deque[Span | None] = deque(maxlen=4)
+        self.step_budget = STEP_BUDGET  # (read as a game is made: a test may lower it)
         # in the first games of its rules: count how often a remembered value still holds (Worth)
         self.sampling = rules.worth.left > 0
         # the definitions not worth remembering, as judged when this game began or when its own
@@ -565,7 +567,7 @@ class Game:
         while state.stack and state.pending is None:
             top = state.stack[-1]
             state.steps += 1
-            if state.steps > STEP_BUDGET:
+            if state.steps > self.step_budget:
                 self.out_of_steps()
             try:
                 top.run(self, top)
@@ -578,13 +580,13 @@ class Game:
         against the step budget all the same."""
         state = self.state
         state.steps += 1
-        if state.steps > STEP_BUDGET:
+        if state.steps > self.step_budget:
             self.out_of_steps()
 
     def out_of_steps(self):
         where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
         raise GameError(
-            f"step budget of {STEP_BUDGET:,} exhausted: the rules loop (the last rules run: {where})"
+            f"step budget of {self.step_budget:,} exhausted: the rules loop (the last rules run: {where})"
         )
 
     def provisional_scores(self, in_place: bool = False) -> list[int]:

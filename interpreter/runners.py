@@ -15,9 +15,11 @@ needs:
   the block only to pop it is an entry of `Game.advance` and of the runner saved.
 
 A shape is, per step, (whether it may stop, whether it notes a place, whether it is a block's last
-step handing the frame over), and whether the block is a loop's body. Nothing of the rules enters
-the code: the steps, their places and the loop's `begin` are the arguments of a maker generated
-once per shape as `ast` nodes, which returns the runner. The rules' module
+step handing the frame over), and whether the block is a loop's body, and of which loop: one whose
+`begin` begins each pass, or one over values, whose runner begins each pass itself (_next_value:
+no call a pass). Nothing of the rules enters the code: the steps, their places and the loop's
+`begin` (or the name it binds each value as) are the arguments of a maker generated once per
+shape as `ast` nodes, which returns the runner. The rules' module
 (codegen.Module.runner) keeps the makers its rules use with the rest of their generated code, so
 that a module from the cache hands them out compiled.
 """
@@ -25,13 +27,16 @@ that a module from the cache hands them out compiled.
 from __future__ import annotations
 
 import ast
+import copy
+import textwrap
 from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-from .runtime import STEP_BUDGET
+from typing import Any, Literal
 
 Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a place, hands the frame over)
+# a block's (None), a loop's that its `begin` begins each pass of ("loop"), or a loop's over
+# values, which the runner begins itself, binding each as `name` ("values")
+Looping = Literal["loop", "values"] | None
 
 # The code, for a loop whose step 0 notes a place and may stop and whose step 1 does neither
 # (a block has no `while`: its steps, then `stack.pop()`):
@@ -55,7 +60,7 @@ Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a plac
 #                 if i <= 1:
 #                     step_1(game, frame)
 #                 state.steps += 1        # each pass after the first is a step (Game.tick)
-#                 if state.steps > 1000000:
+#                 if state.steps > game.step_budget:
 #                     game.out_of_steps()
 #                 i = 2
 #         return run
@@ -65,40 +70,45 @@ Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a plac
 # rules took to build.
 
 
-def label(shape: Shape, looping: bool) -> str:
+def label(shape: Shape, looping: Looping) -> str:
     """The shape in a word, for the cache's list of what a module handed out (codegen.Module):
-    a letter a step (a: neither stops nor notes, b: stops, c: notes, d: both; f and h: b and d
-    handing the frame over), `loop` or `block`."""
+    `block`, `loop` or `values`, then a letter a step (a: neither stops nor notes, b: stops, c:
+    notes, d: both; f and h: b and d handing the frame over)."""
     letters = ("abcdefgh"[4 * hands + 2 * noted + stops] for stops, noted, hands in shape)
-    return ("loop " if looping else "block ") + "".join(letters)
+    return f"{looping or 'block'} " + "".join(letters)
 
 
 @cache
-def maker(shape: Shape, looping: bool) -> Callable:
-    """`block_runner(begin, step_0, …)`, which returns the run(game, frame) of a block of this
-    shape: compiled once a process for each shape (codegen.Module keeps it with the rules' code,
-    which the cache keeps)."""
+def maker(shape: Shape, looping: Looping) -> Callable:
+    """`block_runner(begin, step_0, …)` (a loop over values: `block_runner(name, step_0, …)`),
+    which returns the run(game, frame) of a block of this shape: compiled once a process for
+    each shape (codegen.Module keeps it with the rules' code, which the cache keeps)."""
     namespace: dict = {}
     made = ast.Module([tree("block_runner", shape, looping)], [])
     exec(compile(made, "<block runner>", "exec"), namespace)  # noqa: S102 - no data in it
     return namespace["block_runner"]
 
 
-def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
+def tree(name: str, shape: Shape, looping: Looping) -> ast.FunctionDef:
     """The maker of a runner of this shape, as `ast` (see the comment above)."""
-    names = ["begin"]
+    names = ["name" if looping == "values" else "begin"]
     steps: list[ast.stmt] = []
     for k, (stops, noted, hands) in enumerate(shape):
         names += [f"step_{k}", *([f"span_{k}"] if noted else [])]
         steps.append(_step(k, stops, noted, hands))
     last = _n(ast.Constant, len(shape))
     if looping:
-        begun = _n(
-            ast.If,
-            _n(ast.UnaryOp, _n(ast.Not), _call(_name("begin"), _name("game"), _name("frame"))),
-            [_n(ast.Return, None)],
-            [],
-        )
+        if looping == "values":
+            begun = copy.deepcopy(_next_value())
+        else:
+            begun = [
+                _n(
+                    ast.If,
+                    _n(ast.UnaryOp, _n(ast.Not), _call(_name("begin"), _name("game"), _name("frame"))),
+                    [_n(ast.Return, None)],
+                    [],
+                )
+            ]
         start = _n(
             ast.If,
             _n(
@@ -106,7 +116,7 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
                 _n(ast.Or),
                 [_is(_name("i"), ast.Eq, _n(ast.Constant, 0)), _is(_name("i"), ast.Eq, last)],
             ),
-            [begun, _set("i", _n(ast.Constant, 0))],
+            [*begun, _set("i", _n(ast.Constant, 0))],
             [],
         )
         steps_taken = _attribute(_name("state"), "steps", _n(ast.Store))
@@ -114,7 +124,7 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
             _n(ast.AugAssign, steps_taken, _n(ast.Add), _n(ast.Constant, 1)),
             _n(
                 ast.If,
-                _is(_attribute(_name("state"), "steps"), ast.Gt, _n(ast.Constant, STEP_BUDGET)),
+                _is(_attribute(_name("state"), "steps"), ast.Gt, _attribute(_name("game"), "step_budget")),
                 [_n(ast.Expr, _call(_attribute(_name("game"), "out_of_steps")))],
                 [],
             ),
@@ -129,6 +139,29 @@ def tree(name: str, shape: Shape, looping: bool) -> ast.FunctionDef:
     ]
     run = _function("run", ["game", "frame"], [*head, *body])
     return _function(name, names, [run, _n(ast.Return, _name("run"))])
+
+
+@cache
+def _next_value() -> list[ast.stmt]:
+    """How a loop over values (frame.data, a flow._Passes) begins a pass: it binds the next value
+    as `name` (when it has one) in a copy of the bindings around the loop; when none is left, it
+    ends the loop and carries out the actions it held back (a simultaneous turn's). Parsed once a
+    process (it holds nothing of the rules), and copied into each runner."""
+    return ast.parse(
+        textwrap.dedent(
+            """
+            passes = frame.data
+            if passes.begun == len(passes.values):
+                stack.pop()
+                for step, held in passes.queue or ():
+                    step(game, held)
+                return
+            value = passes.values[passes.begun]
+            passes.begun += 1
+            frame.env = {**passes.around, name: value} if name is not None else dict(passes.around)
+            """
+        )
+    ).body
 
 
 def _step(k: int, stops: bool, noted: bool, hands: bool) -> ast.stmt:

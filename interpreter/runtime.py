@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, overload
 
-STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
-
 Expr = Callable[[Any, dict], Any]
 Step = Callable[[Any, "Frame"], None]
 

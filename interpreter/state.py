@@ -353,7 +353,7 @@ class State:
                 self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
             return
         location, zones = self.location, self.zones
-        origins = {location[uid] for uid in uids}
+        origins = set(map(location.__getitem__, uids))
         if len(uids) > 8:
             leaving = set(uids)
             for origin in origins:

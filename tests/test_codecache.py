@@ -83,7 +83,7 @@ def test_a_module_from_the_cache_hands_out_the_block_runners_compiled(cache_home
     from silvics.interpreter import codegen, runners
     ir = read("forest-shuffle")
     generated = Rules(ir)
-    shapes = [asked for _, asked in generated.code.handed if asked.split()[0] in ("block", "loop")]
+    shapes = [asked for _, asked in generated.code.handed if asked.split()[0] in ("block", "loop", "values")]
     assert shapes and "def block_runner" in generated.code.source()
     made, maker = [], runners.maker
     monkeypatch.setattr(runners, "maker", lambda *shape: made.append(shape))
@@ -92,7 +92,7 @@ def test_a_module_from_the_cache_hands_out_the_block_runners_compiled(cache_home
     assert a_game(loaded) == a_game(generated)
     handed = list(loaded.code.namespace["HANDED"])
     at = next(i for i, (_, asked) in enumerate(handed) if asked.startswith("block "))
-    handed[at] = (handed[at][0], "loop " + handed[at][1].split()[1])  # a block's shape taken for a loop's
+    handed[at] = (handed[at][0], "values " + handed[at][1].split()[1])  # a block's shape taken for a loop's
     stale = codegen.Module.replaying("rules", {**loaded.code.namespace, "HANDED": tuple(handed)}, None)
     monkeypatch.setattr(codecache, "module_for", lambda *_: stale)
     monkeypatch.setattr(runners, "maker", maker)          # (generated afresh, it makes them again)

@@ -55,7 +55,8 @@ cards:
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
 ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "int", "str", "map", "Zone", "Span", "OwnedKeys",
            "sum", "min", "max",
-           "run", "begin", "state", "stack", "i"}     # a block runner's maker and its own locals (runners.py)
+           "run", "begin", "state", "stack", "i",     # a block runner's maker and its own locals (runners.py)
+           "name", "passes", "value", "step", "held", "dict"}  # a loop over values begins its passes itself
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
 
 

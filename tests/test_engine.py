@@ -213,6 +213,21 @@ def test_a_rule_that_loops_without_acting_is_named_by_the_step_budget(tmp_path, 
         Game(ir, 1, 0)
 
 
+
+@pytest.mark.parametrize("interrupted", [True, False], ids=["in its runner", "straight through"])
+def test_a_lowered_step_budget_stops_a_loop_where_it_runs(tmp_path, monkeypatch, interrupted):
+    """Each pass of a loop is a step, counted where the loop runs (a generated runner writes the
+    count out, and so does a loop run straight through): a game made with a lower budget stops
+    as its pass goes over it, not at the default budget's millionth step."""
+    import silvics.interpreter.game as engine
+    monkeypatch.setattr(engine, "STEP_BUDGET", 5_000)
+    interrupt = LOITER_GAME[LOITER_GAME.index("interrupts:") : LOITER_GAME.index("procedures:")]
+    rules = LOITER_GAME if interrupted else LOITER_GAME.replace(interrupt, "")  # none: it runs straight
+    game = Game(token_game(tmp_path, rules), 1, 0, start=False)
+    with pytest.raises(GameError, match="step budget of 5,000 exhausted"):
+        game.begin()
+    assert game.state.steps == 5_001
+
 DRIP_GAME = """  yard: {visibility: public}  # a third zone, after TOKENS' deck and hand
 id: drip
 name: Drip
@@ -429,14 +444,18 @@ def test_a_generated_runner_holds_nothing_of_the_rules(game_id):
 
     from silvics.interpreter import game as engine
     rules = engine.Rules(games.load(game_id))
-    makers = [rules.code.namespace[name] for name, asked in rules.code.handed if asked.split()[0] in ("block", "loop")]
-    assert makers
-    for maker in makers:
-        assert all(re.fullmatch(r"begin|step_\d+|span_\d+|run", name) for name in maker.__code__.co_varnames)
+    kinds = {name: asked.split()[0] for name, asked in rules.code.handed if asked.split()[0] in ("block", "loop", "values")}
+    assert "block" in kinds.values() and "values" in kinds.values()
+    for name, kind in kinds.items():
+        maker = rules.code.namespace[name]
+        assert all(re.fullmatch(r"begin|name|step_\d+|span_\d+|run", name) for name in maker.__code__.co_varnames)
         [run] = [value for value in maker.__code__.co_consts if isinstance(value, types.CodeType)]
-        assert set(run.co_names) <= {"state", "stack", "i", "pending", "recent", "append", "pop", "steps", "out_of_steps"}
-        assert all(type(value) in (int, bool, type(None)) for value in run.co_consts)
-        assert all(re.fullmatch(r"begin|step_\d+|span_\d+", name) for name in run.co_freevars)
+        names = {"state", "stack", "i", "pending", "recent", "append", "pop", "steps", "step_budget", "out_of_steps"}
+        if kind == "values":  # it begins each pass itself (runners._next_value)
+            names |= {"data", "begun", "values", "len", "queue", "around", "env", "dict"}
+        assert set(run.co_names) <= names
+        assert all(type(value) in (int, bool, type(None)) or value == () for value in run.co_consts)
+        assert all(re.fullmatch(r"begin|name|step_\d+|span_\d+", name) for name in run.co_freevars)
 
 
 # ---- procedures written into their caller's runner ---------------------------------------------

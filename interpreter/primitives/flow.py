@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, has_role, primitive, role
-from ..runtime import STEP_BUDGET, UNANSWERED, Choice, Expr, Frame, RuleError, Step
+from ..runtime import UNANSWERED, Choice, Expr, Frame, RuleError, Step
 from ..state import Zone
 from ..views import card_label
 from .expressions import cards, pile_of
@@ -37,22 +37,24 @@ def _enter_block(run):
     return enter
 
 
-def _runner(body, build, begin=None):
+def _runner(body, build, looping=None, first=None):
     """The `run` of a frame that carries out a block's steps from `frame.i` on, until one starts
     a nested flow or asks a question (back to Game.advance). A block's frame pops when its steps
     are done. A loop's frame runs its body's steps itself, pass after pass (they need no frame of
-    their own): `begin(game, frame)` starts the next pass, binding its names in a fresh
-    `frame.env`, or ends the loop (pops the frame) and says so with False. Each pass after the
-    first is a step of its own (Game.tick), so a loop that never ends meets the step budget. A
-    step that notes where it is written as it starts is noted here (Rules.step: no wrapper to
-    call at every step). The runner is generated for the block's shape (runners.py), with the
-    steps of the procedures it calls written in where they may be (_written_in)."""
+    their own): each pass begins with its names bound in a fresh `frame.env`, or the loop ends
+    (the frame pops): by `begin(game, frame)` (`first`, looping "loop"), which says so with
+    False, or, for a loop over values (looping "values"), by the runner itself, binding each
+    value as the name `first` (runners._next_value). Each pass after the first is a step of its
+    own (Game.tick), so a loop that never ends meets the step budget. A step that notes where it
+    is written as it starts is noted here (Rules.step: no wrapper to call at every step). The
+    runner is generated for the block's shape (runners.py), with the steps of the procedures it
+    calls written in where they may be (_written_in)."""
     parts = list(_written_in(role(body, "sequence"), build))
     shape = tuple((stops, span is not None, False) for _, span, stops, _ in parts)
-    if begin is None and parts and parts[-1][2] and not parts[-1][3]:
+    if looping is None and parts and parts[-1][2] and not parts[-1][3]:
         shape = (*shape[:-1], (True, shape[-1][1], True))  # the last step hands the frame over
     arguments = [part for step, span, _, _ in parts for part in ((step,) if span is None else (step, span))]
-    return build.runner(shape, begin is not None)(begin, *arguments)
+    return build.runner(shape, looping)(first, *arguments)
 
 
 def _written_in(steps, build):
@@ -113,7 +115,7 @@ def _straight_loop(loop, body, build, name=None):
             for step in steps:
                 step(game, inner)
             state.steps += 1  # (Game.tick, written out)
-            if state.steps > STEP_BUDGET:
+            if state.steps > game.step_budget:
                 game.out_of_steps()
 
     return passes
@@ -204,8 +206,14 @@ class _Passes:
 
 
 def _looping(body, build, begin):
-    """A loop's `run`, with its body's steps (see _runner)."""
-    return _runner(body, build, begin)
+    """A loop's `run`, with its body's steps, each pass begun by `begin` (see _runner)."""
+    return _runner(body, build, "loop", begin)
+
+
+def _over_values(body, build, name: str | None):
+    """The `run` of a loop over values (frame.data, a _Passes), each bound as `name` (if any) in
+    a copy of the bindings around the loop (see _runner)."""
+    return _runner(body, build, "values", name)
 
 
 def _enter_loop(game, frame, run, values, queue: list | None = None, held: int | None = None):
@@ -218,26 +226,6 @@ def _enter_loop(game, frame, run, values, queue: list | None = None, held: int |
         run, around, 0, passes, UNANSWERED, frame.source, frame.heading, frame.held if held is None else held
     )
     game.state.stack.append(frame)
-
-
-def _next_value(name):
-    """`begin` for a loop over values (frame.data.values): bind the next as `name` (when it has one)
-    in a copy of the bindings around the loop; when none is left, end the loop and carry out the
-    actions it held back (a simultaneous turn's)."""
-
-    def begin(game, frame) -> bool:
-        passes = frame.data
-        if passes.begun == len(passes.values):
-            game.state.stack.pop()
-            for step, held in passes.queue or ():
-                step(game, held)
-            return False
-        value = passes.values[passes.begun]
-        passes.begun += 1
-        frame.env = {**passes.around, name: value} if name else dict(passes.around)
-        return True
-
-    return begin
 
 
 @primitive(
@@ -288,7 +276,7 @@ def each_player(node, build):
     if build.straight(node):
         passes = _straight_loop(node, node.args["body"], build, "you")
         return lambda game, frame: passes(game, frame, seats(game))
-    run = _looping(node.args["body"], build, _next_value("you"))
+    run = _over_values(node.args["body"], build, "you")
 
     def enter(game, frame):
         if simultaneous:  # its actions wait in its own queue
@@ -322,7 +310,7 @@ def repeat(node, build):
     if build.straight(node):
         passes = _straight_loop(node, node.args["body"], build, name)
         return lambda game, frame: passes(game, frame, range(1, (count(game, frame.env) or 0) + 1))
-    run = _looping(node.args["body"], build, _next_value(name))
+    run = _over_values(node.args["body"], build, name)
 
     def enter(game, frame):
         times = count(game, frame.env) or 0
@@ -355,7 +343,7 @@ def for_each(node, build):
     if build.straight(node):
         passes = _straight_loop(node, node.args["body"], build, name)
         return lambda game, frame: passes(game, frame, cards(game, coll(game, frame.env)))
-    run = _looping(node.args["body"], build, _next_value(name))
+    run = _over_values(node.args["body"], build, name)
 
     def enter(game, frame):
         values = cards(game, coll(game, frame.env))
