@@ -314,7 +314,11 @@ class State:
         """Put a card on top of `to` (or at its bottom, or right under the card `below` when it
         lies there)."""
         origin = self.location[uid]
-        self.zones[origin].remove(uid)
+        left = self.zones[origin]
+        if left[-1] == uid:  # the top card (a draw): no search through the pile
+            left.pop()
+        else:
+            left.remove(uid)
         pile = self.zones.get(to)
         if pile is None:
             pile = self.zones[to] = []
@@ -360,7 +364,11 @@ class State:
                 zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
         else:
             for uid in uids:
-                zones[location[uid]].remove(uid)
+                left = zones[location[uid]]
+                if left[-1] == uid:  # (as in `move`)
+                    left.pop()
+                else:
+                    left.remove(uid)
         pile = zones.get(to)
         if pile is None:
             pile = zones[to] = []
