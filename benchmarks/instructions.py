@@ -51,9 +51,14 @@ ENVIRONMENT = {**os.environ, "PYTHONHASHSEED": "0"}
 
 
 def instructions(python: str, game_id: str, players: int, games: int, folder: str) -> int:
+    return counted(python, [PROBE, game_id, str(players), str(games)], folder)
+
+
+def counted(python: str, arguments: list[str], folder: str) -> int:
+    """The instructions `python -P -c ARGUMENTS…` takes, run in `folder` (phases.py counts so too)."""
     found = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         python, "-P", "-c", PROBE, game_id, str(players), str(games)],
+         python, "-P", "-c", *arguments],
         capture_output=True, text=True, check=True, cwd=folder, env=ENVIRONMENT).stderr
     return int(re.search(r"I\s+refs:\s+([\d,]+)", found).group(1).replace(",", ""))
 
