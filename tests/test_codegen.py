@@ -105,6 +105,23 @@ def test_text_from_the_data_is_only_ever_a_constant(tmp_path):
     assert game.over and game.state.counters["named"] == 1 and game.state.counters["total"] == 1 + 8  # as text
 
 
+def test_an_amount_the_same_for_every_card_is_worked_out_once(tmp_path):
+    """`score N per CARDS` where N does not read the card: N is worked out once, before the cards
+    are listed (no comprehension counts the pile again for each card); an amount that reads the
+    card is worked out for each card, as before."""
+    ir, source = generated(tmp_path, """
+        - each player:
+            - score count(pile) per pile where size > 2
+            - score size per pile where size > 2
+            - score count(pile) per pile where size > 9
+    """)
+    tree = ast.parse(source)
+    listed = [node.elt for node in ast.walk(tree) if isinstance(node, ast.ListComp)]
+    assert not any(isinstance(call.func, ast.Name) and call.func.id == "len"
+                   for elt in listed for call in ast.walk(elt) if isinstance(call, ast.Call))
+    assert Game(ir, 1, 0).state.scores == [3 * 2 + (3 + 5) + 0]   # b and c earn 3 each, then their sizes
+
+
 @pytest.mark.parametrize("name", ["game", "env", "key", "len", "p1", "it_4", "zone_2"])
 def test_a_rule_may_bind_any_name_the_code_uses_itself(tmp_path, name):
     """A rule's names become the generator's own identifiers, so a rule binding `game` or `env`

@@ -397,7 +397,7 @@ def score(node, gen):
         heading = gen.fill(
             "' '.join([{heading}, *map(str, {labels})])", heading=heading, labels=ast.List(labels, ast.Load())
         )
-    per = node.args.get("per")
+    per, first = node.args.get("per"), []
     if per is None:  # once, with `it` as it is (a printed effect's own card); nothing scores nothing
         items = gen.fill(
             "[({seat}, -1, {amount} or 0, {by}, {listed})]",
@@ -405,6 +405,29 @@ def score(node, gen):
             by=by,
             listed=listed,
             amount=gen.code(node.args["amount"]),
+        )
+    elif "it" not in free_names(node.args["amount"]):  # the same for every card: worked out once
+        earning, amount = (ast.Name(gen.fresh(hint), ast.Load()) for hint in ("earning", "amount"))
+        first = gen.steps(  # (and only when a card earns it, as it would be in the loop)
+            """
+            {earning} = cards(game, {per})
+            {amount} = ({each} or 0) if {earning} else 0
+            """,
+            earning=earning,
+            amount=amount,
+            cards=gen.ref(cards),
+            per=gen.code(per),
+            each=gen.code(node.args["amount"]),
+        )
+        uid = gen.fresh("uid")
+        items = gen.fill(
+            "[({seat}, {uid}, {amount}, {by}, {listed}) for {uid} in {earning}]",
+            seat=seat,
+            by=by,
+            listed=listed,
+            uid=ast.Name(uid, ast.Load()),
+            amount=amount,
+            earning=earning,
         )
     else:
         uid = gen.fresh("uid")
@@ -421,8 +444,10 @@ def score(node, gen):
     return gen.steps(
         """
         {seat}, {by}, {listed} = env['you'], {source}, {heading}
+        {first}
         scored_points(game, {seat}, {items}, {per}, {by})
         """,
+        first=first,
         seat=seat,
         by=by,
         listed=listed,
