@@ -406,20 +406,24 @@ def score(node, gen):
             listed=listed,
             amount=gen.code(node.args["amount"]),
         )
-    elif "it" not in free_names(node.args["amount"]):  # the same for every card: worked out once
-        earning, amount = (ast.Name(gen.fresh(hint), ast.Load()) for hint in ("earning", "amount"))
-        first = gen.steps(  # (and only when a card earns it, as it would be in the loop)
-            """
-            {earning} = cards(game, {per})
-            {amount} = ({each} or 0) if {earning} else 0
-            """,
-            earning=earning,
-            amount=amount,
-            cards=gen.ref(cards),
-            per=gen.code(per),
-            each=gen.code(node.args["amount"]),
-        )
+    else:
         uid = gen.fresh("uid")
+        if "it" in free_names(node.args["amount"]):  # worked out for each card, as it
+            amount = gen.fill("{each} or 0", each=gen.binding({"it": uid}).code(node.args["amount"]))
+            earning = gen.fill("cards(game, {per})", cards=gen.ref(cards), per=gen.code(per))
+        else:  # the same for every card: worked out once, when a card earns it (as in the loop)
+            earning, amount = (ast.Name(gen.fresh(hint), ast.Load()) for hint in ("earning", "amount"))
+            first = gen.steps(
+                """
+                {earning} = cards(game, {per})
+                {amount} = ({each} or 0) if {earning} else 0
+                """,
+                earning=earning,
+                amount=amount,
+                cards=gen.ref(cards),
+                per=gen.code(per),
+                each=gen.code(node.args["amount"]),
+            )
         items = gen.fill(
             "[({seat}, {uid}, {amount}, {by}, {listed}) for {uid} in {earning}]",
             seat=seat,
@@ -428,18 +432,6 @@ def score(node, gen):
             uid=ast.Name(uid, ast.Load()),
             amount=amount,
             earning=earning,
-        )
-    else:
-        uid = gen.fresh("uid")
-        items = gen.fill(
-            "[({seat}, {uid}, {amount} or 0, {by}, {listed}) for {uid} in cards(game, {per})]",
-            seat=seat,
-            by=by,
-            listed=listed,
-            uid=ast.Name(uid, ast.Load()),
-            cards=gen.ref(cards),
-            amount=gen.binding({"it": uid}).code(node.args["amount"]),
-            per=gen.code(per),
         )
     return gen.steps(
         """
