@@ -18,6 +18,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
 from . import codecache
@@ -253,9 +254,7 @@ class Rules:
         not given). Everything else is shared."""
         rules = self._shared()
         tables: tuple[list, ...] = (self.defs, self.faces, self.printed, self.leading)
-        rules.defs, rules.faces, rules.printed, rules.leading = (
-            [*map(table.__getitem__, order)] for table in tables
-        )
+        rules.defs, rules.faces, rules.printed, rules.leading = _permuted(tables, order)
         rules.reacting, rules.dealt_from = {}, (self, order, inverse)
         return rules
 
@@ -396,6 +395,16 @@ def secret_order(count: int, seed) -> list[int]:
     stream = hashlib.shake_256(f"{seed}/uids".encode()).digest(8 * count)
     keys = struct.unpack(f"<{count}Q", stream)  # a random number per uid
     return sorted(range(count), key=keys.__getitem__)
+
+
+def _permuted(tables: tuple[list, ...], order: list[int]) -> list[list]:
+    """Each table's items in `order` (`table[order[0]], table[order[1]], …`): one itemgetter
+    call a table, where mapping `table.__getitem__` called a slot wrapper for each item, twice
+    as long (a new game deals four tables; a search deals a world at each of its samples)."""
+    if len(order) < 2:  # (itemgetter of one index gives the item, not a tuple of it)
+        return [[table[i] for i in order] for table in tables]
+    pick = itemgetter(*order)
+    return [list(pick(table)) for table in tables]
 
 
 def compiled_rules(ir: GameIR, modules=(), options=None) -> Rules:

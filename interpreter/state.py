@@ -357,7 +357,7 @@ class State:
                 self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
             return
         location, zones = self.location, self.zones
-        origins = set(map(location.__getitem__, uids))
+        origins = {location[uid] for uid in uids}
         if len(uids) > 8:
             leaving = set(uids)
             for origin in origins:
