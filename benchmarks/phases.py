@@ -47,7 +47,7 @@ def scoring(game, name, env):
 def play(seed):
     game = Game(ir, players, seed, start=False)
     if phase == "made":
-        return
+        return game
     if phase == "played":
         game.on_call = scoring
     try:
@@ -56,9 +56,11 @@ def play(seed):
             play_on(game, [RandomAgent(seed, seat) for seat in range(players)])
     except Scoring:
         pass
+    return game
 
 for seed in [10_000, *range(count)]:
-    play(seed)
+    game = play(seed)
+print(phase, len(game.state.choices), len(game.state.score_items))  # where the last game stopped
 """
 
 
