@@ -164,11 +164,20 @@ class Choice:
         about: int | None = None,
         still: tuple[str, int] | None = None,
     ):  # (all may be given by position: keywords make a call slower, and a choice is made at every decision)
-        self.seat, self.prompt, self.options, self.bind = seat, prompt, options, bind
-        self.cards, self.about, self.asked_by, self.still = cards, about, asked_by, still
+        self.seat = seat
+        self.prompt = prompt
+        self.options = options
+        self.bind = bind
+        self.cards = cards
+        self.about = about
+        self.asked_by = asked_by
+        self.still = still
         self._labels: tuple[str, ...] | None
         self._label: Callable[[Any, int], str] | None  # None when the words are fixed
-        self._labels, self._label = (tuple(labels), None) if not callable(labels) else (None, labels)
+        if callable(labels):
+            self._labels, self._label = None, labels
+        else:
+            self._labels, self._label = tuple(labels), None
 
     @property
     def labels(self) -> tuple[str, ...]:
