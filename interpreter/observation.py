@@ -62,13 +62,11 @@ class Observation:
         state = game.state
         pending = state.pending
         self.__read: dict[str, Any] | None  # what each name's work gave (each of its own type)
-        self.seat, self.__game, self.__pending, self.__steps, self.__read = (
-            seat,
-            game,
-            pending,
-            state.steps,
-            None,
-        )
+        self.seat = seat  # (one by one: five at once would be packed into a tuple and unpacked)
+        self.__game = game
+        self.__pending = pending
+        self.__steps = state.steps
+        self.__read = None
         self.option_count = 0 if pending is None else len(pending.options)
 
     def __game_now(self):
