@@ -77,7 +77,9 @@ def state_machine(rules):
             elif frame.i == 1:
                 if not data[1]:
                     frame.i = 0
-                    game.tick()
+                    state.steps += 1  # a pass is a step, as the generated runner counts it
+                    if state.steps > game.step_budget:
+                        game.out_of_steps()
                     continue
                 env["you"] = data[1].pop(0)
                 found = tuple(pile_of(game, source(game, env)))

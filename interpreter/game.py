@@ -584,15 +584,10 @@ class Game:
                 where = f"{self.recent[-1]} or after" if self.recent else "the start, before any action"
                 raise GameError(f"rule failed near {where}: {reason(error)}") from error
 
-    def tick(self):
-        """One more flow step taken without going back to `advance` (a loop's next pass), counted
-        against the step budget all the same."""
-        state = self.state
-        state.steps += 1
-        if state.steps > self.step_budget:
-            self.out_of_steps()
-
     def out_of_steps(self):
+        """Stop the game: `state.steps` went past the step budget. Each entry of `advance` is a
+        step, and so is each pass of a loop after its first, counted where the loop runs (its
+        generated runner, or flow._straight_loop), without going back to `advance`."""
         where = ", ".join(map(str, dict.fromkeys(self.recent))) or "nothing ran"
         raise GameError(
             f"step budget of {self.step_budget:,} exhausted: the rules loop (the last rules run: {where})"

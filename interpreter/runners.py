@@ -59,7 +59,7 @@ Looping = Literal["loop", "values"] | None
 #                         return
 #                 if i <= 1:
 #                     step_1(game, frame)
-#                 state.steps += 1        # each pass after the first is a step (Game.tick)
+#                 state.steps += 1        # each pass after the first is a step (the budget)
 #                 if state.steps > game.step_budget:
 #                     game.out_of_steps()
 #                 i = 2
@@ -120,7 +120,7 @@ def tree(name: str, shape: Shape, looping: Looping) -> ast.FunctionDef:
             [],
         )
         steps_taken = _attribute(_name("state"), "steps", _n(ast.Store))
-        tick = [  # Game.tick, written out
+        tick = [  # each pass after the first is a step (Game.out_of_steps)
             _n(ast.AugAssign, steps_taken, _n(ast.Add), _n(ast.Constant, 1)),
             _n(
                 ast.If,

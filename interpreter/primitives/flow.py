@@ -45,10 +45,10 @@ def _runner(body, build, looping=None, first=None):
     (the frame pops): by `begin(game, frame)` (`first`, looping "loop"), which says so with
     False, or, for a loop over values (looping "values"), by the runner itself, binding each
     value as the name `first` (runners._next_value). Each pass after the first is a step of its
-    own (Game.tick), so a loop that never ends meets the step budget. A step that notes where it
-    is written as it starts is noted here (Rules.step: no wrapper to call at every step). The
-    runner is generated for the block's shape (runners.py), with the steps of the procedures it
-    calls written in where they may be (_written_in)."""
+    own, counted in the runner (Game.out_of_steps), so a loop that never ends meets the step
+    budget. A step that notes where it is written as it starts is noted here (Rules.step: no
+    wrapper to call at every step). The runner is generated for the block's shape (runners.py),
+    with the steps of the procedures it calls written in where they may be (_written_in)."""
     parts = list(_written_in(role(body, "sequence"), build))
     shape = tuple((stops, span is not None, False) for _, span, stops, _ in parts)
     if looping is None and parts and parts[-1][2] and not parts[-1][3]:
@@ -96,9 +96,9 @@ def _straight_block(steps):
 def _straight_loop(loop, body, build, name=None):
     """A loop that runs straight through (Rules.straight): `passes(game, frame, values)` carries
     out its body's steps once per value, as calls, each pass binding `name` (if any) to the value
-    in a copy of the bindings around the loop; each pass is a step of its own (Game.tick), so a
-    loop that never ends meets the step budget, as in _runner, whose error names the loop (Game.recent:
-    straight flow is not noted step by step, see Rules.build)."""
+    in a copy of the bindings around the loop; each pass is a step of its own (Game.out_of_steps),
+    so a loop that never ends meets the step budget, as in _runner, whose error names the loop
+    (Game.recent: straight flow is not noted step by step, see Rules.build)."""
     steps, span = [build(step) for step in role(body, "sequence")], loop.span
 
     def passes(game, frame, values):
@@ -107,14 +107,13 @@ def _straight_loop(loop, body, build, name=None):
         if not values:
             return
         state, around = game.state, frame.env
-        inner = Frame(
-            None, around, 0, None, UNANSWERED, frame.source, frame.heading, frame.held
-        )  # for every pass
+        # one stand-in frame for every pass, its bindings fresh at each
+        inner = Frame(None, around, 0, None, UNANSWERED, frame.source, frame.heading, frame.held)
         for value in values:
             inner.env = {**around, name: value} if name else dict(around)
             for step in steps:
                 step(game, inner)
-            state.steps += 1  # (Game.tick, written out)
+            state.steps += 1  # a step of its own
             if state.steps > game.step_budget:
                 game.out_of_steps()
 
@@ -219,7 +218,8 @@ def _over_values(body, build, name: str | None):
 def _enter_loop(game, frame, run, values, queue: list | None = None, held: int | None = None):
     """Push a loop's frame (Game.push, written out): its passes bind their names in copies of the
     bindings around it, which a stand-in parent hands over uncopied; the frame's own bindings
-    are those until its first pass begins. `held`: the frame whose queue holds its actions back."""
+    are those until its first pass begins. `held`: the stack index of the frame whose queue holds
+    its actions back (a simultaneous turn's own)."""
     around = frame.env if frame.run is None else dict(frame.env)
     passes = _Passes(around, values, queue)
     frame = Frame(
