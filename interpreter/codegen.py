@@ -467,6 +467,11 @@ class Gen:
         }
         return Gen(self.module, {**self.locals, **bound}, self.testing)
 
+    def given(self, codes: dict[str, ast.expr]) -> Gen:
+        """The same, with more rule names standing for code as cheap as a name (Gen.simple): a
+        definition's parameters, where it is worked out in place."""
+        return Gen(self.module, {**self.locals, **codes}, self.testing)
+
     def fresh(self, hint: str = "v") -> str:
         return self.module.fresh(hint)
 

@@ -122,6 +122,25 @@ def test_an_amount_the_same_for_every_card_is_worked_out_once(tmp_path):
     assert Game(ir, 1, 0).state.scores == [3 * 2 + (3 + 5) + 0]   # b and c earn 3 each, then their sizes
 
 
+@pytest.mark.parametrize("least, total", [(2, 1), (5, 0)])
+def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(tmp_path, monkeypatch, least, total):
+    """A definition that goes through no collection itself, given values as cheap as names, is
+    worked out in place, not in a function of its own: a remembered value its text shares with
+    the code around the use (`big`, in `count(big) > 0 and tall(2)`) is looked up once."""
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    rules = RULES % f"    - if: count(big) > 0 and tall({least})\n      then: [set total to 1]"
+    (tmp_path / "game.yaml").write_text(rules.replace(
+        "procedures:", 'define:\n  big: "pile where size > 2"\n  tall(n): "top(big).size > n"\nprocedures:'))
+    ir = compile_game(tmp_path)
+    tree = ast.parse(compiled_rules(ir).code.source())
+    assert not [f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and "p1" in ast.unparse(f.args)]
+    asked = []
+    remembered = Game.remembered
+    monkeypatch.setattr(Game, "remembered", lambda game, key, *rest: asked.append(key[0]) or remembered(game, key, *rest))
+    assert Game(ir, 1, 0).state.counters["total"] == total   # the top of b (3) and c (5) is c: 5 > 2, not > 5
+    assert asked == ["big#0"]
+
+
 @pytest.mark.parametrize("name", ["game", "env", "key", "len", "p1", "it_4", "zone_2"])
 def test_a_rule_may_bind_any_name_the_code_uses_itself(tmp_path, name):
     """A rule's names become the generator's own identifiers, so a rule binding `game` or `env`

@@ -320,7 +320,7 @@ def let_in(node, gen):
     reads = tuple(sorted(free_names(text, gen.module.free) - set(node.args["names"])))
     around = gen.env() if any(gen.is_local(name) for name in reads) else ast.Name("env", ast.Load())
     if not _loops(text):  # a few reads and sums: quicker worked out than looked up
-        return _as_body(_worked_out(text, node, around, gen), text, gen)
+        return _worked_out(text, node, around, gen)
     # every use of one variant shares its values: the key is the variant, the values passed and
     # the surroundings its text reads, in one flat tuple (a string's hash is kept, a tuple's is
     # not); its text is one function, which reads its parameters from the key
@@ -356,13 +356,17 @@ def let_in(node, gen):
 
 
 def _worked_out(text, node, around, gen) -> ast.expr:
-    """A use of definition `node` that works out `text` (its own, or _lead_apart's) afresh: one
-    function of the rules, its parameters given the values passed."""
-    names = node.args["names"]
+    """A use of definition `node` that works out `text` (its own, or _lead_apart's) afresh: in
+    place, its parameters read where the values passed are, when each of those is as cheap as a
+    name (no call, no dict of the surroundings, and what it shares with the code around it is
+    worked out once, reuse.py); else one function of the rules, its parameters given them."""
+    names, values = node.args["names"], [gen.code(value) for value in node.args["values"]]
+    if all(gen.simple(value) for value in values):
+        inner = gen.given(dict(zip(names, values)))
+        return inner.test(text) if gen.testing else inner.code(text)
     parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
     body = gen.module.function(text, tuple(f"p{at}" for at in range(1, len(names) + 1)), parameters)
-    values = (gen.code(value) for value in node.args["values"])
-    return ast.Call(gen.ref(body), [ast.Name("game", ast.Load()), around, *values], [])
+    return _as_body(ast.Call(gen.ref(body), [ast.Name("game", ast.Load()), around, *values], []), text, gen)
 
 
 def _lead_apart(node, known: dict = {}) -> Node:  # noqa: B006 - a cache for the process, by node
