@@ -47,8 +47,10 @@ MAX_NESTING = 16  # cards held by cards held by cards …: deeper than any table
 STEP_BUDGET = 1_000_000  # flow steps per game; rules that loop forever stop with an error
 MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgotten wholesale
 SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
+SAMPLED_GAMES = 10  # or the values asked for in that many games, if fewer (a game may ask for 16 in all)
 JUDGED = 40  # the least times a definition is asked for in them to be judged
 WORTH = 0.25  # the least share of those times its remembered value must still hold
+PLAIN_WORTH = 0.55  # the same, for a value worked out without asking for another one: see Worth
 WHOLE_FROM = 32  # spaces: a smaller grid has no whole key (Wholes), its few keys are read as they are
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
@@ -460,6 +462,8 @@ class Game:
                 raise ValueError(
                     f"{rules.ir.name} is for {player_count(rules.ir.min_players, rules.ir.max_players)}"
                 )
+            if rules.worth.left > 0:
+                rules.worth.began()
             order = secret_order(len(rules.defs), seed)
             box = sorted(range(len(order)), key=order.__getitem__)  # the uid of each card of the rules
             rules = rules.dealt(order, box)
@@ -785,14 +789,19 @@ class Game:
             return entry[0]
         if self.sampling:
             self._sampled(key[0], False)
+            left = self.rules.worth.left  # (to tell whether it asks for other values)
         elif key[0] in self.rules.worth.skipped:  # seldom still good when asked again: not remembered
             # (a definition's uses skip even this call, Game.forgotten; a drawing's rows come here)
             return work(self, env, key)
+        else:
+            left = 0
         outer, self.reads = self.reads, {EVERYTHING}
         try:
             value = work(self, env, key)
         finally:
             read, self.reads = self.reads, outer
+        if left and self.rules.worth.left < left:
+            self.rules.worth.compound.add(key[0])
         if len(read) >= self.wholes.least:
             self.wholes.gathered(read)
         if outer is not None:
@@ -1072,20 +1081,32 @@ class _Kept:
 
 class Worth:
     """Which definitions are worth remembering, judged on the first SAMPLED values the games of
-    a set of rules ask for. Remembering a value costs more than the value is often worth (what
-    it read is noted, their stamps kept and looked up again): a definition whose value still
-    holds less than WORTH of the times it is asked for is worked out afresh from then on. A
-    filter's test (Game.kept) stays remembered: the filter asks only the items a change touched,
-    so its tests rarely hold when asked, yet save it asking the rest. Whether a value is
-    remembered never changes what it is (test_memo plays whole games both ways)."""
+    a set of rules ask for (or those of their first SAMPLED_GAMES games, if fewer). Remembering a
+    value costs more than the value is often worth (what it read is noted, their stamps kept and
+    looked up again): a definition whose value still holds less than WORTH of the times it is
+    asked for is worked out afresh from then on. One whose value is worked out without asking
+    for another (a pile filtered) costs about as much to work out as to remember, and must
+    still hold PLAIN_WORTH of the times (measured in benchmarks/README.md: a value asked twice
+    in a state changed in between, held half the times, is cheaper worked out; one held 61 %
+    or 63 % of the times is not). A filter's test (Game.kept) stays remembered: the filter asks
+    only the items a change touched, so its tests rarely hold when asked, yet save it asking
+    the rest. Whether a value is remembered never changes what it is (test_memo plays whole
+    games both ways)."""
 
-    __slots__ = ("left", "asked", "filtering", "skipped")
+    __slots__ = ("left", "games", "asked", "compound", "filtering", "skipped")
 
     def __init__(self):
-        self.left = SAMPLED
+        self.left, self.games = SAMPLED, 0
         self.asked: dict[str, list[int]] = {}  # definition -> [times asked, times still good]
+        self.compound: set[str] = set()  # those whose values asked for others as they were worked out
         self.filtering: set[str] = set()  # the tests of filters (Game.kept)
         self.skipped: frozenset[str] = frozenset()
+
+    def began(self):
+        """A game of these rules begins while they are sampled."""
+        self.games += 1
+        if self.games > SAMPLED_GAMES:
+            self.judge()
 
     def count(self, token: str, held: bool):
         counts = self.asked.get(token)
@@ -1095,11 +1116,18 @@ class Worth:
         counts[1] += held
         self.left -= 1
         if self.left == 0:
-            self.skipped = frozenset(
-                token
-                for token, (asked, good) in self.asked.items()
-                if asked >= JUDGED and good < WORTH * asked and token not in self.filtering
-            )
+            self.judge()
+
+    def judge(self):
+        """End the sampling: skip the definitions not worth remembering."""
+        self.left = 0
+        self.skipped = frozenset(
+            token
+            for token, (asked, good) in self.asked.items()
+            if asked >= JUDGED
+            and good < (WORTH if token in self.compound else PLAIN_WORTH) * asked
+            and token not in self.filtering
+        )
 
 
 class Reading:
