@@ -50,7 +50,7 @@ SAMPLED = 4_000  # values asked for in the first games of a set of rules, to jud
 SAMPLED_GAMES = 10  # or the values asked for in that many games, if fewer (a game may ask for 16 in all)
 JUDGED = 40  # the least times a definition is asked for in them to be judged
 WORTH = 0.25  # the least share of those times its remembered value must still hold
-PLAIN_WORTH = 0.55  # the same, for a value worked out without asking for another one: see Worth
+PLAIN_WORTH = 0.52  # the same, for a value worked out without asking for another one: see Worth
 WHOLE_FROM = 32  # spaces: a smaller grid has no whole key (Wholes), its few keys are read as they are
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
@@ -1097,7 +1097,7 @@ class Worth:
     for another (a pile filtered) costs about as much to work out as to remember, and must
     still hold PLAIN_WORTH of the times (measured in benchmarks/README.md: a value asked twice
     in a state changed in between, held half the times, is cheaper worked out; one held 61 %
-    or 63 % of the times is not). A filter's test (Game.kept) stays remembered: the filter asks
+    or 63 % of the times is not, and a bar nearer half keeps a sample's chance from deciding). A filter's test (Game.kept) stays remembered: the filter asks
     only the items a change touched, so its tests rarely hold when asked, yet save it asking
     the rest. Whether a value is remembered never changes what it is (test_memo plays whole
     games both ways)."""
