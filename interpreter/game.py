@@ -50,7 +50,7 @@ SAMPLED = 4_000  # values asked for in the first games of a set of rules, to jud
 SAMPLED_GAMES = 10  # or the values asked for in that many games, if fewer (a game may ask for 16 in all)
 JUDGED = 40  # the least times a definition is asked for in them to be judged
 WORTH = 0.25  # the least share of those times its remembered value must still hold
-PLAIN_WORTH = 0.52  # the same, for a value worked out without asking for another one: see Worth
+PLAIN_WORTH = 0.51  # the same, for a value worked out without asking for another one: see Worth
 WHOLE_FROM = 32  # spaces: a smaller grid has no whole key (Wholes), its few keys are read as they are
 
 __all__ = ["Game", "GameError", "Rules", "SetupError", "compiled_rules"]
