@@ -1097,10 +1097,10 @@ class Worth:
     for another (a pile filtered) costs about as much to work out as to remember, and must
     still hold PLAIN_WORTH of the times (measured in benchmarks/README.md: a value asked twice
     in a state changed in between, held half the times, is cheaper worked out; one held 61 %
-    or 63 % of the times is not, and a bar nearer half keeps a sample's chance from deciding). A filter's test (Game.kept) stays remembered: the filter asks
-    only the items a change touched, so its tests rarely hold when asked, yet save it asking
-    the rest. Whether a value is remembered never changes what it is (test_memo plays whole
-    games both ways)."""
+    or 63 % of the times is not, and a bar just over half keeps a sample's chance from
+    deciding). A filter's test (Game.kept) stays remembered: the filter asks only the items a
+    change touched, so its tests rarely hold when asked, yet save it asking the rest. Whether
+    a value is remembered never changes what it is (test_memo plays whole games both ways)."""
 
     __slots__ = ("left", "games", "asked", "compound", "filtering", "skipped")
 
