@@ -122,6 +122,20 @@ def test_an_amount_the_same_for_every_card_is_worked_out_once(tmp_path):
     assert Game(ir, 1, 0).state.scores == [3 * 2 + (3 + 5) + 0]   # b and c earn 3 each, then their sizes
 
 
+def test_the_card_at_an_end_of_a_list_is_taken_in_place(tmp_path):
+    """`top` and `bottom` of a list (a filter's) take its last or first card in place, with no
+    call, and nothing from an empty one: moving it moves nothing."""
+    ir, source = generated(tmp_path, """
+        - set total to top(pile where size > 2).size * 10 + bottom(pile where size > 2).size
+        - move top(pile where size > 9) to pile
+        - move bottom(pile where size > 9) to pile
+    """)
+    assert not [name for name in names_called(ast.parse(source)) if name.startswith("end_card")]
+    game = Game(ir, 1, 0)
+    assert game.state.counters["total"] == 5 * 10 + 3      # of b (3) and c (5): c on top
+    assert [game.rules.defs[uid].id for uid in game.state.zones["pile"]] == ["a", "b", "c"]
+
+
 @pytest.mark.parametrize("least, total", [(2, 1), (5, 0)])
 def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(tmp_path, monkeypatch, least, total):
     """A definition that goes through no collection itself, given values as cheap as names, is

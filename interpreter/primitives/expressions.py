@@ -1245,7 +1245,7 @@ def top(node, gen):
     with a count, the top cards (fewer if there are not so many)."""
     zone = gen.code(node.args["zone"])
     if node.args.get("count") is None:
-        return gen.fill("end_card(game, {zone}, -1)", end_card=gen.ref(end_card), zone=zone)
+        return _end_card(zone, -1, gen)
     count = gen.code(node.args["count"])
     return gen.known(
         gen.fill("top_cards(game, {zone}, {count})", top_cards=gen.ref(top_cards), zone=zone, count=count),
@@ -1270,7 +1270,16 @@ def top_cards(game, found, count: int) -> list[int]:
 )
 def bottom(node, gen):
     """The bottom card of a pile or space, or the first card of a collection (nothing when it is empty)."""
-    return gen.fill("end_card(game, {zone}, 0)", end_card=gen.ref(end_card), zone=gen.code(node.args["zone"]))
+    return _end_card(gen.code(node.args["zone"]), 0, gen)
+
+
+def _end_card(zone, index: int, gen):
+    """The code of a pile's card at one end: of a list or tuple (a filter's, a remembered
+    definition's), taken in place, with no call (a placement rule may ask for the top card of
+    each space hundreds of times a game)."""
+    if gen.listing(zone):
+        return gen.fill("({items} or (None,))[{index}]", items=zone, index=index)
+    return gen.fill("end_card(game, {zone}, {index})", end_card=gen.ref(end_card), zone=zone, index=index)
 
 
 def end_card(game, found, index: int):
