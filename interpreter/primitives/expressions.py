@@ -770,7 +770,11 @@ def contents(node, gen):
 
 
 def cards_in(game, found) -> list[int]:
-    keys = [found] if isinstance(found, Zone) else found or ()  # the cards in no space: none
+    if isinstance(found, Zone):  # one space or pile (Game.pile, written out)
+        if game.reads is not None:
+            game.reads.add(found)
+        return list(game.state.zones.get(found, ()))
+    keys = found or ()  # the cards in no space: none
     if game.reads is not None:  # (Game.pile of each, written out: a map's spaces are many)
         game.reads.update(keys)
     zones = game.state.zones
