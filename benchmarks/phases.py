@@ -60,7 +60,8 @@ def play(seed):
 
 for seed in [10_000, *range(count)]:
     game = play(seed)
-print(phase, len(game.state.choices), len(game.state.score_items))  # where the last game stopped
+state = game.state  # where the last game stopped: its choices, its points, whether all lie in the box
+print(phase, len(state.choices), len(state.score_items), len(state.zones["box"]) == len(state.location))
 """
 
 

@@ -892,7 +892,8 @@ class Game:
 
     def note(self, what: str, uids, detail: str | Record):
         """Record a line of the game log (the full record: it shows hidden cards too). It is
-        kept as its parts and written out only when read: most games are never printed."""
+        kept as its parts and written out only when read: most games are never printed. (`apply`
+        and a move's generated code append their lines in place: change them together.)"""
         self.state.log.append((what, uids, detail))  # uids: a list nothing changes afterwards
 
     @property

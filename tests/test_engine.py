@@ -213,7 +213,6 @@ def test_a_rule_that_loops_without_acting_is_named_by_the_step_budget(tmp_path, 
         Game(ir, 1, 0)
 
 
-
 @pytest.mark.parametrize("interrupted", [True, False], ids=["in its runner", "straight through"])
 def test_a_lowered_step_budget_stops_a_loop_where_it_runs(tmp_path, monkeypatch, interrupted):
     """Each pass of a loop is a step, counted where the loop runs (a generated runner writes the
@@ -227,6 +226,7 @@ def test_a_lowered_step_budget_stops_a_loop_where_it_runs(tmp_path, monkeypatch,
     with pytest.raises(GameError, match="step budget of 5,000 exhausted"):
         game.begin()
     assert game.state.steps == 5_001
+
 
 DRIP_GAME = """  yard: {visibility: public}  # a third zone, after TOKENS' deck and hand
 id: drip

@@ -22,14 +22,14 @@ def probe():
             sys.modules.pop(name, None)
 
 
-@pytest.mark.parametrize("phase, choices, scored", [
-    ("made", 0, False),        # every card in the box, nothing run
-    ("set up", 0, False),      # the rules run up to the first question
-    ("played", 48, False),     # every decision taken; stopped as the scoring begins
-    ("scored", 48, True),      # the game over, scored
+@pytest.mark.parametrize("phase, choices, scored, boxed", [
+    ("made", 0, False, True),       # every card in the box, nothing run
+    ("set up", 0, False, False),    # the rules run up to the first question: cards dealt
+    ("played", 48, False, False),   # every decision taken; stopped as the scoring begins
+    ("scored", 48, True, False),    # the game over, scored
 ])
-def test_the_probe_stops_each_game_where_its_phase_ends(probe, tmp_path, phase, choices, scored):
+def test_the_probe_stops_each_game_where_its_phase_ends(probe, tmp_path, phase, choices, scored, boxed):
     run = subprocess.run([sys.executable, "-P", "-c", probe, "four-forests", "2", "1", phase],
                          capture_output=True, text=True, check=True, cwd=tmp_path)
-    name, made, items = run.stdout.splitlines()[-1].rsplit(" ", 2)
-    assert (name, int(made), int(items) > 0) == (phase, choices, scored)
+    name, made, items, in_box = run.stdout.splitlines()[-1].rsplit(" ", 3)
+    assert (name, int(made), int(items) > 0, in_box == "True") == (phase, choices, scored, boxed)

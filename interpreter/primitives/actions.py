@@ -82,7 +82,7 @@ def move(node, gen):
                 game.state.move_cards(
                     _moving, _to, facedown={facedown}, placer=_seat, bottom={bottom}, below={below}
                 )
-            game.state.log.append(('move', _moving, _to))
+            game.state.log.append(('move', _moving, _to))  # (Game.note, written out)
         """,
         take=take,
         to=gen.code(node.args["to"]),
