@@ -11,6 +11,15 @@ The loop's body is the generator's own code, moved as it is. The names it reads 
 calling function's locals (its arguments, the items of an enclosing loop, a value worked out
 before it) are handed over as arguments of the same names; the others are the module's (its
 helpers, the builtins), read there as before.
+
+A part of an item's test that is the same for every item is worked out once, before the loop
+(`fixed_N`): `c.height` of the card `c` a rule tests on every space, `env.get('you')`. Only parts
+that read nothing the loop binds and call nothing but a dict's `get` are moved: they change nothing
+and note no read, and the state does not change while an expression is worked out, so each is the
+value the loop would find at every item. A part the loop might not have reached (behind an `and`,
+on an empty list) may fault where the loop would not: then the loop runs as generated, with no part
+moved (`plain_N`), and faults, or not, as it would have. Parts as cheap as their name
+(`key[1] is None`) stay where they are.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import ast
 import builtins
 from collections.abc import Callable
 
-from .reuse import copied
+from .reuse import copied, reused
 
 _DECIDES = {"any": True, "all": False}  # an item whose test is this decides the answer at once
 
@@ -63,18 +72,122 @@ class _Looped:
             {name for part in inside for name in _read(part)} - {item} - self.module.keys() - _BUILTINS
         )
         items = self.fresh("items")
-        test = generator.elt if decides else ast.UnaryOp(ast.Not(), generator.elt)
-        step: ast.stmt = ast.If(test, [ast.Return(ast.Constant(decides))], [])
-        for condition in reversed(comprehension.ifs):
-            step = ast.If(condition, [step], [])
-        body = [
-            ast.For(ast.Name(item, ast.Store()), ast.Name(items, ast.Load()), [step], []),
-            ast.Return(ast.Constant(not decides)),
-        ]
+        arguments = (items, *local)
+        fixed: dict[str, tuple[str, ast.expr]] = {}
+        moved = _Fixed({item} | {name for part in inside for name in _bound(part)}, fixed, self.fresh)
+        body = _loop(item, items, decides, *(moved.expr(part) for part in inside))
+        if fixed:  # worked out first; if that faults, the loop as generated
+            plain = self.fresh("plain")
+            self.define(plain, arguments, _loop(item, items, decides, *inside))
+            body.insert(0, _fixed_first(list(fixed.values()), plain, arguments, self.fresh))
         name = self.fresh("exists" if decides else "every")
-        self.define(name, (items, *local), body)
+        self.define(name, arguments, body)
         names = [ast.copy_location(ast.Name(n, ast.Load()), call) for n in (name, *local)]
         return ast.copy_location(ast.Call(names[0], [comprehension.iter, *names[1:]], []), call)
+
+
+def _loop(item: str, items: str, decides: bool, element: ast.expr, *conditions: ast.expr) -> list[ast.stmt]:
+    """The statements of `any(ELEMENT for ITEM in ITEMS if CONDITIONS)` (`all(…)` if not `decides`)."""
+    test = element if decides else ast.UnaryOp(ast.Not(), element)
+    step: ast.stmt = ast.If(test, [ast.Return(ast.Constant(decides))], [])
+    for condition in reversed(conditions):
+        step = ast.If(condition, [step], [])
+    return [
+        ast.For(ast.Name(item, ast.Store()), ast.Name(items, ast.Load()), [step], []),
+        ast.Return(ast.Constant(not decides)),
+    ]
+
+
+def _fixed_first(fixed: list[tuple[str, ast.expr]], plain: str, arguments, fresh) -> ast.stmt:
+    """`try: fixed_1, … = (…)` (their common parts worked out once) `except Exception: return
+    plain(arguments)`."""
+    names: list[ast.expr] = [ast.Name(name, ast.Store()) for name, _ in fixed]
+    parts = reused(ast.Tuple([part for _, part in fixed], ast.Load()), fresh)
+    again = ast.Return(
+        ast.Call(ast.Name(plain, ast.Load()), [ast.Name(a, ast.Load()) for a in arguments], [])
+    )
+    otherwise = ast.ExceptHandler(ast.Name("Exception", ast.Load()), None, [again])
+    return ast.Try([ast.Assign([ast.Tuple(names, ast.Store())], parts)], [otherwise], [], [])
+
+
+# what a part worked out before the loop may be made of: it reads, and calls nothing but `get`
+_READING = (
+    ast.Name,
+    ast.Constant,
+    ast.Attribute,
+    ast.Subscript,
+    ast.IfExp,
+    ast.Compare,
+    ast.BoolOp,
+    ast.UnaryOp,
+)
+_SYMBOLS = (ast.expr_context, ast.cmpop, ast.boolop, ast.unaryop)
+
+
+class _Fixed:
+    """An item's test with each largest part that is the same for every item read from a name
+    made for it (`fixed`: the part's code -> its name and the part), the part itself left as
+    it is; `bound`: the names the loop binds (its item, what it names with `:=`)."""
+
+    def __init__(self, bound: set[str], fixed: dict, fresh: Callable[[str], str]):
+        self.bound, self.fixed, self.fresh = bound, fixed, fresh
+
+    def expr(self, node):
+        if isinstance(node, list):
+            items = [self.expr(item) for item in node]
+            return node if all(new is old for new, old in zip(items, node)) else items
+        if not isinstance(node, ast.expr) or type(node) in (ast.Name, ast.Constant):
+            return node
+        if self.same_for_every_item(node):
+            if not _costs(node):
+                return node
+            code = ast.dump(node)
+            if code not in self.fixed:
+                self.fixed[code] = (self.fresh("fixed"), node)
+            return ast.copy_location(ast.Name(self.fixed[code][0], ast.Load()), node)
+        changed = {
+            field: new
+            for field, value in ast.iter_fields(node)
+            if not (type(node) is ast.Call and field == "func") and (new := self.expr(value)) is not value
+        }  # (a function called is read where it is called: `game.remembered(…)`, not `fixed_3(…)`)
+        if not changed:
+            return node
+        node = copied(node)
+        for field, value in changed.items():
+            setattr(node, field, value)
+        return node
+
+    def same_for_every_item(self, node: ast.expr) -> bool:
+        for part in ast.walk(node):
+            if type(part) is ast.Call:
+                if not (type(part.func) is ast.Attribute and part.func.attr == "get" and not part.keywords):
+                    return False  # (the generated code calls `get` of a dict only)
+            elif type(part) is ast.Name:
+                if part.id in self.bound:
+                    return False
+            elif not isinstance(part, (*_READING, *_SYMBOLS)):
+                return False
+        return True
+
+
+_COSTS = {ast.Call: 3, ast.Attribute: 1, ast.Subscript: 1, ast.Compare: 1}  # steps, roughly
+
+
+def _costs(node: ast.expr) -> bool:
+    """Whether working a part out once, before the loop, costs less than at each item would:
+    `token in game.forgotten` or `key[1] is None` costs about what naming it once does."""
+    return sum(_COSTS.get(type(part), 0) for part in ast.walk(node)) >= 3
+
+
+def _bound(node: ast.AST) -> set[str]:
+    """The names a part binds: with `:=`, as a comprehension's or a lambda's."""
+    bound: set[str] = set()
+    for inner in ast.walk(node):
+        if type(inner) is ast.Name and type(inner.ctx) is ast.Store:
+            bound.add(inner.id)
+        elif type(inner) is ast.arg:
+            bound.add(inner.arg)
+    return bound
 
 
 _BUILTINS = frozenset(dir(builtins))
