@@ -361,12 +361,32 @@ def _worked_out(text, node, around, gen) -> ast.expr:
     name (no call, no dict of the surroundings, and what it shares with the code around it is
     worked out once, reuse.py); else one function of the rules, its parameters given them."""
     names, values = node.args["names"], [gen.code(value) for value in node.args["values"]]
-    if all(gen.simple(value) for value in values):
+    if all(gen.simple(value) for value in values) and _size_in_place(text) <= IN_PLACE_MOST:
         inner = gen.given(dict(zip(names, values)))
         return inner.test(text) if gen.testing else inner.code(text)
     parameters = {name: ast.Name(f"p{at}", ast.Load()) for at, name in enumerate(names, 1)}
     body = gen.module.function(text, tuple(f"p{at}" for at in range(1, len(names) + 1)), parameters)
     return _as_body(ast.Call(gen.ref(body), [ast.Name("game", ast.Load()), around, *values], []), text, gen)
+
+
+IN_PLACE_MOST = 150  # parts: the largest of the bundled games, Renature's glyph, is 112
+
+
+def _size_in_place(node, known: dict = {}) -> int:  # noqa: B006 - a cache for the process, by node
+    """How many parts an expression is with the definitions it uses worked out in place, each
+    with its own text: a tower of definitions, each using the one below twice, doubles at each
+    floor (one that goes through a collection is a function, counted once)."""
+    if not hasattr(node, "op"):
+        return sum(_size_in_place(item, known) for item in node) if isinstance(node, tuple) else 0
+    found = known.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    parts = node.args.values()
+    if node.op == "let_in" and _loops(node.args["body"]):
+        parts = (node.args["values"],)
+    size = 1 + sum(_size_in_place(part, known) for part in parts)
+    known[id(node)] = (node, size)
+    return size
 
 
 def _lead_apart(node, known: dict = {}) -> Node:  # noqa: B006 - a cache for the process, by node
