@@ -49,6 +49,7 @@ MEMO_LIMIT = 200_000  # remembered values per game lineage before they are forgo
 SAMPLED = 4_000  # values asked for in the first games of a set of rules, to judge which are worth remembering
 SAMPLED_GAMES = 10  # or the values asked for in that many games, if fewer (a game may ask for 16 in all)
 JUDGED = 40  # the least times a definition is asked for in them to be judged
+NEVER_HELD = 20  # or this many, if its value never held in them (one keyed by a card just played)
 WORTH = 0.25  # the least share of those times its remembered value must still hold
 PLAIN_WORTH = 0.51  # the same, for a value worked out without asking for another one: see Worth
 WHOLE_FROM = 32  # spaces: a smaller grid has no whole key (Wholes), its few keys are read as they are
@@ -1094,7 +1095,8 @@ class Worth:
     a set of rules ask for (or those of their first SAMPLED_GAMES games, if fewer). Remembering a
     value costs more than the value is often worth (what it read is noted, their stamps kept and
     looked up again): a definition whose value still holds less than WORTH of the times it is
-    asked for is worked out afresh from then on. One whose value is worked out without asking
+    asked for (JUDGED times at least), or never held in NEVER_HELD (what reacts to the card just
+    played, keyed by it), is worked out afresh from then on. One whose value is worked out without asking
     for another (a pile filtered) costs about as much to work out as to remember, and must
     still hold PLAIN_WORTH of the times (measured in benchmarks/README.md: a value asked twice
     in a state changed in between, held half the times, is cheaper worked out; one held 61 %
@@ -1134,9 +1136,11 @@ class Worth:
         self.skipped = frozenset(
             token
             for token, (asked, good) in self.asked.items()
-            if asked >= JUDGED
-            and good < (WORTH if token in self.compound else PLAIN_WORTH) * asked
-            and token not in self.filtering
+            if token not in self.filtering
+            and (
+                (asked >= JUDGED and good < (WORTH if token in self.compound else PLAIN_WORTH) * asked)
+                or (asked >= NEVER_HELD and good == 0)
+            )
         )
 
 

@@ -463,6 +463,11 @@ def test_a_value_worked_out_from_the_state_alone_must_hold_more_often_to_be_reme
     playable = next(token for token in worth.asked if token.startswith("playable#"))
     asked, good = worth.asked[playable]
     assert good < engine.PLAIN_WORTH * asked and playable in worth.compound and playable not in worth.skipped
+    # what reacts to the plant just grown is keyed by it: never asked again, never held, and
+    # asked too seldom to be judged with the others; it is not remembered
+    reacting = next(token for token in worth.asked if token.startswith("reacting#"))
+    asked, good = worth.asked[reacting]
+    assert engine.NEVER_HELD <= asked < engine.JUDGED and good == 0 and reacting in worth.skipped
 
 
 @pytest.mark.parametrize("game_id", ["forest-shuffle", "reforest"])  # (Renature's are all worth it now)
@@ -479,7 +484,8 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
     for token in worth.skipped:
         asked, good = worth.asked[token]
         least = engine.WORTH if token in worth.compound else engine.PLAIN_WORTH
-        assert asked >= engine.JUDGED and good < least * asked and token not in worth.filtering
+        assert token not in worth.filtering
+        assert (asked >= engine.JUDGED and good < least * asked) or (asked >= engine.NEVER_HELD and good == 0)
     assert any(good >= engine.WORTH * asked for asked, good in worth.asked.values())   # the rest stay
     skipping = [_log(rules, 2, seed) for seed in range(2)]
     skipped, worth.skipped = worth.skipped, frozenset()
