@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from . import runners
 from .ir import Node, Span, nodes
-from .loops import looped
+from .loops import fixed_in_comprehensions, looped
 from .registry import REGISTRY, has_role, reasons, role
 from .reuse import reused
 from .runtime import fault_at
@@ -290,7 +290,8 @@ class Module:
         compiled with the others (see `finish`). The value a `pure` one returns (an
         expression's: it changes nothing) works out each of its common parts once (reuse.py), and
         its `any`/`all` of a generator as loops (loops.py); then again for common parts, as a
-        loop's items, an argument now, may be named where a generator's could not."""
+        loop's items, an argument now, may be named where a generator's could not; then what
+        its comprehensions read the same for every item is worked out once (loops.py)."""
         if pure:
             for returned in _returns(body):
                 if returned.value is not None:
@@ -298,6 +299,7 @@ class Module:
                         reused(returned.value, self.fresh), self.fresh, self.define, self.namespace
                     )
                     returned.value = reused(value, self.fresh)
+            body = fixed_in_comprehensions(body, self.fresh)
         tree = _located(
             ast.FunctionDef(
                 name=name,

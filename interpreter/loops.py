@@ -19,13 +19,16 @@ and note no read, and the state does not change while an expression is worked ou
 value the loop would find at every item. A part the loop might not have reached (behind an `and`,
 on an empty list) may fault where the loop would not: then the loop runs as generated, with no part
 moved (`plain_N`), and faults, or not, as it would have. Parts as cheap as their name
-(`key[1] is None`) stay where they are.
+(`key[1] is None`) stay where they are. A comprehension's element and tests are treated alike
+(`fixed_in_comprehensions`): their parts are worked out before the function's `return`; if that
+faults, the function returns its value as generated.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import operator
 from collections.abc import Callable
 
 from .reuse import copied, reused
@@ -79,7 +82,8 @@ class _Looped:
         if fixed:  # worked out first; if that faults, the loop as generated
             plain = self.fresh("plain")
             self.define(plain, arguments, _loop(item, items, decides, *inside))
-            body.insert(0, _fixed_first(list(fixed.values()), plain, arguments, self.fresh))
+            again = ast.Call(ast.Name(plain, ast.Load()), [ast.Name(a, ast.Load()) for a in arguments], [])
+            body.insert(0, _fixed_first(list(fixed.values()), ast.Return(again), self.fresh))
         name = self.fresh("exists" if decides else "every")
         self.define(name, arguments, body)
         names = [ast.copy_location(ast.Name(n, ast.Load()), call) for n in (name, *local)]
@@ -98,16 +102,59 @@ def _loop(item: str, items: str, decides: bool, element: ast.expr, *conditions: 
     ]
 
 
-def _fixed_first(fixed: list[tuple[str, ast.expr]], plain: str, arguments, fresh) -> ast.stmt:
-    """`try: fixed_1, … = (…)` (their common parts worked out once) `except Exception: return
-    plain(arguments)`."""
+def fixed_in_comprehensions(body: list[ast.stmt], fresh: Callable[[str], str]) -> list[ast.stmt]:
+    """An expression's function (`return …`, maybe in a `try`) with the parts of its
+    comprehensions' elements and tests that are the same for every item worked out once, before
+    it returns, as a loop's are (if that faults, it returns what it did before)."""
+    changed: list[ast.stmt] = []
+    for statement in body:
+        if type(statement) is ast.Try:  # (made anew: codegen._located places what it holds)
+            inside = fixed_in_comprehensions(statement.body, fresh)
+            statement = ast.Try(inside, statement.handlers, statement.orelse, statement.finalbody)
+        elif type(statement) is ast.Return and statement.value is not None:
+            fixed: dict[str, tuple[str, ast.expr]] = {}
+            value = _in_comprehensions(statement.value, _Fixed(_bound(statement.value), fixed, fresh))
+            if fixed:
+                changed.append(_fixed_first(list(fixed.values()), statement, fresh))
+                statement = ast.Return(value)
+        changed.append(statement)
+    return changed
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _in_comprehensions(node, moved: _Fixed):
+    """`node` with each comprehension's element and tests through `moved` (its items are read
+    once anyway); the code given is left as it is (a part that changes is copied)."""
+    if isinstance(node, list):
+        items = [_in_comprehensions(item, moved) for item in node]
+        return node if all(map(operator.is_, items, node)) else items
+    if not isinstance(node, ast.AST):
+        return node
+    changed = {}
+    for field, value in ast.iter_fields(node):
+        new = _in_comprehensions(value, moved)
+        if (isinstance(node, _COMPREHENSIONS) and field != "generators") or (
+            type(node) is ast.comprehension and field == "ifs"
+        ):
+            new = moved.expr(new)
+        if new is not value:
+            changed[field] = new
+    if changed:
+        node = copied(node)
+        for field, value in changed.items():
+            setattr(node, field, value)
+    return node
+
+
+def _fixed_first(fixed: list[tuple[str, ast.expr]], otherwise: ast.stmt, fresh) -> ast.stmt:
+    """`try: fixed_1, … = (…)` (their common parts worked out once) `except Exception:
+    OTHERWISE` (the code as generated, no part moved)."""
     names: list[ast.expr] = [ast.Name(name, ast.Store()) for name, _ in fixed]
     parts = reused(ast.Tuple([part for _, part in fixed], ast.Load()), fresh)
-    again = ast.Return(
-        ast.Call(ast.Name(plain, ast.Load()), [ast.Name(a, ast.Load()) for a in arguments], [])
-    )
-    otherwise = ast.ExceptHandler(ast.Name("Exception", ast.Load()), None, [again])
-    return ast.Try([ast.Assign([ast.Tuple(names, ast.Store())], parts)], [otherwise], [], [])
+    handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), None, [otherwise])
+    return ast.Try([ast.Assign([ast.Tuple(names, ast.Store())], parts)], [handler], [], [])
 
 
 # what a part worked out before the loop may be made of: it reads, and calls nothing but `get`

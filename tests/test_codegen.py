@@ -1,7 +1,6 @@
 """The generator's promises (interpreter/codegen.py): text from the data only ever enters the
 generated code as a constant, every identifier in it is the generator's own, the names a rule
 binds cannot clash with the code's, and every bundled game's code can be read back."""
-
 import ast
 import dataclasses
 import operator
@@ -54,41 +53,11 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {
-    "game",
-    "env",
-    "frame",
-    "key",
-    "keys",
-    "len",
-    "HANDED",
-    "NEXT",
-    "any",
-    "list",
-    "tuple",
-    "isinstance",
-    "int",
-    "str",
-    "map",
-    "Zone",
-    "Span",
-    "OwnedKeys",
-    "sum",
-    "min",
-    "max",
-    "run",
-    "begin",
-    "state",
-    "stack",
-    "i",  # a block runner's maker and its own locals (runners.py)
-    "name",
-    "passes",
-    "value",
-    "step",
-    "held",
-    "dict",
-    "Exception",  # what a loop's parts worked out first may raise (loops.py)
-}  # a loop over values begins its passes itself
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "int", "str", "map", "Zone", "Span", "OwnedKeys",
+           "sum", "min", "max",
+           "run", "begin", "state", "stack", "i",     # a block runner's maker and its own locals (runners.py)
+           "name", "passes", "value", "step", "held", "dict",  # a loop over values begins its passes itself
+           "Exception"}  # what a loop's parts worked out first may raise (loops.py)
 GENERATED = re.compile(r"[a-z]+(_[a-z]+)*_\d+|p\d+")
 
 
@@ -119,100 +88,71 @@ def names_in(source: str) -> set[str]:
     found = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     found |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
     found |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arg) for arg in [node]}
-    return found | {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
+    return found | {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    for alias in node.names}
 
 
 def test_text_from_the_data_is_only_ever_a_constant(tmp_path):
-    ir, source = generated(
-        tmp_path,
-        f"""
+    ir, source = generated(tmp_path, f"""
         - set named to count(pile where name = '{HOSTILE.replace("'", "")}')
         - set total to count(pile where name = 'Plain') + sum(c.size for c in pile where size > 2)
-    """,
-    )
+    """)
     tree = ast.parse(source)
     constants = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)]
-    assert HOSTILE in constants  # the word of the rule: a constant
+    assert HOSTILE in constants                                   # the word of the rule: a constant
     assert all(name in ALLOWED or GENERATED.fullmatch(name) for name in names_in(source)), names_in(source)
     assert "system" not in {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     game = Game(ir, 1, 0)
-    assert (
-        game.over and game.state.counters["named"] == 1 and game.state.counters["total"] == 1 + 8
-    )  # as text
+    assert game.over and game.state.counters["named"] == 1 and game.state.counters["total"] == 1 + 8  # as text
 
 
 def test_an_amount_the_same_for_every_card_is_worked_out_once(tmp_path):
     """`score N per CARDS` where N does not read the card: N is worked out once, before the cards
     are listed (no comprehension counts the pile again for each card); an amount that reads the
     card is worked out for each card, as before."""
-    ir, source = generated(
-        tmp_path,
-        """
+    ir, source = generated(tmp_path, """
         - each player:
             - score count(pile) per pile where size > 2
             - score size per pile where size > 2
             - score count(pile) per pile where size > 9
-    """,
-    )
+    """)
     tree = ast.parse(source)
     listed = [node.elt for node in ast.walk(tree) if isinstance(node, ast.ListComp)]
-    assert not any(
-        isinstance(call.func, ast.Name) and call.func.id == "len"
-        for elt in listed
-        for call in ast.walk(elt)
-        if isinstance(call, ast.Call)
-    )
-    assert Game(ir, 1, 0).state.scores == [3 * 2 + (3 + 5) + 0]  # b and c earn 3 each, then their sizes
+    assert not any(isinstance(call.func, ast.Name) and call.func.id == "len"
+                   for elt in listed for call in ast.walk(elt) if isinstance(call, ast.Call))
+    assert Game(ir, 1, 0).state.scores == [3 * 2 + (3 + 5) + 0]   # b and c earn 3 each, then their sizes
 
 
 def test_the_card_at_an_end_of_a_list_is_taken_in_place(tmp_path):
     """`top` and `bottom` of a list (a filter's) take its last or first card in place, with no
     call, and nothing from an empty one: moving it moves nothing."""
-    ir, source = generated(
-        tmp_path,
-        """
+    ir, source = generated(tmp_path, """
         - set total to top(pile where size > 2).size * 10 + bottom(pile where size > 2).size
         - move top(pile where size > 9) to pile
         - move bottom(pile where size > 9) to pile
-    """,
-    )
+    """)
     assert not [name for name in names_called(ast.parse(source)) if name.startswith("end_card")]
     game = Game(ir, 1, 0)
-    assert game.state.counters["total"] == 5 * 10 + 3  # of b (3) and c (5): c on top
+    assert game.state.counters["total"] == 5 * 10 + 3      # of b (3) and c (5): c on top
     assert [game.rules.defs[uid].id for uid in game.state.zones["pile"]] == ["a", "b", "c"]
 
 
 @pytest.mark.parametrize("least, total", [(2, 1), (5, 0)])
-def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(
-    tmp_path, monkeypatch, least, total
-):
+def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(tmp_path, monkeypatch, least, total):
     """A definition that goes through no collection itself, given values as cheap as names, is
     worked out in place, not in a function of its own: a remembered value its text shares with
     the code around the use (`big`, in `count(big) > 0 and tall(2)`) is looked up once."""
     (tmp_path / "cards.yaml").write_text(CARDS)
     rules = RULES % f"    - if: count(big) > 0 and tall({least})\n      then: [set total to 1]"
-    (tmp_path / "game.yaml").write_text(
-        rules.replace(
-            "procedures:",
-            'define:\n  big: "pile where size > 2"\n  tall(n): "top(big).size > n"\nprocedures:',
-        )
-    )
+    (tmp_path / "game.yaml").write_text(rules.replace(
+        "procedures:", 'define:\n  big: "pile where size > 2"\n  tall(n): "top(big).size > n"\nprocedures:'))
     ir = compile_game(tmp_path)
     tree = ast.parse(compiled_rules(ir).code.source())
-    assert not [
-        f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and "p1" in ast.unparse(f.args)
-    ]
+    assert not [f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and "p1" in ast.unparse(f.args)]
     asked = []
     remembered = Game.remembered
-    monkeypatch.setattr(
-        Game, "remembered", lambda game, key, *rest: asked.append(key[0]) or remembered(game, key, *rest)
-    )
-    assert Game(ir, 1, 0).state.counters["total"] == total  # the top of b (3) and c (5) is c: 5 > 2, not > 5
+    monkeypatch.setattr(Game, "remembered", lambda game, key, *rest: asked.append(key[0]) or remembered(game, key, *rest))
+    assert Game(ir, 1, 0).state.counters["total"] == total   # the top of b (3) and c (5) is c: 5 > 2, not > 5
     assert asked == ["big#0"]
 
 
@@ -220,12 +160,9 @@ def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(
 def test_a_rule_may_bind_any_name_the_code_uses_itself(tmp_path, name):
     """A rule's names become the generator's own identifiers, so a rule binding `game` or `env`
     (or a name shaped like a generated one) neither breaks the code nor reads another value."""
-    ir, source = generated(
-        tmp_path,
-        f"""
+    ir, source = generated(tmp_path, f"""
         - set total to sum({name}.size * count(pile where size <= {name}.size) for {name} in pile)
-    """,
-    )
+    """)
     assert Game(ir, 1, 0).state.counters["total"] == 2 * 1 + 3 * 2 + 5 * 3
 
 
@@ -237,13 +174,8 @@ def test_every_bundled_games_code_reads_back_as_python(tmp_path, capsys, game_id
     assert all(name in ALLOWED or GENERATED.fullmatch(name) for name in names_in(source))
     # an action's step runs its statements to their end: its only `return` hands it to the
     # simultaneous turn holding it back, so the interrupts are always checked after it
-    steps = [
-        f
-        for f in ast.walk(ast.parse(source))
-        if isinstance(f, ast.FunctionDef)
-        and [a.arg for a in f.args.args] == ["game", "frame"]
-        and "frame.held" in ast.unparse(f)
-    ]
+    steps = [f for f in ast.walk(ast.parse(source)) if isinstance(f, ast.FunctionDef)
+             and [a.arg for a in f.args.args] == ["game", "frame"] and "frame.held" in ast.unparse(f)]
     assert steps
     for step in steps:
         returns = [ast.unparse(r) for r in ast.walk(step) if isinstance(r, ast.Return)]
@@ -253,31 +185,15 @@ def test_every_bundled_games_code_reads_back_as_python(tmp_path, capsys, game_id
 def test_the_code_generated_is_the_same_text_in_every_process(tmp_path):
     """Two processes, each with an empty cache of its own, generate the same module, byte for
     byte (a name or constant made from an object's id would differ)."""
-
     def generated_in_a_process(folder: str) -> str:
         env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / folder)}
         out = tmp_path / f"{folder}.py"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "silvics",
-                "compile",
-                "renature",
-                "--python",
-                "--module",
-                "valley",
-                "-o",
-                str(out),
-            ],
-            env=env,
-            check=True,
-            capture_output=True,
-        )
+        subprocess.run([sys.executable, "-m", "silvics", "compile", "renature", "--python", "--module", "valley",
+                        "-o", str(out)], env=env, check=True, capture_output=True)
         return out.read_text()
 
     first = generated_in_a_process("first")
-    assert "drawn_" in first  # the board drawing: once keyed by an id
+    assert "drawn_" in first                                 # the board drawing: once keyed by an id
     assert generated_in_a_process("second") == first
 
 
@@ -286,7 +202,6 @@ def test_a_template_is_made_afresh_each_time_and_a_statement_with_no_parts_gets_
     no statement and take their own parts and temporaries; a statement with no parts (`pass`,
     `break`), from a template or made by hand, is placed for compile() like any other."""
     from silvics.interpreter.codegen import Gen, Module
-
     module = Module("test")
     gen = Gen(module, {})
     template = """
@@ -297,18 +212,12 @@ def test_a_template_is_made_afresh_each_time_and_a_statement_with_no_parts_gets_
         {after}
         """
     first = gen.steps(template, items=ast.Name("x", ast.Load()), limit=2, after=[ast.Pass()])
-    second = gen.steps(
-        template, items=ast.Name("x", ast.Load()), limit=5, after=[ast.Return(ast.Constant(7))]
-    )
+    second = gen.steps(template, items=ast.Name("x", ast.Load()), limit=5, after=[ast.Return(ast.Constant(7))])
     made = {id(node) for node in ast.walk(ast.Module(first, [])) if isinstance(node, ast.stmt)}
-    assert made.isdisjoint(
-        id(node) for node in ast.walk(ast.Module(second, [])) if isinstance(node, ast.stmt)
-    )
+    assert made.isdisjoint(id(node) for node in ast.walk(ast.Module(second, [])) if isinstance(node, ast.stmt))
     assert "> 2" in ast.unparse(first) and "> 5" in ast.unparse(second)
     loops = [ast.unparse(tree).splitlines()[0] for tree in (first[0], second[0])]
-    assert loops[0] != loops[1] and all(
-        line.startswith("for seen_") for line in loops
-    )  # temporaries of their own
+    assert loops[0] != loops[1] and all(line.startswith("for seen_") for line in loops)  # temporaries of their own
     counted = module.define("counted", ("x",), [*first, *second])
     module.finish()
     assert counted([1, 2, 3]) == 7
@@ -326,18 +235,10 @@ QUANTIFIED = [  # (the code as generated, the same as Python runs it)
     ("any(ask(x) > k for x in xs)", lambda xs, k: any(ask(x) > k for x in xs)),
     ("all(ask(x) > k for x in xs)", lambda xs, k: all(ask(x) > k for x in xs)),
     ("any(ask(x) > k for x in xs if x % 2)", lambda xs, k: any(ask(x) > k for x in xs if x % 2)),
-    (
-        "any(all(ask(x * y) > k for y in xs) for x in xs)",
-        lambda xs, k: any(all(ask(x * y) > k for y in xs) for x in xs),
-    ),
-    (
-        "not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)",
-        lambda xs, k: not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs),
-    ),
-    (
-        "any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)",
-        lambda xs, k: any((lambda y: ask(y) + k)(x) > 2 * k for x in xs),
-    ),
+    ("any(all(ask(x * y) > k for y in xs) for x in xs)", lambda xs, k: any(all(ask(x * y) > k for y in xs) for x in xs)),
+    ("not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)",
+     lambda xs, k: not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)),
+    ("any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)", lambda xs, k: any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)),
 ]
 
 
@@ -347,7 +248,6 @@ def test_any_and_all_of_a_generator_become_loops_that_ask_the_same_items(code, p
     own (loops.py): the same answer, from the same items asked in the same order (it stops where
     the generator would), reading the caller's locals as arguments and the module's helpers as before."""
     from silvics.interpreter.codegen import Module
-
     module = Module("test")
     module.namespace["ask"] = ask
     looped = module.define("looped", ("xs", "k"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
@@ -373,30 +273,37 @@ class _Counted(dict):
         return super().__getitem__(key)
 
 
-def test_a_part_the_same_for_every_item_is_worked_out_once_and_faults_only_where_the_loop_would():
-    """A loop's test reads `d['k'].get('v')`, the same for every item: it is worked out once,
-    before the loop (loops.py), not once an item. Where `d` has no 'k' the loop faults as it would
-    have: at its first item, and not at all when there is none."""
-    from silvics.interpreter.codegen import Module
+FIXED = [  # (the code as generated, what it gives for the items and the value d['k']['v'])
+    ("any(ask(x) == d['k'].get('v') for x in xs)", lambda xs, v: v in xs),
+    ("[x for x in xs if ask(x) == d['k'].get('v')]", lambda xs, v: [x for x in xs if x == v]),
+    ("len([x for x in xs if ask(x) == d['k'].get('v')]) > 0", lambda xs, v: v in xs),
+]
 
+
+@pytest.mark.parametrize("code, expected", FIXED, ids=["loop", "comprehension", "comprehension within"])
+def test_a_part_the_same_for_every_item_is_worked_out_once_and_faults_only_where_the_loop_would(code, expected):
+    """A loop's (or a comprehension's) test reads `d['k'].get('v')`, the same for every item: it
+    is worked out once, before the loop (loops.py), not once an item. Where `d` has no 'k' the
+    code faults as it would have: at its first item, and not at all when there is none."""
+    from silvics.interpreter.codegen import Module
     module = Module("test")
     module.namespace["ask"] = ask
-    code = "any(ask(x) == d['k'].get('v') for x in xs)"
-    looped = module.define("looped", ("xs", "d"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
+    made = module.define("made", ("xs", "d"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
     module.finish()
-    loop = next(ast.unparse(tree) for tree in module.functions if tree.name.startswith("exists_"))
-    assert loop.index("d['k'].get('v')") < loop.index("for x in")
+    written = next(text for text in map(ast.unparse, module.functions) if "fixed_" in text)
+    assert written.index("d['k'].get('v')") < written.index("for x in")
     for xs in ([], [1], [3, 1, 4, 1, 5], [2, 7, 1, 8]):
         for value in (1, 4, 9):
             _Counted.reads = 0
             ASKED.clear()
-            assert looped(xs, _Counted(k={"v": value})) is (value in xs)
-            assert ASKED == xs[: xs.index(value) + 1 if value in xs else None]
-            assert _Counted.reads == 1  # (the generator's loop read it at each item)
-    assert looped([], {}) is False
+            assert made(xs, _Counted(k={"v": value})) == expected(xs, value)
+            asked = xs if code.startswith(("[", "len")) else xs[: xs.index(value) + 1 if value in xs else None]
+            assert ASKED == asked
+            assert _Counted.reads == 1  # (as generated, it was read at each item)
+    assert made([], {}) == expected([], 0)
     ASKED.clear()
     with pytest.raises(KeyError):
-        looped([3, 1], {})
+        made([3, 1], {})
     assert ASKED == [3]
 
 
@@ -408,7 +315,6 @@ def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
 
 
 # ---- a guard's parts, for `why` ----
-
 
 def _nodes(value):
     """Every node of the IR under a value (a procedure, a card's side)."""
@@ -425,22 +331,14 @@ def _guard(ir, game_id):
     """A guard of each game: what decides whether a step is offered, or a card fits."""
     procedures = [*ir.procedures.values(), *(n for m in ir.modules.values() for n in m.procedures.values())]
     if game_id == "four-forests":  # a creature's preference, printed on its card
-        return next(
-            side.attributes["prefers"]
-            for card in ir.cards
-            for side in card.sides
-            if isinstance(side.attributes.get("prefers"), Node) and side.attributes["prefers"].op == "all_of"
-        )
+        return next(side.attributes["prefers"] for card in ir.cards for side in card.sides
+                    if isinstance(side.attributes.get("prefers"), Node)
+                    and side.attributes["prefers"].op == "all_of")
     if game_id == "reforest":  # the grow step's card filter: playable(it), a definition
         return next(n for n in _nodes(procedures) if n.op == "let_in" and n.args["define"] == "playable")
     step = {"forest-shuffle": "draw_two", "renature": "extra_turn"}[game_id]  # a `one of` step's condition
-    return next(
-        guard
-        for n in _nodes(procedures)
-        if n.op == "one_of"
-        for name, guard in zip(n.args["steps"], n.args["guards"] or ())
-        if name == step
-    )
+    return next(guard for n in _nodes(procedures) if n.op == "one_of"
+                for name, guard in zip(n.args["steps"], n.args["guards"] or ()) if name == step)
 
 
 CARDS_ASKED = {"four-forests": "forest", "reforest": "hand"}  # a card guard is asked of these zones' cards
@@ -468,14 +366,7 @@ def _agrees(explained):
         _agrees(part)
 
 
-OPS = {
-    "=": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+OPS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 @pytest.mark.parametrize("cached", [False, True], ids=["generated", "from the cache"])
@@ -495,9 +386,7 @@ def test_a_guard_is_explained_by_its_parts_with_the_code_that_plays(game_id, cac
     guard = _guard(ir, game_id)
     part, playing = rules.code.parts(guard), rules.build(guard)
     assert len(part.parts) >= 1
-    assert part.value.__globals__ is rules.code.namespace and part.value.__name__.startswith(
-        "why_"
-    )  # generated
+    assert part.value.__globals__ is rules.code.namespace and part.value.__name__.startswith("why_")  # generated
     game, agents, seen = Game(rules, 2, 3), [make_agent("random", 3, seat) for seat in range(2)], set()
     while not game.over:
         env = game.state.stack[-1].env
@@ -520,23 +409,16 @@ def test_has_of_what_a_card_prints_is_read_in_place_and_agrees_with_includes(tmp
         "counters:\n  total: {start: 0}\n  named: {start: 0}\nzones:\n  pile: {visibility: public}\n"
         "procedures:\n  setup: [move box to pile face up]\n  play:\n"
         "    - set total to count(pile where tags has red)\n    - set named to count(pile where pile has it)\n"
-        "  scoring: []\n"
-    )
+        "  scoring: []\n")
     (tmp_path / "cards.yaml").write_text(
-        "kind: chip\ncards:\n  - {id: a, tags: [red]}\n  - {id: b, tags: [red, blue]}\n  - {id: c, tags: []}\n"
-    )
+        "kind: chip\ncards:\n  - {id: a, tags: [red]}\n  - {id: b, tags: [red, blue]}\n  - {id: c, tags: []}\n")
     ir = compile_game(tmp_path)
     source = compiled_rules(ir).code.source()
     tree = ast.parse(source)
     calls = names_called(tree)
-    assert sum(name.startswith("includes") for name in calls) == 1  # pile has it
-    assert any(
-        isinstance(node, ast.Compare)
-        and isinstance(node.ops[0], ast.In)
-        and isinstance(node.left, ast.Constant)
-        and node.left.value == "red"
-        for node in ast.walk(tree)
-    )  # tags has red, in place
+    assert sum(name.startswith("includes") for name in calls) == 1          # pile has it
+    assert any(isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In) and isinstance(node.left, ast.Constant)
+               and node.left.value == "red" for node in ast.walk(tree))      # tags has red, in place
     game = Game(ir, 1, 0)
     assert game.over and (game.state.counters["total"], game.state.counters["named"]) == (2, 3)
 
@@ -565,35 +447,22 @@ def test_a_printed_condition_met_is_looked_up_in_place_and_agrees_with_game_cond
         "    - for: c in pile\n      do: [set c.liked to count(pile where c.likes)]\n"
         "    - each player:\n        - choose nobody from bag\n"
         "        - set by_none to count(bag where nobody.likes)\n"
-        "  scoring: []\n"
-    )
+        "  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
-        "kind: chip\ncards:\n  - {id: one, value: 1}\n  - {id: three, value: 3}\n  - {id: five, value: 5}\n"
-    )
+        "kind: chip\ncards:\n  - {id: one, value: 1}\n  - {id: three, value: 3}\n  - {id: five, value: 5}\n")
     (tmp_path / "judges.yaml").write_text(
-        'kind: judge\ncards:\n  - {id: lax, likes: "value > 10"}\n  - {id: picky, likes: "value >= 3"}\n'
-    )
+        "kind: judge\ncards:\n  - {id: lax, likes: \"value > 10\"}\n  - {id: picky, likes: \"value >= 3\"}\n")
     ir, tree = compiled_tree(tmp_path)
-    conditions = [
-        node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"
-    ]
-    assert len(conditions) == 1  # top(judges).likes only
+    conditions = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "condition"]
+    assert len(conditions) == 1                                              # top(judges).likes only
     calls = names_called(tree)
-    assert sum(name.startswith("meeting") for name in calls) == 4  # j's twice, c's, nobody's
-    folded = [
-        key.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Dict)
-        for key in node.keys
-        if isinstance(key, ast.Constant)
-    ]
+    assert sum(name.startswith("meeting") for name in calls) == 4            # j's twice, c's, nobody's
+    folded = [key.value for node in ast.walk(tree) if isinstance(node, ast.Dict)
+              for key in node.keys if isinstance(key, ast.Constant)]
     assert "it" not in folded and "j" not in folded
     game = Game(ir, 1, 0)
-    liked = {
-        game.card_id(uid): game.state.marks[uid]["liked"]
-        for zone in ("judges", "pile")
-        for uid in game.state.zones[zone]
-    }
+    liked = {game.card_id(uid): game.state.marks[uid]["liked"] for zone in ("judges", "pile")
+             for uid in game.state.zones[zone]}
     assert game.over and liked == {"lax": 0, "picky": 2, "one": 0, "three": 0, "five": 0}
     assert game.card_id(game.state.zones["judges"][-1]) == "picky" and game.state.counters["by_top"] == 2
     assert game.state.counters["by_all"] == 2 and game.state.counters["by_none"] == 0
@@ -616,17 +485,15 @@ def test_a_number_a_card_may_print_is_worked_out_only_for_a_card_printing_it(tmp
         "    - for: c in pile where value > 0\n"
         "      do: [set c.off to sum(p.discount(c) for p in pile)]\n"
         "    - set plain_off to top(pile).discount(top(pile))\n"
-        "  scoring: []\n"
-    )
+        "  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
         "kind: chip\ncards:\n  - {id: five, value: 5}\n  - {id: two, value: 2}\n"
-        '  - {id: half, value: 0, discount: "card.value / 2"}\n  - {id: flat, value: 0, discount: "1"}\n'
-        "  - {id: plain, value: 0}\n"
-    )
+        "  - {id: half, value: 0, discount: \"card.value / 2\"}\n  - {id: flat, value: 0, discount: \"1\"}\n"
+        "  - {id: plain, value: 0}\n")
     ir, tree = compiled_tree(tmp_path)
     calls = [call for call in calls_by_name(tree) if call.func.id.startswith("computed_value")]
     guarded = [node for node in ast.walk(tree) if isinstance(node, ast.IfExp) and node.orelse in calls]
-    assert len(calls) == 2 and len(guarded) == 1  # p.discount(c) only
+    assert len(calls) == 2 and len(guarded) == 1                              # p.discount(c) only
     game = Game(ir, 1, 0)
     off = {game.card_id(uid): (game.state.marks[uid] or {}).get("off") for uid in game.state.zones["pile"]}
     assert game.over and off == {"five": 3, "two": 2, "half": None, "flat": None, "plain": None}
@@ -656,39 +523,22 @@ def test_a_cards_kind_id_and_face_are_read_in_place(tmp_path):
         "        - set none to 1 if lost.kind = chip else 0\n"
         "        - choose kept from pile where size = 9\n"
         "        - set one to 1 if kept.kind = chip and kept.id = c1 else 0\n"
-        "  scoring: []\n"
-    )
+        "  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
         "kind: chip\ncards:\n"
         "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
         "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
-        "  - {id: c3, sides: {light: {name: Three, size: 3}, dark: {name: Seven, size: 7}}}\n"
-    )
+        "  - {id: c3, sides: {light: {name: Three, size: 3}, dark: {name: Seven, size: 7}}}\n")
     ir, tree = compiled_tree(tmp_path)
-    read = {
-        node.attr
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Subscript)
-        and ast.unparse(node.value).startswith("game.rules.defs[")
-    }
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Subscript) and ast.unparse(node.value).startswith("game.rules.defs[")}
     assert read == {"kind", "id"}
-    assert not [
-        node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "attribute"
-    ]
+    assert not [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "attribute"]
     game = Game(ir, 1, 0)
     counters = game.state.counters
-    assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (
-        3,
-        1,
-        0,
-        1,
-    )
+    assert game.over and (counters["chips"], counters["ones"], counters["none"], counters["one"]) == (3, 1, 0, 1)
     assert counters["ups"] == 2
-    assert all(
-        game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip"
-        for uid in game.state.zones["pile"]
-    )
+    assert all(game.state.side[uid] == 1 and game.attribute(uid, "kind") == "chip" for uid in game.state.zones["pile"])
 
 
 def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tmp_path):
@@ -712,13 +562,11 @@ def test_what_a_named_side_prints_is_read_in_place_and_agrees_with_printed_on(tm
         "        - choose lost from bag\n"
         "        - set none to 1 if printed(lost, dark, size) = 9 else 0\n"
         "    - set top to printed(top(pile), dark, size)\n"
-        "  scoring: []\n"
-    )
+        "  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
         "kind: chip\ncards:\n"
         "  - {id: c2, sides: {light: {name: Two, size: 2}, dark: {name: Eight, size: 8}}}\n"
-        "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
-    )
+        "  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
     ir, tree = compiled_tree(tmp_path)
     calls = names_called(tree)
     assert sum(name.startswith("printed_on") for name in calls) == 1  # top(pile)'s
@@ -740,14 +588,10 @@ def test_a_side_named_by_a_list_is_a_fault_at_its_rule_that_says_so(tmp_path):
         "counters:\n  got: {start: 0}\nzones:\n  pile: {visibility: public}\n"
         "procedures:\n  setup: [move box to pile face up]\n  play:\n"
         "    - each player:\n        - choose kept from pile\n"
-        "        - set got to printed(kept, sides(kept), size)\n  scoring: []\n"
-    )
+        "        - set got to printed(kept, sides(kept), size)\n  scoring: []\n")
     (tmp_path / "chips.yaml").write_text(
-        "kind: chip\ncards:\n  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n"
-    )
-    with pytest.raises(
-        GameError, match=r"game\.yaml:19:11: rule failed: a list was given where one value is wanted"
-    ):
+        "kind: chip\ncards:\n  - {id: c1, sides: {light: {name: One, size: 1}, dark: {name: Nine, size: 9}}}\n")
+    with pytest.raises(GameError, match=r"game\.yaml:19:11: rule failed: a list was given where one value is wanted"):
         Game(compile_game(tmp_path), 1, 0)
 
 
@@ -760,13 +604,8 @@ def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
         tree = ast.parse(compiled_rules(games.load(game_id)).code.source())
         calls = names_called(tree)
         assert not [name for name in calls if name.startswith("zone_key")], game_id
-        made = [
-            node.value.args[0].value
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "id", "") == "OwnedKeys"
-        ]
+        made = [node.value.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "OwnedKeys"]
         assert made and len(made) == len(set(made)), game_id  # one table a name
     hands = owned_keys("hand")
     assert owned_keys("hand") is hands and hands.name == "hand"
@@ -785,26 +624,11 @@ def test_a_bound_spaces_row_is_taken_apart_in_place():
     calls = calls_by_name(tree)
     parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
     assert all(not isinstance(call.args[0], ast.Name) for call in parts_of)
-    in_place = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and node.attr == "row"
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Name)
-        and node.value.func.id.startswith("parse_key_")
-    ]
+    in_place = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "row"
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id.startswith("parse_key_")]
     assert len(in_place) >= 2
-    asked = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Compare)
-        and isinstance(node.ops[0], ast.In)
-        and "parse_key_" in ast.unparse(node.left)
-        and "'elevation'" in ast.unparse(node.comparators[0])
-    ]
-    assert asked and not [
-        call
-        for call in calls
-        if call.func.id.startswith("includes_") and "parse_key_" in ast.unparse(call.args[2])
-    ]
+    asked = [node for node in ast.walk(tree) if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+             and "parse_key_" in ast.unparse(node.left) and "'elevation'" in ast.unparse(node.comparators[0])]
+    assert asked and not [call for call in calls if call.func.id.startswith("includes_")
+                          and "parse_key_" in ast.unparse(call.args[2])]
