@@ -369,7 +369,7 @@ def _worked_out(text, node, around, gen) -> ast.expr:
     return _as_body(ast.Call(gen.ref(body), [ast.Name("game", ast.Load()), around, *values], []), text, gen)
 
 
-IN_PLACE_MOST = 150  # parts: the largest of the bundled games, Renature's glyph, is 112
+IN_PLACE_MOST = 150  # parts: the largest a bundled game works out in place is 112
 
 
 def _size_in_place(node, known: dict = {}) -> int:  # noqa: B006 - a cache for the process, by node
