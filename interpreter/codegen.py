@@ -293,13 +293,15 @@ class Module:
         loop's items, an argument now, may be named where a generator's could not; then what
         its comprehensions read the same for every item is worked out once (loops.py)."""
         if pure:
+            comprehensions = False
             for returned in _returns(body):
                 if returned.value is not None:
-                    value = looped(
+                    value, held = looped(
                         reused(returned.value, self.fresh), self.fresh, self.define, self.namespace
                     )
-                    returned.value = reused(value, self.fresh)
-            body = fixed_in_comprehensions(body, self.fresh)
+                    returned.value, comprehensions = reused(value, self.fresh), comprehensions or held
+            if comprehensions:
+                body = fixed_in_comprehensions(body, arguments, self.namespace, self.fresh)
         tree = _located(
             ast.FunctionDef(
                 name=name,

@@ -30,23 +30,28 @@ import ast
 import builtins
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from .reuse import copied, reused
 
 _DECIDES = {"any": True, "all": False}  # an item whose test is this decides the answer at once
 
 
-def looped(body: ast.expr, fresh: Callable[[str], str], define: Callable, module: dict) -> ast.expr:
+def looped(
+    body: ast.expr, fresh: Callable[[str], str], define: Callable, module: dict
+) -> tuple[ast.expr, bool]:
     """`body` with every `any`/`all` of one generator a call of a function defined for it
     (`define(name, arguments, statements)`), innermost first; `module` is the namespace the
     generated code reads its helpers from. The code given is left as it is: a part that changes
-    is copied."""
-    return _Looped(fresh, define, module).expr(body)
+    is copied. And whether a comprehension is left in it (for fixed_in_comprehensions)."""
+    loops = _Looped(fresh, define, module)
+    return loops.expr(body), loops.comprehensions
 
 
 class _Looped:
     def __init__(self, fresh: Callable[[str], str], define: Callable, module: dict):
         self.fresh, self.define, self.module = fresh, define, module
+        self.comprehensions = False
 
     def expr(self, node):
         """The node, or a copy of it with its parts looped (None and non-nodes as they are)."""
@@ -65,7 +70,10 @@ class _Looped:
             for field, value in changed.items():
                 setattr(node, field, value)
         quantified = _quantified(node)
-        return node if quantified is None else self.loop(node, *quantified)
+        if quantified is None:
+            self.comprehensions = self.comprehensions or isinstance(node, _LISTED)
+            return node
+        return self.loop(node, *quantified)
 
     def loop(self, call: ast.Call, decides: bool, generator: ast.GeneratorExp, item: str) -> ast.Call:
         """`any(TEST for ITEM in ITEMS if IFS)` as `exists_N(ITEMS, *locals)`."""
@@ -77,7 +85,7 @@ class _Looped:
         items = self.fresh("items")
         arguments = (items, *local)
         fixed: dict[str, tuple[str, ast.expr]] = {}
-        moved = _Fixed({item} | {name for part in inside for name in _bound(part)}, fixed, self.fresh)
+        moved = _Fixed(set(local), self.module, fixed, self.fresh)
         body = _loop(item, items, decides, *(moved.expr(part) for part in inside))
         if fixed:  # worked out first; if that faults, the loop as generated
             plain = self.fresh("plain")
@@ -102,18 +110,21 @@ def _loop(item: str, items: str, decides: bool, element: ast.expr, *conditions: 
     ]
 
 
-def fixed_in_comprehensions(body: list[ast.stmt], fresh: Callable[[str], str]) -> list[ast.stmt]:
-    """An expression's function (`return …`, maybe in a `try`) with the parts of its
-    comprehensions' elements and tests that are the same for every item worked out once, before
-    it returns, as a loop's are (if that faults, it returns what it did before)."""
+def fixed_in_comprehensions(
+    body: list[ast.stmt], arguments: tuple[str, ...], module: dict, fresh: Callable[[str], str]
+) -> list[ast.stmt]:
+    """An expression's function (`return …`, maybe in a `try`; its `arguments`, its `module`'s
+    names) with the parts of its comprehensions' elements and tests that are the same for every
+    item worked out once, before it returns, as a loop's are (if that faults, it returns what it
+    did before)."""
     changed: list[ast.stmt] = []
     for statement in body:
         if type(statement) is ast.Try:  # (made anew: codegen._located places what it holds)
-            inside = fixed_in_comprehensions(statement.body, fresh)
+            inside = fixed_in_comprehensions(statement.body, arguments, module, fresh)
             statement = ast.Try(inside, statement.handlers, statement.orelse, statement.finalbody)
         elif type(statement) is ast.Return and statement.value is not None:
             fixed: dict[str, tuple[str, ast.expr]] = {}
-            value = _in_comprehensions(statement.value, _Fixed(_bound(statement.value), fixed, fresh))
+            value = _in_comprehensions(statement.value, _Fixed(set(arguments), module, fixed, fresh))
             if fixed:
                 changed.append(_fixed_first(list(fixed.values()), statement, fresh))
                 statement = ast.Return(value)
@@ -122,6 +133,7 @@ def fixed_in_comprehensions(body: list[ast.stmt], fresh: Callable[[str], str]) -
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_LISTED = (ast.ListComp, ast.SetComp, ast.DictComp)  # (a generator is an any()'s or all()'s: a loop)
 
 
 def _in_comprehensions(node, moved: _Fixed):
@@ -172,49 +184,76 @@ _SYMBOLS = (ast.expr_context, ast.cmpop, ast.boolop, ast.unaryop)
 
 
 class _Fixed:
-    """An item's test with each largest part that is the same for every item read from a name
-    made for it (`fixed`: the part's code -> its name and the part), the part itself left as
-    it is; `bound`: the names the loop binds (its item, what it names with `:=`)."""
+    """A test with each largest part that is the same for every item read from a name made for
+    it (`fixed`: the part's code -> its name and the part); the code given is left as it is (a
+    part that changes is copied). Such a part reads no name but those in `outside` (the
+    function's arguments, the locals a loop is handed), the module's and the builtins."""
 
-    def __init__(self, bound: set[str], fixed: dict, fresh: Callable[[str], str]):
-        self.bound, self.fixed, self.fresh = bound, fixed, fresh
+    def __init__(self, outside: set[str], module: dict, fixed: dict, fresh: Callable[[str], str]):
+        self.outside, self.module, self.fixed, self.fresh = outside, module, fixed, fresh
 
     def expr(self, node):
-        if isinstance(node, list):
+        if isinstance(node, list):  # (a comprehension's tests)
             items = [self.expr(item) for item in node]
-            return node if all(new is old for new, old in zip(items, node)) else items
-        if not isinstance(node, ast.expr) or type(node) in (ast.Name, ast.Constant):
-            return node
-        if self.same_for_every_item(node):
-            if not _costs(node):
-                return node
-            code = ast.dump(node)
-            if code not in self.fixed:
-                self.fixed[code] = (self.fresh("fixed"), node)
-            return ast.copy_location(ast.Name(self.fixed[code][0], ast.Load()), node)
-        changed = {
-            field: new
-            for field, value in ast.iter_fields(node)
-            if not (type(node) is ast.Call and field == "func") and (new := self.expr(value)) is not value
-        }  # (a function called is read where it is called: `game.remembered(…)`, not `fixed_3(…)`)
-        if not changed:
-            return node
-        node = copied(node)
-        for field, value in changed.items():
-            setattr(node, field, value)
-        return node
+            return node if all(map(operator.is_, items, node)) else items
+        new, same = self._moved(node)
+        return self._named(new) if same else new
 
-    def same_for_every_item(self, node: ast.expr) -> bool:
-        for part in ast.walk(node):
-            if type(part) is ast.Call:
-                if not (type(part.func) is ast.Attribute and part.func.attr == "get" and not part.keywords):
-                    return False  # (the generated code calls `get` of a dict only)
-            elif type(part) is ast.Name:
-                if part.id in self.bound:
-                    return False
-            elif not isinstance(part, (*_READING, *_SYMBOLS)):
-                return False
-        return True
+    def _moved(self, node) -> tuple:
+        """The node with its largest parts the same for every item named (worked out bottom up,
+        each part once), and whether it is such a part itself."""
+        if type(node) is ast.Name:
+            return node, node.id in self.outside or node.id in self.module or node.id in _BUILTINS
+        if not isinstance(node, ast.AST) or type(node) is ast.Constant or isinstance(node, _SYMBOLS):
+            return node, True
+        if isinstance(node, _COMPREHENSIONS):  # (its own parts are its own: _in_comprehensions)
+            return node, False
+        moved = {field: self._moved_all(value) for field, value in ast.iter_fields(node)}
+        same = (isinstance(node, _READING) or _gets(node)) and all(
+            all(s for _, s in parts) if isinstance(parts, list) else parts[1] for parts in moved.values()
+        )
+        if same:
+            return node, True
+        changed = {}
+        for field, parts in moved.items():
+            if type(node) is ast.Call and field == "func":
+                continue  # (a function is read where it is called: `game.remembered(…)`, not `fixed_3(…)`)
+            if isinstance(parts, list):
+                new: Any = [self._named(part) if s else part for part, s in parts]
+                if all(map(operator.is_, new, getattr(node, field))):
+                    continue
+            else:
+                new = self._named(parts[0]) if parts[1] else parts[0]
+                if new is getattr(node, field):
+                    continue
+            changed[field] = new
+        if changed:
+            node = copied(node)
+            for field, value in changed.items():
+                setattr(node, field, value)
+        return node, False
+
+    def _moved_all(self, value):
+        return [self._moved(item) for item in value] if isinstance(value, list) else self._moved(value)
+
+    def _named(self, node):
+        """A part the same for every item, read from its name if that costs less."""
+        if not isinstance(node, ast.expr) or type(node) in (ast.Name, ast.Constant) or not _costs(node):
+            return node
+        code = ast.dump(node)
+        if code not in self.fixed:
+            self.fixed[code] = (self.fresh("fixed"), node)
+        return ast.copy_location(ast.Name(self.fixed[code][0], ast.Load()), node)
+
+
+def _gets(node: ast.AST) -> bool:
+    """Whether the node is a call of `get` (the generated code calls `get` of a dict only)."""
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Attribute
+        and node.func.attr == "get"
+        and not node.keywords
+    )
 
 
 _COSTS = {ast.Call: 3, ast.Attribute: 1, ast.Subscript: 1, ast.Compare: 1}  # steps, roughly
@@ -224,17 +263,6 @@ def _costs(node: ast.expr) -> bool:
     """Whether working a part out once, before the loop, costs less than at each item would:
     `token in game.forgotten` or `key[1] is None` costs about what naming it once does."""
     return sum(_COSTS.get(type(part), 0) for part in ast.walk(node)) >= 3
-
-
-def _bound(node: ast.AST) -> set[str]:
-    """The names a part binds: with `:=`, as a comprehension's or a lambda's."""
-    bound: set[str] = set()
-    for inner in ast.walk(node):
-        if type(inner) is ast.Name and type(inner.ctx) is ast.Store:
-            bound.add(inner.id)
-        elif type(inner) is ast.arg:
-            bound.add(inner.arg)
-    return bound
 
 
 _BUILTINS = frozenset(dir(builtins))
