@@ -161,12 +161,15 @@ def _in_comprehensions(node, moved: _Fixed):
 
 
 def _fixed_first(fixed: list[tuple[str, ast.expr]], otherwise: ast.stmt, fresh) -> ast.stmt:
-    """`try: fixed_1, … = (…)` (their common parts worked out once) `except Exception:
-    OTHERWISE` (the code as generated, no part moved)."""
+    """`try: fixed_1, … = (…)` (their common parts worked out once; one alone: `fixed_1 = …`)
+    `except Exception: OTHERWISE` (the code as generated, no part moved)."""
     names: list[ast.expr] = [ast.Name(name, ast.Store()) for name, _ in fixed]
-    parts = reused(ast.Tuple([part for _, part in fixed], ast.Load()), fresh)
+    target: ast.expr = ast.Tuple(names, ast.Store())
+    parts: ast.expr = ast.Tuple([part for _, part in fixed], ast.Load())
+    if len(fixed) == 1:
+        target, parts = names[0], fixed[0][1]
     handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), None, [otherwise])
-    return ast.Try([ast.Assign([ast.Tuple(names, ast.Store())], parts)], [handler], [], [])
+    return ast.Try([ast.Assign([target], reused(parts, fresh))], [handler], [], [])
 
 
 # what a part worked out before the loop may be made of: it reads, and calls nothing but `get`
