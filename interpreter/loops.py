@@ -65,10 +65,7 @@ class _Looped:
             new = self.expr(value)
             if new is not value:
                 changed[field] = new
-        if changed:
-            node = copied(node)
-            for field, value in changed.items():
-                setattr(node, field, value)
+        node = _with(node, changed)
         quantified = _quantified(node)
         if quantified is None:
             self.comprehensions = self.comprehensions or isinstance(node, _LISTED)
@@ -153,6 +150,11 @@ def _in_comprehensions(node, moved: _Fixed):
             new = moved.expr(new)
         if new is not value:
             changed[field] = new
+    return _with(node, changed)
+
+
+def _with(node: ast.AST, changed: dict) -> ast.AST:
+    """The node, or a copy of it with the fields `changed` (a node given is never changed)."""
     if changed:
         node = copied(node)
         for field, value in changed.items():
@@ -230,11 +232,7 @@ class _Fixed:
                 if new is getattr(node, field):
                     continue
             changed[field] = new
-        if changed:
-            node = copied(node)
-            for field, value in changed.items():
-                setattr(node, field, value)
-        return node, False
+        return _with(node, changed), False
 
     def _moved_all(self, value):
         return [self._moved(item) for item in value] if isinstance(value, list) else self._moved(value)
