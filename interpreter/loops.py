@@ -56,8 +56,7 @@ class _Looped:
     def expr(self, node):
         """The node, or a copy of it with its parts looped (None and non-nodes as they are)."""
         if isinstance(node, list):
-            items = [self.expr(item) for item in node]
-            return node if all(new is old for new, old in zip(items, node)) else items
+            return _mapped(self.expr, node)
         if not isinstance(node, ast.AST):
             return node
         changed = {}
@@ -76,8 +75,8 @@ class _Looped:
         """`any(TEST for ITEM in ITEMS if IFS)` as `exists_N(ITEMS, *locals)`."""
         (comprehension,) = generator.generators
         inside = [generator.elt, *comprehension.ifs]
-        local = sorted(
-            {name for part in inside for name in _read(part)} - {item} - self.module.keys() - _BUILTINS
+        local = sorted(  # (a name one part binds with `:=` and another reads is the loop's own)
+            _read(ast.Tuple(inside, ast.Load())) - {item} - self.module.keys() - _BUILTINS
         )
         items = self.fresh("items")
         arguments = (items, *local)
@@ -137,8 +136,7 @@ def _in_comprehensions(node, moved: _Fixed):
     """`node` with each comprehension's element and tests through `moved` (its items are read
     once anyway); the code given is left as it is (a part that changes is copied)."""
     if isinstance(node, list):
-        items = [_in_comprehensions(item, moved) for item in node]
-        return node if all(map(operator.is_, items, node)) else items
+        return _mapped(lambda item: _in_comprehensions(item, moved), node)
     if not isinstance(node, ast.AST):
         return node
     changed = {}
@@ -151,6 +149,12 @@ def _in_comprehensions(node, moved: _Fixed):
         if new is not value:
             changed[field] = new
     return _with(node, changed)
+
+
+def _mapped(change: Callable, items: list) -> list:
+    """`change` of each item: the list itself if no item changed."""
+    changed = [change(item) for item in items]
+    return items if all(map(operator.is_, changed, items)) else changed
 
 
 def _with(node: ast.AST, changed: dict) -> ast.AST:
@@ -199,8 +203,7 @@ class _Fixed:
 
     def expr(self, node):
         if isinstance(node, list):  # (a comprehension's tests)
-            items = [self.expr(item) for item in node]
-            return node if all(map(operator.is_, items, node)) else items
+            return _mapped(self.expr, node)
         new, same = self._moved(node)
         return self._named(new) if same else new
 

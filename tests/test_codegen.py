@@ -239,6 +239,9 @@ QUANTIFIED = [  # (the code as generated, the same as Python runs it)
     ("not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)",
      lambda xs, k: not any(ask(x) == k for x in xs) and all(ask(-x) < k for x in xs)),
     ("any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)", lambda xs, k: any((lambda y: ask(y) + k)(x) > 2 * k for x in xs)),
+    # a part the test shares with the condition before it is named there (reuse.py): the loop's own name
+    ("any(ask(abs(x - k)) > 1 for x in xs if abs(x - k) < 5)",
+     lambda xs, k: any(ask(abs(x - k)) > 1 for x in xs if abs(x - k) < 5)),
 ]
 
 
