@@ -9,7 +9,8 @@ a value already worked out on the way to a second use may be used again: the fir
 Only a use that every path to it passes the first use through is replaced (the first use
 *dominates* it): a branch of `… if … else …`, a later operand of `and`/`or` and a
 comprehension's element or conditions see what was worked out before them, but what they work
-out is not seen after them. So nothing is worked out that was not before, in no other order:
+out is not seen after them. The branch taken when an `and` holds (an `or` fails) sees every
+operand's work: each has run. So nothing is worked out that was not before, in no other order:
 the same values, the same faults, the same reads noted for remembered values. Python allows no
 `:=` in a comprehension's iterable, so none is put there (a use there may still be replaced).
 A part worked out on both branches of `… if … else …` (each names it alike) is worked out after
@@ -121,8 +122,8 @@ class _Reuse:
         """The node's parts, each in the order Python works them out, each branch apart."""
         made: Any = copied(node)
         if isinstance(node, ast.IfExp):
-            made.test = self.expr(node.test, seen, naming)
-            then, otherwise = dict(seen), dict(seen)
+            made.test, if_true, if_false = self.test(node.test, seen, naming)
+            then, otherwise = dict(if_true), dict(if_false)
             made.body = self.expr(node.body, then, naming)
             new = {key: name for key, name in then.items() if key not in seen}
             alike, self.alike = self.alike, {**self.alike, **new}  # the other branch names them alike
@@ -131,10 +132,7 @@ class _Reuse:
             # what both branches worked out, each under the same name, is worked out after them
             seen.update((key, name) for key, name in new.items() if otherwise.get(key) == name)
         elif isinstance(node, ast.BoolOp):
-            values = _chained(node)
-            first = self.expr(values[0], seen, naming)
-            later = dict(seen)  # each later operand runs only after those before it
-            made.values = [first, *(self.expr(value, later, naming) for value in values[1:])]
+            made.values, _ = self.chain(node, seen, naming)
         elif isinstance(node, ast.Compare) and len(node.comparators) > 1:  # a chain stops early
             made.left = self.expr(node.left, seen, naming)
             first = self.expr(node.comparators[0], seen, naming)
@@ -149,6 +147,22 @@ class _Reuse:
                 elif isinstance(value, list):
                     setattr(made, field, [self.part(item, seen, naming) for item in value])
         return made
+
+    def chain(self, node: ast.BoolOp, seen: dict[int, str], naming: bool) -> tuple[list[ast.expr], dict]:
+        """The operands of an `and` (an `or`), and what is worked out once every one has run."""
+        values = _chained(node)
+        first = self.expr(values[0], seen, naming)
+        later = dict(seen)  # each later operand runs only after those before it
+        return [first, *(self.expr(value, later, naming) for value in values[1:])], later
+
+    def test(self, node: ast.expr, seen: dict[int, str], naming: bool) -> tuple[ast.expr, dict, dict]:
+        """A branch's test, and what is surely worked out when it holds and when it fails: an
+        `and` holds only once every operand has run, an `or` fails only so."""
+        if type(node) is not ast.BoolOp or self.keys.get(id(node)) in self.repeated:
+            return self.expr(node, seen, naming), seen, seen
+        made = copied(node)
+        made.values, every = self.chain(node, seen, naming)
+        return (made, every, seen) if type(node.op) is ast.And else (made, seen, every)
 
     def part(self, item, seen: dict[int, str], naming: bool):
         """An item of a list field: an expression, or a part of a call (a keyword …) as it is."""

@@ -50,6 +50,8 @@ def run(source: str, rewrite: bool):
     "(x < 1 or f(x) > 9) or f(x)",                  # `(a or b) or c`: c runs only after b
     "any(f(y) > 1 for y in range(f(x))) and f(x)",  # the items of an any() made a loop
     "(f(x) if x > 5 else f(x) + 1) + f(x)",         # worked out on both branches
+    "f(x) if x > 1 and f(x) > 0 else 0",            # the branch taken when every operand held
+    "0 if x < 1 or f(x) > 9 else f(x)",             # the branch taken when every operand failed
 ])
 def test_a_part_worked_out_before_is_read_by_name(source):
     before, calls_before, _ = run(source, rewrite=False)
@@ -65,6 +67,8 @@ def test_a_part_worked_out_before_is_read_by_name(source):
     "(x > 5 and f(x)) + f(x)",                 # in an operand `and` skipped
     "sum([f(1) for y in range(0)]) + f(1)",    # inside a loop that ran no pass
     "f(x) if x > 5 else f(x) + 1",             # in the other branch only
+    "f(x) if x > 5 and f(x) > 0 else f(x)",    # an `and` that failed, perhaps before it
+    "f(x) if x < 5 or f(x) > 0 else 0",        # an `or` that held, perhaps before it
 ])
 def test_a_part_worked_out_on_some_paths_only_is_worked_out_again(source):
     before, calls_before, _ = run(source, rewrite=False)
@@ -80,7 +84,10 @@ def test_no_name_is_bound_in_a_comprehensions_iterable():
     assert ":=" not in code
 
 
-FORMS = ["f({})", "g({})", "({} + {})", "({} if {} > 2 else {})", "({} and {})", "({} or {})", "int({} < {} < {})"]
+FORMS = [
+    "f({})", "g({})", "({} + {})", "({} if {} > 2 else {})", "({} and {})", "({} or {})", "int({} < {} < {})",
+    "({} if {} > 2 and {} else {})", "({} if {} or {} > 2 else {})",
+]
 
 
 def expression(rng: random.Random, depth: int, loop: list[str]) -> str:
