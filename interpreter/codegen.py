@@ -464,7 +464,8 @@ class Gen:
 
     def binding(self, names: dict[str, str], items: ast.expr | None = None) -> Gen:
         """The same, with more rule names bound to locals of these names (a comprehension's
-        variable, going through `items`: when those are cards, never nothing)."""
+        variable, going through `items`: when those are cards of piles, never nothing, and its
+        pile noted as read already, in the same state: what stamps a card stamps its pile)."""
         present = items is not None and Gen.cards(items)
         bound = {
             name: Gen.known(ast.Name(local, ast.Load()), present=present) for name, local in names.items()

@@ -40,6 +40,8 @@ define:
   up_in_pile: "count(pile where face = up)"
   big_in_pile: "count(pile where size > 1)"
   tagged: "count(pile where tag = 1)"
+  up_in_piles: "count(pile + bag where face = up)"     # cards of piles, gathered
+  tagged_in_piles: "count(cards(pile) where tag = 1)"
   total_now: "total + count(pile where size > 100)"
   seen_now: "seen + count(pile where size > 100)"
   my_turn_first: "1 if first = you else 0"
@@ -90,6 +92,8 @@ def memo_game(tmp_path, steps: str, definition: str, setup="move box to pile fac
     ("chips_here", "move top(pile) to bag", 0, 1),                       # … and arriving in one
     ("big_in_pile", "flip pile to dark", 0, 2),                          # the side face up
     ("tagged", "set top(pile).tag to 1", 0, 1),                          # a mark
+    ("up_in_piles", "turn top(pile) face down", 2, 1),                   # … of cards gathered from
+    ("tagged_in_piles", "set top(pile).tag to 1", 0, 1),                 # piles, read where they lie
     ("total_now", "add 3 to total", 0, 3),                               # a shared counter
     ("seen_now", "add 2 to seen", 0, 2),                                 # a counter of the player's
     ("my_score", "score 4", 0, 4),                                       # the scores

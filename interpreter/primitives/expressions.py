@@ -210,13 +210,9 @@ def attr(node, gen):
     effects (the names of the effects and numbers printed on it)."""
     of, name = gen.code(node.args["of"]), node.args["name"]
     if name == "face" and gen.simple(of) and gen.present(of):  # a card of a pile: how it lies, read in
-        # place (no side prints a `face`: declare.py), its place noted as Game.attribute notes it
-        # (set.add gives None, so `not` it is true)
-        return gen.fill(
-            "('down' if game.state.facedown[{uid}] else 'up') if game.reads is None"
-            " or not game.reads.add(game.state.location[{uid}]) else None",
-            uid=of,
-        )
+        # place (no side prints a `face`: declare.py); turning it stamps its pile, which the
+        # collection it was taken from has noted as read already (Gen.binding)
+        return gen.fill("'down' if game.state.facedown[{uid}] else 'up'", uid=of)
     if name in ("face", "effects") or not _may_be_none(of, gen) or not gen.simple(of):  # the state, not
         # the print; a constant (a spoilt file's word); or what is worked out once
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
@@ -514,12 +510,14 @@ def mark(node, gen):
     )
     if not gen.simple(of):  # (in place, the card is read twice)
         return called
-    # in place when no read is being noted (mark_value, written out)
+    # in place when no read is being noted (mark_value, written out), or for a card of a pile: a
+    # mark stamps the card's pile, which the collection it was taken from has noted as read
     here = gen.fill(
         "(game.state.marks[{of}] or {}).get({name}, {default})", of=of, name=name, default=default
     )
-    if not gen.present(of):
-        here = gen.fill("{default} if {of} is None else {here}", default=default, of=of, here=here)
+    if gen.present(of):
+        return here
+    here = gen.fill("{default} if {of} is None else {here}", default=default, of=of, here=here)
     return gen.fill("{here} if game.reads is None else {called}", here=here, called=called)
 
 
