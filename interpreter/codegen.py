@@ -493,7 +493,9 @@ class Gen:
     ) -> ast.expr:
         """Code whose value is always a list or tuple (`listing`: no zone key, card or nothing),
         always a whole number (`number`: never nothing), always cards of piles (`cards`: a list of
-        them, or a zone's pile), or never nothing (`present`); or code that can neither fail nor
+        them, or a zone's pile; code so marked must note each pile it takes them from as read,
+        for a card taken from it reads how it lies and its marks with no note: expressions.attr),
+        or never nothing (`present`); or code that can neither fail nor
         read the state (`inert`: worked out before the code written ahead of it, it changes nothing)."""
         code.listing, code.number, code.cards, code.present = listing, number, cards, present  # type: ignore[attr-defined]
         code.inert = inert  # type: ignore[attr-defined]
