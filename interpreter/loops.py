@@ -16,12 +16,15 @@ A part of an item's test that is the same for every item is worked out once, bef
 (`fixed_N`): `c.height` of the card `c` a rule tests on every space, `env.get('you')`. Only parts
 that read nothing the loop binds and call nothing but a dict's `get` are moved: they change nothing
 and note no read, and the state does not change while an expression is worked out, so each is the
-value the loop would find at every item. A part the loop might not have reached (behind an `and`,
-on an empty list) may fault where the loop would not: then the loop runs as generated, with no part
-moved (`plain_N`), and faults, or not, as it would have. Parts as cheap as their name
-(`key[1] is None`) stay where they are. A comprehension's element and tests are treated alike
-(`fixed_in_comprehensions`): their parts are worked out before the function's `return`; if that
-faults, the function returns its value as generated.
+value the loop would find at every item. The one call moved besides is an ask for a remembered
+value whose key reads nothing the loop binds (a player's cards on a grid, asked at each space): it
+changes no state either, but notes what the value read even when no item would have reached it, so
+the value being worked out may be found stale more often, never wrong. A part the loop might not
+have reached (behind an `and`, on an empty list) may fault where the loop would not: then the loop
+runs as generated, with no part moved (`plain_N`), and faults, or not, as it would have. Parts as
+cheap as their name (`key[1] is None`) stay where they are. A comprehension's element and tests
+are treated alike (`fixed_in_comprehensions`): their parts are worked out before the function's
+`return`; if that faults, the function returns its value as generated.
 """
 
 from __future__ import annotations
@@ -216,6 +219,9 @@ class _Fixed:
             return node, True
         if isinstance(node, _COMPREHENSIONS):  # (its own parts are its own: _in_comprehensions)
             return node, False
+        asked = _ask_reads(node)
+        if asked is not None and all(self._moved(part)[1] for part in asked):
+            return node, True  # (the one call moved: an ask, see above)
         moved = {field: self._moved_all(value) for field, value in ast.iter_fields(node)}
         same = (isinstance(node, _READING) or _gets(node)) and all(
             all(s for _, s in parts) if isinstance(parts, list) else parts[1] for parts in moved.values()
@@ -258,6 +264,25 @@ def _gets(node: ast.AST) -> bool:
         and node.func.attr == "get"
         and not node.keywords
     )
+
+
+def _ask_reads(node: ast.AST) -> list[ast.expr] | None:
+    """What an ask for a remembered definition's value reads, as expressions.let_in writes it
+    (`WORK(game, env, KEY) if TOKEN in game.forgotten else game.remembered(KEY, WORK, env)`):
+    its token's test and its calls' arguments, a key by its parts. None for any other node."""
+    if not (
+        isinstance(node, ast.IfExp)
+        and isinstance(work := node.body, ast.Call)
+        and isinstance(work.func, ast.Name)
+        and isinstance(asked := node.orelse, ast.Call)
+        and isinstance(asked.func, ast.Attribute)
+        and asked.func.attr == "remembered"
+        and isinstance(asked.func.value, ast.Name)
+        and asked.func.value.id == "game"
+    ):
+        return None
+    arguments = (*work.args, *asked.args)
+    return [node.test, *(part for a in arguments for part in (a.elts if isinstance(a, ast.Tuple) else (a,)))]
 
 
 _COSTS = {ast.Call: 3, ast.Attribute: 1, ast.Subscript: 1, ast.Compare: 1}  # steps, roughly

@@ -310,6 +310,59 @@ def test_a_part_the_same_for_every_item_is_worked_out_once_and_faults_only_where
     assert ASKED == [3]
 
 
+class _Asking:
+    """A game as an ask's code sees it: `remembered` counts its asks and works the value out."""
+
+    def __init__(self, forgotten=()):
+        self.forgotten, self.asks, self.worked = set(forgotten), 0, 0
+
+    def remembered(self, key, work, env):
+        self.asks += 1
+        return work(self, env, key)
+
+
+def _half(game, env, key):
+    game.worked += 1
+    if key[1] is None:
+        raise KeyError("no limit")
+    return key[1] // 2
+
+
+ASK = "(half(game, env, ('half#0', k)) if 'half#0' in game.forgotten else game.remembered(('half#0', k), half, env))"
+ASKING = [  # (the code as generated, what it gives for the items and k, items none of which reaches the ask)
+    (f"any(ask(x) and x > {ASK} for x in xs)", lambda xs, k: any(x and x > k // 2 for x in xs), [0, 0]),
+    (f"[x for x in xs if x % 2 or x > {ASK}]", lambda xs, k: [x for x in xs if x % 2 or x > k // 2], [1, 3]),
+]
+
+
+@pytest.mark.parametrize("code, expected, unreached", ASKING, ids=["loop", "comprehension"])
+@pytest.mark.parametrize("forgotten", [(), ("half#0",)], ids=["remembered", "forgotten"])
+def test_a_remembered_value_the_same_for_every_item_is_asked_once_and_faults_only_where_the_loop_would(
+    code, expected, unreached, forgotten
+):
+    """A loop's test asks for a remembered value whose key reads no item (Reforest's
+    `region_plants`, asked at each space of `playable`): it is asked once, before the loop
+    (loops.py), not once an item reaching it; remembered or worked out afresh, the answer is the
+    same. Where its work faults the code faults as it would have: at the first item reaching the
+    ask, and not at all when none does."""
+    from silvics.interpreter.codegen import Module
+    module = Module("test")
+    module.namespace.update(ask=ask, half=_half)
+    made = module.define("made", ("xs", "k", "game", "env"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
+    module.finish()
+    written = next(text for text in map(ast.unparse, module.functions) if "fixed_" in text)
+    assert written.index("('half#0', k)") < written.index("for x in")
+    for xs in ([1], [3, 1, 4, 1, 5], [2, 7, 1, 8], [6, 0, 4]):
+        for k in (1, 6, 9):
+            game = _Asking(forgotten)
+            assert made(xs, k, game, {}) == expected(xs, k)
+            assert (game.asks, game.worked) == (0 if forgotten else 1, 1)  # (as generated: once an item reaching it)
+    with pytest.raises(KeyError):
+        made([0, 2, 4], None, _Asking(forgotten), {})
+    assert made([], None, _Asking(forgotten), {}) == expected([], 0)
+    assert made(unreached, None, _Asking(forgotten), {}) == expected(unreached, 0)
+
+
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):
     assert main(["compile", "forest-shuffle", "--python", "--module", "alpine"]) == 0
     assert ", modules alpine:" in capsys.readouterr().out.splitlines()[0]
