@@ -251,6 +251,25 @@ def test_what_a_value_read_is_looked_up_again_only_once_one_of_its_keys_changed(
     assert reading.stamps(state) != entry[2]
 
 
+def test_after_many_changes_a_values_stamps_are_looked_up_again_and_say_the_same(tmp_path):
+    # When more keys were stamped since than testing them against the value's keys is worth
+    # (Reading.few), its stamps are looked up again at once: the same answer as the test's.
+    game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile")
+    entry = next(e for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("up_in_pile"))
+    reading, state = entry[1], game.state
+    looked = reading.stamps(state)
+    for _ in range(reading.few + 1):
+        state.stamp("#total")                                            # nothing the value read
+    again = reading.stamps(state)
+    assert again is not looked and again == entry[2]                     # looked up, still good
+    for _ in range(reading.few):
+        state.stamp("#total")
+    state.turn(state.zones["pile"][-1], True)                            # among many, a card it read
+    for _ in range(reading.few):
+        state.stamp("#total")
+    assert reading.stamps(state) != entry[2]
+
+
 def top_size(world) -> int:
     return world.attribute(world.state.zones["deck"][-1], "size")
 
