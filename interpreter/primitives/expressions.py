@@ -1162,11 +1162,8 @@ def neighbours(node, gen):
 
 
 def near(game, uid) -> list[int]:
-    key = game.state.location[uid] if uid is not None else None
-    if key is None:
-        return []
-    game.depends_on(key)
-    if not parse_key(key).space:
+    key = _location(game, uid)
+    if key is None or parse_key(key).row is None:  # (not in a space: ZoneKey.space)
         return []
     same = [other for other in game.pile(key) if other != uid]
     return same + [other for space in game.rules.borders[key] for other in game.pile(space)]
@@ -1327,14 +1324,14 @@ def space_of(node, gen):
 
 def space_holding(game, uid):
     key = _location(game, uid)
-    return key if key is not None and parse_key(key).space else None
+    return key if key is not None and parse_key(key).row is not None else None  # (ZoneKey.space, written out)
 
 
 def _location(game, uid):
     """Where a card lies, noted as read (nothing for no card)."""
     key = game.state.location[uid] if uid is not None else None
-    if key is not None:
-        game.depends_on(key)
+    if key is not None and game.reads is not None:  # (Game.depends_on, written out)
+        game.reads.add(key)
     return key
 
 
