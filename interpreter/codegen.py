@@ -721,11 +721,16 @@ def _key(node: Node, at: str | None, params: tuple[str, ...]):
 def _shared(body: ast.expr, gen, kept: ast.expr) -> ast.expr:
     """A remembered value's code, so that a list is given as a tuple (kept): a number or a truth
     needs nothing, a list made here is made a tuple at once."""
-    truth = isinstance(body, ast.Compare | ast.UnaryOp) or (
-        isinstance(body, ast.IfExp)
-        and all(
-            isinstance(part, ast.Constant) and type(part.value) is bool for part in (body.body, body.orelse)
+    truth = (
+        isinstance(body, ast.Compare | ast.UnaryOp)
+        or (
+            isinstance(body, ast.IfExp)
+            and all(
+                isinstance(part, ast.Constant) and type(part.value) is bool
+                for part in (body.body, body.orelse)
+            )
         )
+        or (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in ("any", "all"))
     )
     if Gen.number(body) or truth:
         return body
