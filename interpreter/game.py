@@ -17,6 +17,7 @@ import struct
 import sys
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import partial
 from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
@@ -153,7 +154,7 @@ class Rules:
             }.values()
         )
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
-        self._grids: dict = {}  # (zone, seat) -> its spaces
+        self.grids = _Lazy(lambda name: _Lazy(partial(self._grid, name)))  # zone -> seat -> its spaces
         self.borders = _Lazy(self._bordering)  # space key -> its neighbours (Rules.bordering)
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
         self.printed_spaces = _Lazy(self._printed)  # space key -> what it shows unless set
@@ -163,18 +164,17 @@ class Rules:
 
     # ---- the spaces of grids (every row × column, or those a map lays) ----
     def grid_spaces(self, name: str, seat) -> tuple:
-        found = self._grids.get((name, seat))
-        if found is None:
-            zone = self.zones[name]
-            places = (
-                [(s.row, s.column) for s in zone.map]
-                if zone.map
-                else [(row, column) for row in zone.rows for column in range(1, zone.columns + 1)]
-            )
-            found = self._grids[name, seat] = tuple(
-                space_key(name, row, column, seat) for row, column in places
-            )
-        return found
+        """The spaces of a grid zone (of a seat's), row by row (generated code reads `grids` in place)."""
+        return self.grids[name][seat]
+
+    def _grid(self, name: str, seat) -> tuple:
+        zone = self.zones[name]
+        places = (
+            [(s.row, s.column) for s in zone.map]
+            if zone.map
+            else [(row, column) for row in zone.rows for column in range(1, zone.columns + 1)]
+        )
+        return tuple(space_key(name, row, column, seat) for row, column in places)
 
     def bordering(self, key: str) -> tuple:
         """The spaces sharing a border with a space: same row next column, same column next row."""

@@ -1108,9 +1108,7 @@ def arithmetic(fn, a, b) -> int | None:
 )
 def spaces(node, gen):
     """Every space of a grid zone, row by row in the declared order (a map's: only those it lays)."""
-    code = gen.fill(
-        "game.rules.grid_spaces({name}, {owner})", name=node.args["name"], owner=_owner(node, gen)
-    )
+    code = gen.fill("game.rules.grids[{name}][{owner}]", name=node.args["name"], owner=_owner(node, gen))
     return gen.known(code, listing=True)  # a tuple of space keys
 
 
