@@ -308,3 +308,25 @@ def test_a_score_without_per_in_a_printed_effect_reads_the_effects_own_card_as_i
         - {id: large, size: 3, on_take: "score 10 * it.size"}
     """)
     assert played(ir).state.scores == [40]
+
+
+def test_a_count_of_the_cards_but_one_counts_them_all_but_that_one(tmp_path):
+    # `count(X where it != v)` is worked out as X's size less the items that are v (no list made)
+    # when v is a definition's parameter or a word: the same for a pile holding v and one not
+    # holding it, an empty grid's cards and a list of words, as for a name bound by a step (read
+    # at each item, as written: it might be bound to nothing).
+    ir = lab(tmp_path, """
+        - choose kept from pile
+        - add 10000 * others(kept) to total
+        - add 1000 * count(cards(pile) where kept != it) to total
+        - move kept to bag
+        - add 100 * others(kept) + 10 * count(bag where it != kept) to total
+        - add count(cards(grid) where it != kept) + count([red, blue, red] where it != red) to total
+    """, """
+        - {id: a}
+        - {id: b}
+        - {id: c}
+    """, define="""
+        others(c): "count(pile where it != c)"
+    """)
+    assert played(ir, answers=["b"]).state.counters["total"] == 20000 + 2000 + 200 + 0 + 0 + 1

@@ -812,7 +812,46 @@ def cards_in(game, found) -> list[int]:
 )
 def count(node, gen):
     """How many cards a collection holds, or how many items a list attribute has."""
+    apart = _apart(node.args["coll"], gen)
+    if apart is not None:  # `X where it != v`: X's items less those that are v, with no list made
+        items, value = apart
+        code = gen.fill(
+            "counted_apart({items}, {value})", counted_apart=gen.ref(counted_apart), items=items, value=value
+        )
+        return gen.known(code, number=True)
     return gen.known(gen.fill("len({items})", items=_items(node.args["coll"], gen)), number=True)
+
+
+def _apart(coll, gen) -> tuple[ast.expr, ast.expr] | None:
+    """The code of X and of v for a filter `X where it != v` (or `v != it`) whose v is a name that
+    cannot fail (a parameter, an item) or a constant: worked out once, not at each item, it must
+    fail where the filter would, that is nowhere. None for any other collection."""
+    test = coll.args["cond"] if getattr(coll, "op", None) == "where" else None
+    if test is None or test.op != "compare" or test.args["op"] != "!=":
+        return None
+    sides = [test.args["left"], test.args["right"]]
+    its = [side.op == "var" and side.args["name"] == "it" for side in sides]
+    other = sides[its.index(False)] if its.count(True) == 1 else None
+    if other is None or other.op not in ("var", "const"):
+        return None
+    value = gen.code(other)
+    if not isinstance(value, ast.Name | ast.Constant) and not _a_parameter(value):
+        return None
+    return _items(coll.args["coll"], gen), value
+
+
+def _a_parameter(code: ast.expr) -> bool:
+    """Whether code reads a remembered definition's parameter from its key (`key[1]`)."""
+    return (
+        isinstance(code, ast.Subscript)
+        and isinstance(code.value, ast.Name)
+        and code.value.id == "key"
+        and isinstance(code.slice, ast.Constant)
+    )
+
+
+def counted_apart(items, value) -> int:
+    return len(items) - items.count(value)
 
 
 _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": max}
