@@ -330,3 +330,18 @@ def test_a_count_of_the_cards_but_one_counts_them_all_but_that_one(tmp_path):
         others(c): "count(pile where it != c)"
     """)
     assert played(ir, answers=["b"]).state.counters["total"] == 20000 + 2000 + 200 + 0 + 0 + 1
+
+
+def test_min_and_max_leave_out_what_is_nothing(tmp_path):
+    # Numbers that are never nothing are compared as they are; the attribute of no card (the top of
+    # an empty bag) is left out, and what is left decides.
+    ir = lab(tmp_path, """
+        - add 100 * max(2, top(bag).size) to total
+        - add 10 * min(3, 5, top(pile).worth) to total
+        - add max(1, 4) - min(top(bag).size, 1) to total
+    """, """
+        - {id: a}
+        - {id: b, worth: 7}
+        - {id: c}
+    """)
+    assert played(ir).state.counters["total"] == 200 + 10 + 3

@@ -908,12 +908,13 @@ def aggregated(fn, values: list) -> int:
 )
 def extreme(node, gen):
     """The smaller or larger of several numbers (those that are nothing left out; nothing if all are)."""
-    return gen.fill(
-        "extreme_of({fn}, {items})",
-        extreme_of=gen.ref(extreme_of),
-        fn=gen.ref(_AGGREGATES[node.args["fn"]]),
-        items=ast.List([gen.code(item) for item in node.args["items"]], ast.Load()),
+    items, fn = [gen.code(item) for item in node.args["items"]], gen.ref(_AGGREGATES[node.args["fn"]])
+    if all(map(gen.number, items)):  # none is ever nothing
+        return gen.known(ast.Call(fn, items, []), number=True)
+    code = gen.fill(
+        "extreme_of({fn}, {items})", extreme_of=gen.ref(extreme_of), fn=fn, items=ast.List(items, ast.Load())
     )
+    return gen.known(code, number=any(map(gen.number, items)))  # a number, unless all may be nothing
 
 
 def extreme_of(fn, values: list):
