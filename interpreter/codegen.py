@@ -145,7 +145,7 @@ class Module:
             return found
         name = self.fresh(REGISTRY[node.op].name)
         with self._inside():
-            gen = Gen(self, dict(bound or {}))
+            gen = Gen(self, dict(bound or {}), named=True)
             body = gen.code(node)
             self.facts[id(node)] = Gen.listing(body), Gen.number(body)
             if shared:
@@ -277,7 +277,7 @@ class Module:
             return made[1]
         name = self.fresh(f"why_{REGISTRY[node.op].name}")
         with self._inside():
-            body = Gen(self, {}).code(node)
+            body = Gen(self, {}, named=True).code(node)
         value = self.define(name, ("game", "env"), [ast.Return(body)], pure=True)
         arguments = tuple(self.parts(argument).value for argument in role(node, "arguments") or ())
         inner = tuple(self.parts(part) for part in reasons(node))
@@ -410,20 +410,23 @@ class Gen:
     """What a handler builds its code with: the module, and the code that reads each rule name
     bound here (a local, a parameter) rather than in `env`."""
 
-    def __init__(self, module: Module, bound: dict[str, ast.expr], testing: bool = False):
+    def __init__(
+        self, module: Module, bound: dict[str, ast.expr], testing: bool = False, named: bool = False
+    ):
         self.module, self.locals = module, bound
         self.testing = testing  # the code is only asked whether it holds (see `test`)
+        self.named = named  # a part written twice is worked out once (an expression's code: reuse.py)
 
     # ---- parts ----
     def code(self, node: Node) -> ast.expr:
         """The code that works out a part: its value."""
-        gen = self if not self.testing else Gen(self.module, self.locals)
+        gen = self if not self.testing else Gen(self.module, self.locals, named=self.named)
         return _located(REGISTRY[node.op].handler(node, gen))
 
     def test(self, node: Node) -> ast.expr:
         """The code of a part only asked whether it holds (a filter, `and`): any value that is
         true when it holds, not necessarily True (an `and` need not be made a bool)."""
-        gen = self if self.testing else Gen(self.module, self.locals, testing=True)
+        gen = self if self.testing else Gen(self.module, self.locals, True, self.named)
         return _located(REGISTRY[node.op].handler(node, gen))
 
     def const(self, value) -> ast.expr:
@@ -470,12 +473,12 @@ class Gen:
         bound = {
             name: Gen.known(ast.Name(local, ast.Load()), present=present) for name, local in names.items()
         }
-        return Gen(self.module, {**self.locals, **bound}, self.testing)
+        return Gen(self.module, {**self.locals, **bound}, self.testing, self.named)
 
     def given(self, codes: dict[str, ast.expr]) -> Gen:
         """The same, with more rule names standing for code as cheap as a name (Gen.simple): a
         definition's parameters, where it is worked out in place."""
-        return Gen(self.module, {**self.locals, **codes}, self.testing)
+        return Gen(self.module, {**self.locals, **codes}, self.testing, self.named)
 
     def fresh(self, hint: str = "v") -> str:
         return self.module.fresh(hint)

@@ -213,8 +213,9 @@ def attr(node, gen):
         # place (no side prints a `face`: declare.py); turning it stamps its pile, which the
         # collection it was taken from has noted as read already (Gen.binding)
         return gen.fill("'down' if game.state.facedown[{uid}] else 'up'", uid=of)
-    if name in ("face", "effects") or not _may_be_none(of, gen) or not gen.simple(of):  # the state, not
-        # the print; a constant (a spoilt file's word); or what is worked out once
+    if name in ("face", "effects") or not _may_be_none(of, gen) or not (gen.simple(of) or gen.named):
+        # the state, not the print; a constant (a spoilt file's word); or what is worked out once
+        # (read in place, its code is written three times: in an expression's, it is worked out once)
         return gen.fill("game.attribute({of}, {name})", of=of, name=name)
     # a card's kind and id are the same on every side: read from the card, no side looked up
     read = _CARD_WIDE.get(name, "game.rules.faces[{uid}][game.state.side[{uid}]].get({name})")
