@@ -11,6 +11,7 @@ from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter.agents import ScriptedAgent, play_on
 from silvics.interpreter.game import Game
+from silvics.interpreter.runtime import GameError
 
 RULES = """
 id: lab
@@ -345,3 +346,17 @@ def test_min_and_max_leave_out_what_is_nothing(tmp_path):
         - {id: c}
     """)
     assert played(ir).state.counters["total"] == 200 + 10 + 3
+
+
+@pytest.mark.parametrize("test", ["top(bag).size + 10 / count(bag) > 0", "top(bag).size < 10 / count(bag)"])
+def test_a_reckoning_works_out_both_sides_before_it_gives_nothing_for_one(tmp_path, test):
+    # The attribute of no card (the top of an empty bag) is nothing, and so is a sum it is part of,
+    # and a comparison with it is false; but the other side is worked out all the same, and its
+    # fault (a division by nothing) is one, in a definition's code as in an action's.
+    ir = lab(tmp_path, f"- add count(pile where {test}) to total", "- {id: a}",
+             define=f'worked: "count(pile where {test})"')
+    with pytest.raises(GameError, match="division or modulo by zero"):
+        played(ir)
+    ir = lab(tmp_path, "- add worked to total", "- {id: a}", define=f'worked: "count(pile where {test})"')
+    with pytest.raises(GameError, match="division or modulo by zero"):
+        played(ir)

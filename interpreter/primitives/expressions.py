@@ -985,6 +985,9 @@ def compare(node, gen):
     if op in ("=", "!="):
         return ast.Compare(left, [_COMPARE[op]()], [right])
     if not all(gen.number(side) or gen.simple(side) for side in (left, right)):  # each worked out once
+        if gen.named:  # both sides, in order, then compared (each read again from its name)
+            test = ast.Compare(left, [_COMPARE[op]()], [right])
+            return ast.BoolOp(ast.And(), [_worked_out_both(left, right, ast.IsNot, ast.BitAnd), test])
         return gen.fill(
             "ordered({fn}, {left}, {right})",
             ordered=gen.ref(ordered),
@@ -995,6 +998,18 @@ def compare(node, gen):
     test = ast.Compare(left, [_COMPARE[op]()], [right])
     checks = [gen.fill("{side} is not None", side=side) for side in (left, right) if _may_be_none(side, gen)]
     return ast.BoolOp(ast.And(), [*checks, test]) if checks else test
+
+
+def _worked_out_both(left: ast.expr, right: ast.expr, test: type, joined: type) -> ast.expr:
+    """`(left is None) | (right is None)` (`is not`, `&`): both sides worked out, in order, as
+    `ordered` and `arithmetic` would be given them, whatever the first is. An expression's code
+    (Gen.named) reads them again from the names reuse.py gives them; a constant is not tested."""
+    tests = [
+        ast.Compare(side, [test()], [ast.Constant(None)])
+        for side in (left, right)
+        if not isinstance(side, ast.Constant)
+    ]
+    return tests[0] if len(tests) == 1 else ast.BinOp(tests[0], joined(), tests[1])
 
 
 def _may_be_none(code: ast.expr, gen) -> bool:
@@ -1115,6 +1130,11 @@ def arith(node, gen):
     ±10^18 stops the game with an error naming the rule."""
     op, left, right = node.args["op"], gen.code(node.args["left"]), gen.code(node.args["right"])
     if not all(gen.number(side) or gen.simple(side) for side in (left, right)):  # each worked out once
+        if gen.named:  # both sides, in order, then reckoned (each read again from its name)
+            value = gen.fill(
+                "bounded({value})", bounded=gen.ref(bounded), value=ast.BinOp(left, _ARITH_OPS[op](), right)
+            )
+            return ast.IfExp(_worked_out_both(left, right, ast.Is, ast.BitOr), ast.Constant(None), value)
         return gen.fill(
             "arithmetic({fn}, {left}, {right})",
             arithmetic=gen.ref(arithmetic),
