@@ -818,13 +818,16 @@ class Game:
             outer |= read
         if len(self.memo) > MEMO_LIMIT:
             self.memo.clear()
-        keys = frozenset(read)
-        reading = self.memo.get(keys)  # the memo holds each set of keys read too, under itself
-        if reading is None:
-            reading = self.memo[keys] = Reading(keys)
+        if entry is not None and entry[1].keys == read:  # worked out again, reading what it read before
+            reading = entry[1]
+        else:
+            keys = frozenset(read)
+            reading = self.memo.get(keys)  # the memo holds each set of keys read too, under itself
+            if reading is None:
+                reading = self.memo[keys] = Reading(keys)
         entry = self.memo[key] = [value, reading, reading.stamps(state), state.clock]
         dealt = self.inherited
-        if dealt is not None and dealt.piles.isdisjoint(keys) and not _names_any(key, dealt.hidden):
+        if dealt is not None and dealt.piles.isdisjoint(reading.keys) and not _names_any(key, dealt.hidden):
             if len(dealt.shared) > MEMO_LIMIT:
                 dealt.shared.clear()
             dealt.shared[key] = entry  # it holds in any deal: for the decision's other worlds too
