@@ -156,6 +156,7 @@ class Rules:
         self.space_defaults = {a.name: a.default for a in ir.spaces if a.default is not None}
         self.grids = _Lazy(lambda name: _Lazy(partial(self._grid, name)))  # zone -> seat -> its spaces
         self.borders = _Lazy(self._bordering)  # space key -> its neighbours (Rules.bordering)
+        self.places = _Lazy(parse_key)  # zone key -> its parts (read in place: `places[key].row`)
         self._spaces: dict = {}  # space key -> (what it shows unless set, its attributes' stamp key)
         self.printed_spaces = _Lazy(self._printed)  # space key -> what it shows unless set
         self._showing: dict = {}  # (grid, seat, attribute) -> Rules.spaces_showing's index

@@ -1241,14 +1241,14 @@ def space_part(node, gen):
     """A space's row name or column number."""
     space, part = gen.code(node.args["space"]), node.args["part"]
     if gen.simple(space):  # a space bound to a name (`s.row` of each space a filter asks): in place
-        read = gen.fill(_KEY_PART[part], parse_key=gen.ref(parse_key), space=space)
+        read = gen.fill(_KEY_PART[part], space=space)
         return gen.known(gen.fill("None if {space} is None else {read}", space=space, read=read), inert=True)
     return gen.fill(
         "space_part_of({space}, {row})", space_part_of=gen.ref(space_part_of), space=space, row=part == "row"
     )
 
 
-_KEY_PART = {"row": "parse_key({space}).row", "column": "parse_key({space}).column"}
+_KEY_PART = {"row": "game.rules.places[{space}].row", "column": "game.rules.places[{space}].column"}
 
 
 def space_part_of(key, row: bool):
