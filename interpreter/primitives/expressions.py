@@ -1383,7 +1383,7 @@ def space_of(node, gen):
 
 def space_holding(game, uid):
     key = _location(game, uid)
-    return key if key is not None and parse_key(key).row is not None else None  # (ZoneKey.space, written out)
+    return key if key is not None and game.rules.places[key].row is not None else None  # (ZoneKey.space)
 
 
 def _location(game, uid):
