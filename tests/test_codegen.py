@@ -19,7 +19,7 @@ from silvics.interpreter.agents import make_agent
 from silvics.interpreter.game import Game, Rules, compiled_rules
 from silvics.interpreter.ir import Node
 from silvics.interpreter.runtime import GameError
-from silvics.interpreter.state import Zone, owned_keys, zone_key
+from silvics.interpreter.state import Zone, owned_keys, parse_key, zone_key
 
 HOSTILE = """x"); __import__("os").system("echo owned"); ("""  # a card's name, and a word of a rule
 
@@ -672,19 +672,22 @@ def test_a_zone_held_per_owner_is_keyed_in_place_as_zone_key_keys_it():
 
 def test_a_bound_spaces_row_is_taken_apart_in_place():
     """`s.row` of a space bound to a name (Reforest's `c.elevation has s.row`, asked of every
-    card and space) reads the key in place, `parse_key(s).row`, with no call of space_part_of;
-    a space worked out by a call (`c.space.row`) still goes through it (worked out once). Such a
-    row can neither fail nor read the state, so whether a card prints it is asked in place too,
-    `parse_key(s).row in (elevation or ())`, with no call of includes."""
-    tree = ast.parse(compiled_rules(games.load("reforest")).code.source())
+    card and space) reads the key taken apart from a table, `game.rules.places[s].row`, with no
+    call of space_part_of; a space worked out by a call (`c.space.row`) still goes through it
+    (worked out once). Such a row can neither fail nor read the state, so whether a card prints
+    it is asked in place too, `game.rules.places[s].row in (elevation or ())`, with no call of
+    includes. The table gives what parse_key gives."""
+    rules = compiled_rules(games.load("reforest"))
+    tree = ast.parse(rules.code.source())
     calls = calls_by_name(tree)
     parts_of = [call for call in calls if call.func.id.startswith("space_part_of_")]
     assert all(not isinstance(call.args[0], ast.Name) for call in parts_of)
     in_place = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "row"
-                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-                and node.value.func.id.startswith("parse_key_")]
+                and ast.unparse(node.value).startswith("game.rules.places[")]
     assert len(in_place) >= 2
     asked = [node for node in ast.walk(tree) if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
-             and "parse_key_" in ast.unparse(node.left) and "'elevation'" in ast.unparse(node.comparators[0])]
+             and "game.rules.places[" in ast.unparse(node.left) and "'elevation'" in ast.unparse(node.comparators[0])]
     assert asked and not [call for call in calls if call.func.id.startswith("includes_")
-                          and "parse_key_" in ast.unparse(call.args[2])]
+                          and "places[" in ast.unparse(call.args[2])]
+    for key in rules.grid_spaces("region", 1):
+        assert rules.places[key] == parse_key(key) and rules.places[key].row in ("high", "middle", "low")
