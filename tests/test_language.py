@@ -331,6 +331,9 @@ def test_a_count_of_the_cards_but_one_counts_them_all_but_that_one(tmp_path):
         others(c): "count(pile where it != c)"
     """)
     assert played(ir, answers=["b"]).state.counters["total"] == 20000 + 2000 + 200 + 0 + 0 + 1
+    from silvics.interpreter.primitives.expressions import counted_apart
+    for items in ([3, 1, 3], (3, 1, 3), {3, 1}, {3: 0, 1: 0}.keys(), range(4)):  # any collection, as the filter
+        assert counted_apart(items, 3) == len([item for item in items if item != 3])
 
 
 def test_min_and_max_leave_out_what_is_nothing(tmp_path):

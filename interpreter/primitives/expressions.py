@@ -852,7 +852,11 @@ def _a_parameter(code: ast.expr) -> bool:
 
 
 def counted_apart(items, value) -> int:
-    return len(items) - items.count(value)
+    """`len([item for item in items if item != value])`, with no list made."""
+    try:
+        return len(items) - items.count(value)
+    except AttributeError:  # a collection with no count(): gone through, as the filter would
+        return sum(1 for item in items if item != value)
 
 
 _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": max}
@@ -1003,11 +1007,12 @@ def compare(node, gen):
 def _worked_out_both(left: ast.expr, right: ast.expr, test: type, joined: type) -> ast.expr:
     """`(left is None) | (right is None)` (`is not`, `&`): both sides worked out, in order, as
     `ordered` and `arithmetic` would be given them, whatever the first is. An expression's code
-    (Gen.named) reads them again from the names reuse.py gives them; a constant is not tested."""
+    (Gen.named) reads them again from the names reuse.py gives them; a constant (but nothing) is
+    not tested."""
     tests = [
         ast.Compare(side, [test()], [ast.Constant(None)])
         for side in (left, right)
-        if not isinstance(side, ast.Constant)
+        if not (isinstance(side, ast.Constant) and side.value is not None)
     ]
     return tests[0] if len(tests) == 1 else ast.BinOp(tests[0], joined(), tests[1])
 
