@@ -352,14 +352,14 @@ class State:
     ):
         """`move` each card in turn, in one pass when that ends the same (no card twice, no place
         under a card): a whole deck dealt out costs little more than one card."""
-        if len(uids) < 3 or below is not None or len(set(uids)) < len(uids):
+        leaving = set(uids) if len(uids) >= 3 else None
+        if leaving is None or below is not None or len(leaving) < len(uids):
             for uid in uids:
                 self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
             return
         location, zones = self.location, self.zones
         origins = {location[uid] for uid in uids}
         if len(uids) > 8:
-            leaving = set(uids)
             for origin in origins:
                 zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
         else:
