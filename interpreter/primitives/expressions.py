@@ -341,7 +341,7 @@ def let_in(node, gen):
         )
     else:  # its first parts at the use, the rest remembered; all at once when the rest is not worth it
         rest, otherwise = _token(worked.args["items"][-1]), _worked_out(worked, node, around, gen)
-    code = gen.fill(
+    code = gen.fill(  # (the shape loops._ask_reads knows an ask by: change both together)
         "{body}(game, {env}, {key}) if {rest} in game.forgotten else {otherwise}",
         key=key,
         body=body,
@@ -824,9 +824,9 @@ def count(node, gen):
 
 
 def _apart(coll, gen) -> tuple[ast.expr, ast.expr] | None:
-    """The code of X and of v for a filter `X where it != v` (or `v != it`) whose v is a name that
-    cannot fail (a parameter, an item) or a constant: worked out once, not at each item, it must
-    fail where the filter would, that is nowhere. None for any other collection."""
+    """The code of X and of v for a filter `X where it != v` (or `v != it`) of a list or tuple
+    whose v is a name that cannot fail (a parameter, an item) or a constant: worked out once, not
+    at each item, it must fail where the filter would, that is nowhere. None for any other."""
     test = coll.args["cond"] if getattr(coll, "op", None) == "where" else None
     if test is None or test.op != "compare" or test.args["op"] != "!=":
         return None
@@ -835,10 +835,10 @@ def _apart(coll, gen) -> tuple[ast.expr, ast.expr] | None:
     other = sides[its.index(False)] if its.count(True) == 1 else None
     if other is None or other.op not in ("var", "const"):
         return None
-    value = gen.code(other)
-    if not isinstance(value, ast.Name | ast.Constant) and not _a_parameter(value):
-        return None
-    return _items(coll.args["coll"], gen), value
+    value, items = gen.code(other), _items(coll.args["coll"], gen)
+    if not gen.listing(items) or not (isinstance(value, ast.Name | ast.Constant) or _a_parameter(value)):
+        return None  # (a list or tuple of items: counted_apart counts with list.count)
+    return items, value
 
 
 def _a_parameter(code: ast.expr) -> bool:
@@ -852,11 +852,8 @@ def _a_parameter(code: ast.expr) -> bool:
 
 
 def counted_apart(items, value) -> int:
-    """`len([item for item in items if item != value])`, with no list made."""
-    try:
-        return len(items) - items.count(value)
-    except AttributeError:  # a collection with no count(): gone through, as the filter would
-        return sum(1 for item in items if item != value)
+    """`len([item for item in items if item != value])` for a list or tuple, with no list made."""
+    return len(items) - items.count(value)
 
 
 _AGGREGATES: dict[str, Callable[[list], int]] = {"sum": sum, "min": min, "max": max}
@@ -1227,7 +1224,7 @@ def neighbours(node, gen):
 
 def near(game, uid) -> list[int]:
     key = _location(game, uid)
-    if key is None or parse_key(key).row is None:  # (not in a space: ZoneKey.space)
+    if key is None or game.rules.places[key].row is None:  # (not in a space: ZoneKey.space)
         return []
     same = [other for other in game.pile(key) if other != uid]
     return same + [other for space in game.rules.borders[key] for other in game.pile(space)]
