@@ -29,7 +29,8 @@ class RuleError(Exception):
 
 # Numbers a rule works out stay within ±10^18, far beyond any count or score: a rule that
 # squares a counter in a loop stops with an error instead of slowing to a halt on huge numbers.
-NUMBER_LIMIT = 10**18
+LIMIT_DIGITS = 18
+NUMBER_LIMIT = 10**LIMIT_DIGITS  # (generated code writes it 10 ** LIMIT_DIGITS: expressions._bounded)
 
 
 def never(*_):
@@ -45,7 +46,9 @@ def bounded(number: int | None) -> int | None:
     """The number, if within the limit (nothing, None, passes as it is)."""
     if number is None or -NUMBER_LIMIT <= number <= NUMBER_LIMIT:
         return number
-    raise OverflowError(f"a number grew beyond ±10^18 ({str(number)[:12]}…, {len(str(abs(number)))} digits)")
+    raise OverflowError(
+        f"a number grew beyond ±10^{LIMIT_DIGITS} ({str(number)[:12]}…, {len(str(abs(number)))} digits)"
+    )
 
 
 class GameError(Exception):

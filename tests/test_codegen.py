@@ -54,7 +54,7 @@ cards:
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
 ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "int", "str", "map", "Zone", "Span", "OwnedKeys",
-           "sum", "min", "max",
+           "sum", "min", "max", "filter",
            "run", "begin", "state", "stack", "i",     # a block runner's maker and its own locals (runners.py)
            "name", "passes", "value", "step", "held", "dict",  # a loop over values begins its passes itself
            "Exception"}  # what a loop's parts worked out first may raise (loops.py)
@@ -691,3 +691,30 @@ def test_a_bound_spaces_row_is_taken_apart_in_place():
                           and "places[" in ast.unparse(call.args[2])]
     for key in rules.grid_spaces("region", 1):
         assert rules.places[key] == parse_key(key) and rules.places[key].row in ("high", "middle", "low")
+
+
+def test_a_number_worked_out_is_bounded_in_place_and_still_stops_the_game_past_the_limit(tmp_path):
+    """In an expression's code a product or sum is tested against ±10^18 in place
+    (`v if -L <= (v := a * b) <= L else bounded(v)`: no call while it is within), and past the
+    limit still stops the game at its rule as bounded() does: the total doubles up to 2^59, and
+    2^60 is past 10^18."""
+    (tmp_path / "game.yaml").write_text(
+        "id: limit\nname: Limit\nplayers: {min: 1, max: 1}\ncards: [cards.yaml]\n"
+        "kinds:\n  chip:\n    attributes:\n      size: {type: int}\n"
+        "counters:\n  total: {start: 1}\nzones:\n  pile: {visibility: public}\n"
+        "define:\n  doubled: \"total * sum(c.size for c in pile)\"\n"
+        "procedures:\n  setup: [move box to pile face up]\n  play:\n"
+        "    - until: doubled < 0\n      do: [set total to doubled]\n  scoring: []\n")
+    (tmp_path / "cards.yaml").write_text("kind: chip\ncards:\n  - {id: a, size: 1}\n  - {id: b, size: 1}\n")
+    ir, tree = compiled_tree(tmp_path)
+    within = [node for node in ast.walk(tree) if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Compare)
+              and len(node.test.comparators) == 2 and ast.unparse(node.test.left) == "-10 ** 18"]
+    assert len(within) == 1 and ast.unparse(within[0].test.comparators[1]) == "10 ** 18"
+    assert ast.unparse(within[0].orelse).startswith("bounded_")   # only past the limit
+    function = next(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and within[0] in ast.walk(node))
+    constants = compiled_rules(ir).code.namespace[function].__code__.co_consts
+    assert {-10**18, 10**18} <= set(constants) and 18 not in constants   # folded as it is compiled
+    game = Game(ir, 1, 0, start=False)
+    with pytest.raises(GameError, match=r"game\.yaml:18:\d+: .*grew beyond ±10\^18"):
+        game.begin()
+    assert game.state.counters["total"] == 2**59

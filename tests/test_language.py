@@ -3,6 +3,7 @@ parameters (worked out where they are used, never captured by an inner `it`), `l
 `A if C else B`, numbers printed on cards (with the names they see), defaults, `nth`,
 `bottom`/`top` of a collection, `card.space`, `card.effects`, paying with `worth`, `move … below`,
 `one of` steps under a condition, `run … on/as`, and `you.score`."""
+import re
 import textwrap
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from silvics.compiler.build import compile_game
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter.agents import ScriptedAgent, play_on
-from silvics.interpreter.game import Game
+from silvics.interpreter.game import Game, compiled_rules
 from silvics.interpreter.runtime import GameError
 
 RULES = """
@@ -349,6 +350,31 @@ def test_min_and_max_leave_out_what_is_nothing(tmp_path):
         - {id: c}
     """)
     assert played(ir).state.counters["total"] == 200 + 10 + 3
+
+
+def test_sum_min_and_max_of_a_collection_leave_out_what_is_nothing_and_keep_a_zero(tmp_path):
+    # Each chip's first perk: a's is 0, b's 5, c has none (nothing). Nothing is left out, not
+    # counted as 0, and a 0 is kept: the least is 0, not 5; of no chips (an empty bag) each is 0.
+    # Alike in an action's code and in a definition's, which call the builtin in place on the
+    # values that are something (no helper of the engine's).
+    perks = """
+        - {id: a, perks: [0, 9]}
+        - {id: b, perks: [5]}
+        - {id: c}
+    """
+    ir = lab(tmp_path, """
+        - add 1000 * sum(nth(c.perks, 1) for c in pile) to total
+        - add 100 * (1 + min(nth(c.perks, 1) for c in pile)) to total
+        - add 10 * max(nth(c.perks, 1) for c in pile) to total
+        - add 1 + min(nth(c.perks, 1) for c in bag) + sum(nth(c.perks, 1) for c in bag) to total
+    """, perks)
+    assert played(ir).state.counters["total"] == 5000 + 100 + 50 + 1
+    ir = lab(tmp_path, "- add least * 10 + most to total", perks,
+             define='least: "min(nth(c.perks, 1) for c in pile)"\nmost: "max(nth(c.perks, 1) for c in pile)"')
+    assert played(ir).state.counters["total"] == 0 * 10 + 5
+    source = compiled_rules(ir).code.source()
+    assert re.search(r"return min_\d+\(filter\(something_\d+, \[", source), source
+    assert re.search(r"return max_\d+\(filter\(something_\d+, \[", source), source
 
 
 @pytest.mark.parametrize("test", ["top(bag).size + 10 / count(bag) > 0", "top(bag).size < 10 / count(bag)"])

@@ -14,12 +14,13 @@ generated code calls.
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 from collections.abc import Callable
 
 from ..ir import Node
 from ..registry import IT, REGISTRY, Binds, Param, free_names, has_role, primitive, role
-from ..runtime import bounded, never
+from ..runtime import LIMIT_DIGITS, bounded, never
 from ..state import SCORES, Zone, owned_keys, parse_key
 
 
@@ -879,20 +880,29 @@ def aggregate(node, gen):
     """Sum, minimum or maximum of a value computed for each card or space of a collection
     (values that are nothing are left out; 0 when none is left)."""
     item, items = gen.fresh("item"), _items(node.args["coll"], gen)
-    code = gen.fill(
-        "aggregated({fn}, [{value} for {item} in {items}])",
-        aggregated=gen.ref(aggregated),
-        fn=gen.ref(_AGGREGATES[node.args["fn"]]),
-        value=gen.binding({node.args["var"]: item}, items).code(node.args["expr"]),
-        item=ast.Name(item, ast.Load()),
-        items=items,
+    value = gen.binding({node.args["var"]: item}, items).code(node.args["expr"])
+    values = gen.fill(
+        "[{value} for {item} in {items}]", value=value, item=ast.Name(item, ast.Load()), items=items
     )
-    return gen.known(code, number=True)
+    return gen.known(_reckoned(node.args["fn"], values, gen.number(value), 0, gen), number=True)
 
 
-def aggregated(fn, values: list) -> int:
-    found = [value for value in values if value is not None]  # e.g. the top of an empty space
-    return fn(found) if found else 0
+def _reckoned(fn: str, values: ast.expr, numbers: bool, none_left, gen) -> ast.expr:
+    """`fn` (sum, min or max) of the values that are not nothing (e.g. the top of an empty
+    space), `none_left` when none is: the builtin called in place, with no helper to call, on
+    the values as they are when they are all `numbers` (never nothing)."""
+    if not numbers:
+        values = gen.fill(
+            "filter({something}, {values})", something=gen.ref(_something, "something"), values=values
+        )
+    left = [] if fn == "sum" else [ast.keyword("default", ast.Constant(none_left))]  # (the sum of none is 0)
+    return ast.Call(gen.ref(_AGGREGATES[fn]), [values], left)
+
+
+# whether a value is not nothing: `filter`'s test, a call of C with none of Python's; named as a
+# function is, for the generated module imports it by its name (codegen._defined)
+_something = functools.partial(operator.is_not, None)
+_something.__module__, _something.__qualname__ = __name__, "_something"  # type: ignore[attr-defined]
 
 
 @primitive(
@@ -910,18 +920,11 @@ def aggregated(fn, values: list) -> int:
 )
 def extreme(node, gen):
     """The smaller or larger of several numbers (those that are nothing left out; nothing if all are)."""
-    items, fn = [gen.code(item) for item in node.args["items"]], gen.ref(_AGGREGATES[node.args["fn"]])
+    items = [gen.code(item) for item in node.args["items"]]
     if all(map(gen.number, items)):  # none is ever nothing
-        return gen.known(ast.Call(fn, items, []), number=True)
-    code = gen.fill(
-        "extreme_of({fn}, {items})", extreme_of=gen.ref(extreme_of), fn=fn, items=ast.List(items, ast.Load())
-    )
+        return gen.known(ast.Call(gen.ref(_AGGREGATES[node.args["fn"]]), items, []), number=True)
+    code = _reckoned(node.args["fn"], ast.List(items, ast.Load()), False, None, gen)
     return gen.known(code, number=any(map(gen.number, items)))  # a number, unless all may be nothing
-
-
-def extreme_of(fn, values: list):
-    found = [value for value in values if value is not None]
-    return fn(found) if found else None
 
 
 @primitive(
@@ -1133,9 +1136,7 @@ def arith(node, gen):
     op, left, right = node.args["op"], gen.code(node.args["left"]), gen.code(node.args["right"])
     if not all(gen.number(side) or gen.simple(side) for side in (left, right)):  # each worked out once
         if gen.named:  # both sides, in order, then reckoned (each read again from its name)
-            value = gen.fill(
-                "bounded({value})", bounded=gen.ref(bounded), value=ast.BinOp(left, _ARITH_OPS[op](), right)
-            )
+            value = _bounded(ast.BinOp(left, _ARITH_OPS[op](), right), gen)
             return ast.IfExp(_worked_out_both(left, right, ast.Is, ast.BitOr), ast.Constant(None), value)
         return gen.fill(
             "arithmetic({fn}, {left}, {right})",
@@ -1144,15 +1145,26 @@ def arith(node, gen):
             left=left,
             right=right,
         )
-    result = gen.fill(
-        "bounded({value})", bounded=gen.ref(bounded), value=ast.BinOp(left, _ARITH_OPS[op](), right)
-    )
+    result = _bounded(ast.BinOp(left, _ARITH_OPS[op](), right), gen)
     checks = [gen.fill("{side} is None", side=side) for side in (left, right) if _may_be_none(side, gen)]
     if not checks:
         return gen.known(result, number=True)
     return ast.IfExp(
         ast.BoolOp(ast.Or(), checks) if len(checks) > 1 else checks[0], ast.Constant(None), result
     )
+
+
+def _bounded(value: ast.BinOp, gen) -> ast.expr:
+    """`bounded(value)`, its test written in place (`value if -L <= value <= L else bounded(value)`,
+    a call saved) where the value costs less to work out again than a call: in an expression's
+    code, which reuse.py gives the value a name (one node in three places), or of sides as cheap
+    as a name."""
+    call = gen.fill("bounded({value})", bounded=gen.ref(bounded), value=value)
+    if not (gen.named or (gen.simple(value.left) and gen.simple(value.right))):
+        return call
+    limit = ast.BinOp(ast.Constant(10), ast.Pow(), ast.Constant(LIMIT_DIGITS))  # (compile() folds it)
+    within = ast.Compare(ast.UnaryOp(ast.USub(), limit), [ast.LtE(), ast.LtE()], [value, limit])
+    return ast.IfExp(within, value, call)
 
 
 def arithmetic(fn, a, b) -> int | None:
