@@ -156,7 +156,7 @@ def test_a_definition_through_no_collection_is_worked_out_where_it_is_used(tmp_p
     assert asked == ["big#0"]
 
 
-@pytest.mark.parametrize("name", ["game", "env", "key", "len", "p1", "it_4", "zone_2"])
+@pytest.mark.parametrize("name", ["game", "env", "key", "len", "filter", "sum", "p1", "it_4", "zone_2"])
 def test_a_rule_may_bind_any_name_the_code_uses_itself(tmp_path, name):
     """A rule's names become the generator's own identifiers, so a rule binding `game` or `env`
     (or a name shaped like a generated one) neither breaks the code nor reads another value."""
