@@ -1150,33 +1150,44 @@ class Worth:
 
 class Reading:
     """The keys of the state that some remembered values read (exactly these, and no others),
-    shared by all of them: the keys' stamps are looked up once per state, not once per value,
-    and in the state they were looked up in, again only when one of the keys stamped since is
-    theirs (State.changed): most actions change nothing a value read."""
+    shared by all of them: the keys' stamps are looked up once per state, not once per value.
+    Looked at a second time in the same state, a Reading listens to it (State.readers): from
+    then on it looks its stamps up again only once the state has told it that one of its keys
+    was stamped, and most actions change nothing a value read. It does not listen at its first
+    look in a state: a search's worlds are asked once of most Readings, and would pay for
+    telling them what they never ask again."""
 
-    __slots__ = ("keys", "clock", "now", "serial", "seen", "few")
+    __slots__ = ("keys", "clock", "now", "serial", "listening", "stale")
 
     def __init__(self, keys: frozenset):
         self.clock: int | None  # None: the stamps are yet to be looked up
         self.now: tuple[int | None, ...]
         self.keys, self.clock, self.now = keys, None, ()
-        self.serial, self.seen = 0, 0  # the state they were looked up in, and its keys stamped then
-        # more keys stamped since than this, and looking the stamps up costs less than testing each
-        # of those against `keys` (one stamp looked up costs about what three keys tested do: Valgrind)
-        self.few = 3 * len(keys) + 12
+        self.serial = 0  # the state they were looked up in
+        self.listening = self.stale = False  # whether it listens to that state, and was told of a change
 
     def stamps(self, state: State) -> tuple[int | None, ...]:
-        """The keys' stamps in this state (looked up again only when its clock has moved, and one
-        of them has been stamped since, or many keys have, or it is another state)."""
+        """The keys' stamps in this state: looked up again when its clock has moved and it is
+        another state, or the second look in this one, or the state told of a change."""
         if self.clock != state.clock:
-            changed, seen = state.changed, self.seen
-            self.seen = len(changed)
-            if (
-                self.serial != state.serial
-                or self.seen - seen > self.few
-                or not self.keys.isdisjoint(changed[seen:])
-            ):
-                self.now, self.serial = tuple(map(state.stamps.get, self.keys)), state.serial
+            if self.serial != state.serial:
+                self.serial, self.listening = state.serial, False
+                self.now = tuple(map(state.stamps.get, self.keys))
+            elif not self.listening:  # a second look in this state: from now on, told
+                self.listening, self.stale = True, False
+                readers = state.readers
+                for key in self.keys:
+                    found = readers.get(key)
+                    if found is None:
+                        readers[key] = {self}
+                    else:
+                        found.add(self)
+                self.now = tuple(map(state.stamps.get, self.keys))
+            else:
+                if state.told_up_to != len(state.changed):
+                    state.tell_readers()
+                if self.stale:
+                    self.now, self.stale = tuple(map(state.stamps.get, self.keys)), False
             self.clock = state.clock
         return self.now
 

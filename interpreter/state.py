@@ -207,10 +207,14 @@ class State:
     # whether anyone will read the log: not in a world a search samples without it (what only
     # writes to the log, a grid's drawing, is then not worked out)
     log_read: bool = True
-    # every key stamped in this state object, in order (not its copies'): what a remembered value
-    # read has changed since it was last checked is looked up among the keys stamped since
+    # every key stamped in this state object, in order (not its copies')
     changed: list[str] = field(default_factory=list)
     serial: int = field(default_factory=_SERIALS.__next__)
+    # key -> the Readings (Game.remembered) that listen to this state object for a change of
+    # the key: when it is stamped, they are told so (`tell_readers`), and a Reading none of
+    # whose keys was stamped since its last look has nothing to look up (a copy has none yet)
+    readers: dict[str, set] = field(default_factory=dict)
+    told_up_to: int = 0  # the keys changed[:told_up_to] have been told to their readers
     # a grid space's key (and its attributes' key) -> the key stamped with it for its whole grid
     # (WHOLE): one key a value that read the whole grid reads instead (Game.remembered)
     whole_grid: dict[str, str] = field(default_factory=dict)
@@ -277,6 +281,15 @@ class State:
             private.setstate(self.rng.getstate())
             self.rng, self.rng_shared = private, False
         return self.rng
+
+    def tell_readers(self):
+        """Mark stale the Readings of each key stamped since the last time (once for all of them:
+        a Reading then asks only whether it is stale, not which keys were stamped)."""
+        readers, changed = self.readers, self.changed
+        for key in readers.keys() & changed[self.told_up_to :]:
+            for reading in readers[key]:
+                reading.stale = True
+        self.told_up_to = len(changed)
 
     def stamp(self, key: str):
         self.stamps[key] = self.clock = next(_CLOCK)

@@ -235,11 +235,13 @@ def test_a_game_and_its_copy_each_see_their_own_changes(tmp_path):
 
 
 def test_what_a_value_read_is_looked_up_again_only_once_one_of_its_keys_changed(tmp_path):
-    # In the state it was looked up in, a value's stamps are looked up again only when a key it
-    # read has been stamped since; in any other state (a copy), always.
+    # In the state it was looked up in (twice: it then listens to it), a value's
+    # stamps are looked up again only when a key it read has been stamped since; in any other
+    # state (a copy), always.
     game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile")
     entry = next(e for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("up_in_pile"))
     reading, state = entry[1], game.state
+    looked_twice(reading, state)
     looked = reading.stamps(state)
     state.stamp("#total")                                                # nothing the value read
     assert reading.stamps(state) is looked and entry[1].stamps(state) == entry[2]
@@ -251,23 +253,47 @@ def test_what_a_value_read_is_looked_up_again_only_once_one_of_its_keys_changed(
     assert reading.stamps(state) != entry[2]
 
 
-def test_after_many_changes_a_values_stamps_are_looked_up_again_and_say_the_same(tmp_path):
-    # When more keys were stamped since than testing them against the value's keys is worth
-    # (Reading.few), its stamps are looked up again at once: the same answer as the test's.
+def looked_twice(reading, state):
+    """A Reading looked at in this state, and again once the clock has moved: it listens to the
+    state from then on (Reading.stamps)."""
+    reading.stamps(state)
+    state.stamp("#total")
+    reading.stamps(state)
+
+
+def test_a_values_stamps_are_looked_up_again_only_when_its_state_tells_it_a_key_it_read_changed(tmp_path):
+    # However many keys were stamped since, a Reading none of whose keys was stamped looks
+    # nothing up (its stamps are the same tuple); one of them stamped among many, and the state
+    # tells it so.
     game = memo_game(tmp_path, "- if: you = first\n  then: [record]", "up_in_pile")
     entry = next(e for k, e in game.memo.items() if isinstance(k, tuple) and k[0].startswith("up_in_pile"))
     reading, state = entry[1], game.state
+    looked_twice(reading, state)
     looked = reading.stamps(state)
-    for _ in range(reading.few + 1):
+    for _ in range(100):
         state.stamp("#total")                                            # nothing the value read
-    again = reading.stamps(state)
-    assert again is not looked and again == entry[2]                     # looked up, still good
-    for _ in range(reading.few):
+    assert reading.stamps(state) is looked and looked == entry[2]        # nothing looked up, still good
+    for _ in range(50):
         state.stamp("#total")
     state.turn(state.zones["pile"][-1], True)                            # among many, a card it read
-    for _ in range(reading.few):
+    for _ in range(50):
         state.stamp("#total")
     assert reading.stamps(state) != entry[2]
+    other = game.copy()
+    for _ in range(5):
+        other.state.stamp("#total")
+        reading.stamps(other.state)
+        state.stamp("#total")
+        reading.stamps(state)
+    # looked at in turns, it is looked up each time; the game, which told it before, holds it
+    # once for each key, and the copy, never asked twice in a row, not at all (nor does it pay
+    # for telling it: as a search's worlds, asked once of most values)
+    assert sum(reading in readers for readers in state.readers.values()) == len(reading.keys)
+    assert not any(reading in readers for readers in other.state.readers.values())
+    looked_twice(reading, state)                                         # told again: still once a key
+    assert sum(reading in readers for readers in state.readers.values()) == len(reading.keys)
+    assert reading.stamps(state) == tuple(map(state.stamps.get, reading.keys))
+    assert reading.stamps(other.state) == tuple(map(other.state.stamps.get, reading.keys))
 
 
 def test_a_value_worked_out_again_keeps_the_reading_of_the_same_keys_and_takes_another_for_others(tmp_path):
