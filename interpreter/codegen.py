@@ -78,6 +78,9 @@ class Module:
             tuple[str, runners.Shape, runners.Looping]
         ] = []  # the makers generated here, for `source`
         self._settable: frozenset | None = None
+        # a remembered definition's token -> the name of the flag its uses test, set while the
+        # rules judge it not worth remembering (forgetting)
+        self._forgetting: dict[str, str] = {}
 
     @classmethod
     def replaying(cls, label: str, namespace: dict, path) -> Module:
@@ -89,6 +92,7 @@ class Module:
         if not all(isinstance(n, str) and callable(namespace[n]) for n, _ in handed):
             raise TypeError("not a module of generated rules")
         module.namespace, module.cache_path, module.replayed = namespace, path, True
+        module._forgetting = dict(namespace["FORGETTING"])
         module._replay = iter(handed)
         module._counter = itertools.count(after)
         return module
@@ -234,6 +238,22 @@ class Module:
         self.handed.append((name, asked))
         return made
 
+    def forgetting(self, token: str) -> ast.Name:
+        """The flag the uses of remembered definition `token` test: true while the rules judge
+        it not worth remembering (Worth.skipped, through `forget`), and its uses then work the
+        value out at once. A global of the module: a test of it costs a quarter of a lookup in a
+        set of tokens, and what it costs hangs on no string's hash."""
+        name = self._forgetting.get(token)
+        if name is None:
+            name = self._forgetting[token] = self.fresh("forgotten")
+            self.namespace[name] = False
+        return ast.Name(name, ast.Load())
+
+    def forget(self, tokens: frozenset[str]) -> None:
+        """Set the flags: these definitions are not worth remembering, the others are."""
+        for token, name in self._forgetting.items():
+            self.namespace[name] = token in tokens
+
     def settled(self, name: str) -> bool:
         """Whether no rule sets the space attribute `name` (no part of a primitive that sets, a
         `target`, names it): every space shows what its map prints, for good. Reading it need
@@ -342,8 +362,9 @@ class Module:
     def source(self) -> str:
         """The module as Python text (`silvics compile --python`, and the cache, codecache.py):
         first what each name of the namespace is (a runtime helper, a zone's key …), then the
-        functions, then the names handed out for the rules' requests, in order (`HANDED`), and
-        the first number the generator has not used (`NEXT`)."""
+        functions, then the names handed out for the rules' requests, in order (`HANDED`), the
+        flag of each remembered definition (`FORGETTING`, each flag unset) and the first number
+        the generator has not used (`NEXT`)."""
         if self.replayed and self.cache_path is not None:
             return self.cache_path.read_text(encoding="utf-8")
         named = [(name, value) for name, value in self.namespace.items() if name in self._kept_names]
@@ -366,6 +387,10 @@ class Module:
                 "HANDED = (",
                 *handed,
                 ")",
+                "FORGETTING = (",
+                *(f"    ({token!r}, {name!r})," for token, name in self._forgetting.items()),
+                ")",
+                *(f"{name} = False" for name in self._forgetting.values()),
                 f"NEXT = {after}",
                 "",
             ]

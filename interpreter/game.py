@@ -124,7 +124,8 @@ class Rules:
         self.reacting: dict[str, frozenset] = {}  # effect attribute -> the cards printing it (able_to)
         # the rules these were dealt from, the order, and its inverse (Rules.dealt)
         self.dealt_from: tuple[Rules, list[int], list[int] | None] | None = None
-        self.worth = Worth()  # which definitions are worth remembering: shared by every game of these rules
+        # which definitions are worth remembering: shared by every game of these rules, and set in their code
+        self.worth = Worth(code.forget)
         self.interrupts = [self.build(node) for node in ir.interrupts]  # Watched: cond, body, span
         self.attributes = {a.name: a for kind in ir.kinds for a in kind.attributes}
         self.listeners: dict[
@@ -509,9 +510,6 @@ class Game:
         self.step_budget = STEP_BUDGET  # (read as a game is made: a test may lower it)
         # in the first games of its rules: count how often a remembered value still holds (Worth)
         self.sampling = rules.worth.left > 0
-        # the definitions not worth remembering, as judged when this game began or when its own
-        # sampling ended (_sampled): their uses call them at once (expressions.let_in)
-        self.forgotten = rules.worth.skipped
         if fresh and start:
             self.begin()
 
@@ -802,7 +800,7 @@ class Game:
             self._sampled(key[0], False)
             left = self.rules.worth.left  # (to tell whether it asks for other values)
         elif key[0] in self.rules.worth.skipped:  # seldom still good when asked again: not remembered
-            # (a definition's uses skip even this call, Game.forgotten; a drawing's rows come here)
+            # (a definition's uses skip even this call, Module.forgetting; a drawing's rows come here)
             return work(self, env, key)
         else:
             left = 0
@@ -839,7 +837,7 @@ class Game:
         if worth.left > 0:
             worth.count(token, held)
         else:
-            self.sampling, self.forgotten = False, worth.skipped
+            self.sampling = False
 
     def kept(self, token: str, items, work, env) -> list:
         """`[item for item in items if remembered((token, item), work, env)]` (a filter whose test
@@ -1109,14 +1107,20 @@ class Worth:
     change touched, so its tests rarely hold when asked, yet save it asking the rest. Whether
     a value is remembered never changes what it is (test_memo plays whole games both ways)."""
 
-    __slots__ = ("left", "games", "asked", "compound", "filtering", "skipped")
+    __slots__ = ("left", "games", "asked", "compound", "filtering", "skipped", "_forget")
 
-    def __init__(self):
+    def __init__(self, forget: Callable[[frozenset[str]], None]):
         self.left, self.games = SAMPLED, 0
         self.asked: dict[str, list[int]] = {}  # definition -> [times asked, times still good]
         self.compound: set[str] = set()  # those whose values asked for others as they were worked out
         self.filtering: set[str] = set()  # the tests of filters (Game.kept)
-        self.skipped: frozenset[str] = frozenset()
+        self.skipped: frozenset[str] = frozenset()  # those not worth it (set by `skip`)
+        self._forget = forget  # tells the rules' code (codegen.Module.forget)
+
+    def skip(self, tokens: frozenset[str]) -> None:
+        """From now on, these definitions are not remembered: their uses work them out at once."""
+        self.skipped = tokens
+        self._forget(tokens)
 
     def began(self):
         """A game of these rules begins while they are sampled."""
@@ -1137,13 +1141,15 @@ class Worth:
     def judge(self):
         """End the sampling: skip the definitions not worth remembering."""
         self.left = 0
-        self.skipped = frozenset(
-            token
-            for token, (asked, good) in self.asked.items()
-            if token not in self.filtering
-            and (
-                (asked >= JUDGED and good < (WORTH if token in self.compound else PLAIN_WORTH) * asked)
-                or (asked >= NEVER_HELD and good == 0)
+        self.skip(
+            frozenset(
+                token
+                for token, (asked, good) in self.asked.items()
+                if token not in self.filtering
+                and (
+                    (asked >= JUDGED and good < (WORTH if token in self.compound else PLAIN_WORTH) * asked)
+                    or (asked >= NEVER_HELD and good == 0)
+                )
             )
         )
 

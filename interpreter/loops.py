@@ -268,8 +268,8 @@ def _gets(node: ast.AST) -> bool:
 
 def _ask_reads(node: ast.AST) -> list[ast.expr] | None:
     """What an ask for a remembered definition's value reads, as expressions.let_in writes it
-    (`WORK(game, env, KEY) if TOKEN in game.forgotten else game.remembered(KEY, WORK, env)`):
-    its token's test and its calls' arguments, a key by its parts. None for any other node."""
+    (`WORK(game, env, KEY) if FLAG else game.remembered(KEY, WORK, env)`, FLAG the definition's
+    `Module.forgetting`): its flag and its calls' arguments, a key by its parts. None for any other node."""
     if not (
         isinstance(node, ast.IfExp)
         and isinstance(work := node.body, ast.Call)
@@ -290,7 +290,7 @@ _COSTS = {ast.Call: 3, ast.Attribute: 1, ast.Subscript: 1, ast.Compare: 1}  # st
 
 def _costs(node: ast.expr) -> bool:
     """Whether working a part out once, before the loop, costs less than at each item would:
-    `token in game.forgotten` or `key[1] is None` costs about what naming it once does."""
+    `key[1] is None` costs about what naming it once does."""
     return sum(_COSTS.get(type(part), 0) for part in ast.walk(node)) >= 3
 
 

@@ -53,7 +53,7 @@ cards:
 """
 
 # names the code may hold besides the generator's own (a word and a number: zone_2, it_14)
-ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "any", "list", "tuple", "isinstance", "int", "str", "map", "Zone", "Span", "OwnedKeys",
+ALLOWED = {"game", "env", "frame", "key", "keys", "len", "HANDED", "NEXT", "FORGETTING", "any", "list", "tuple", "isinstance", "int", "str", "map", "Zone", "Span", "OwnedKeys",
            "sum", "min", "max", "filter",
            "run", "begin", "state", "stack", "i",     # a block runner's maker and its own locals (runners.py)
            "name", "passes", "value", "step", "held", "dict",  # a loop over values begins its passes itself
@@ -313,8 +313,8 @@ def test_a_part_the_same_for_every_item_is_worked_out_once_and_faults_only_where
 class _Asking:
     """A game as an ask's code sees it: `remembered` counts its asks and works the value out."""
 
-    def __init__(self, forgotten=()):
-        self.forgotten, self.asks, self.worked = set(forgotten), 0, 0
+    def __init__(self):
+        self.asks, self.worked = 0, 0
 
     def remembered(self, key, work, env):
         self.asks += 1
@@ -328,7 +328,7 @@ def _half(game, env, key):
     return key[1] // 2
 
 
-ASK = "(half(game, env, ('half#0', k)) if 'half#0' in game.forgotten else game.remembered(('half#0', k), half, env))"
+ASK = "(half(game, env, ('half#0', k)) if forgotten_half else game.remembered(('half#0', k), half, env))"
 ASKING = [  # (the code as generated, what it gives for the items and k, items none of which reaches the ask)
     (f"any(ask(x) and x > {ASK} for x in xs)", lambda xs, k: any(x and x > k // 2 for x in xs), [0, 0]),
     (f"[x for x in xs if x % 2 or x > {ASK}]", lambda xs, k: [x for x in xs if x % 2 or x > k // 2], [1, 3]),
@@ -347,20 +347,20 @@ def test_a_remembered_value_the_same_for_every_item_is_asked_once_and_faults_onl
     ask, and not at all when none does."""
     from silvics.interpreter.codegen import Module
     module = Module("test")
-    module.namespace.update(ask=ask, half=_half)
+    module.namespace.update(ask=ask, half=_half, forgotten_half=bool(forgotten))
     made = module.define("made", ("xs", "k", "game", "env"), [ast.Return(ast.parse(code, mode="eval").body)], pure=True)
     module.finish()
     written = next(text for text in map(ast.unparse, module.functions) if "fixed_" in text)
     assert written.index("('half#0', k)") < written.index("for x in")
     for xs in ([1], [3, 1, 4, 1, 5], [2, 7, 1, 8], [6, 0, 4]):
         for k in (1, 6, 9):
-            game = _Asking(forgotten)
+            game = _Asking()
             assert made(xs, k, game, {}) == expected(xs, k)
             assert (game.asks, game.worked) == (0 if forgotten else 1, 1)  # (as generated: once an item reaching it)
     with pytest.raises(KeyError):
-        made([0, 2, 4], None, _Asking(forgotten), {})
-    assert made([], None, _Asking(forgotten), {}) == expected([], 0)
-    assert made(unreached, None, _Asking(forgotten), {}) == expected(unreached, 0)
+        made([0, 2, 4], None, _Asking(), {})
+    assert made([], None, _Asking(), {}) == expected([], 0)
+    assert made(unreached, None, _Asking(), {}) == expected(unreached, 0)
 
 
 def test_compile_python_takes_the_modules_and_refuses_them_without_it(capsys):

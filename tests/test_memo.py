@@ -366,7 +366,8 @@ def test_a_world_that_kept_values_plays_as_one_that_worked_out_everything(game_i
     # rules of their own, remembering every definition (engine.Worth judged, nothing skipped): what
     # the worlds may keep does not hang on which games the process played before
     rules = engine.Rules(games.load(game_id), modules)
-    rules.worth.left, rules.worth.skipped = 0, frozenset()
+    rules.worth.left = 0
+    rules.worth.skip(frozenset())
     game = Game(rules, players, 4)
     agents = [make_agent("random", 4, seat) for seat in range(players)]
     kept = shared = decision = 0
@@ -481,7 +482,8 @@ def test_a_definitions_first_parts_that_go_through_no_collection_are_worked_out_
 
     def played(skipped=frozenset()) -> tuple[list[str], set]:
         rules = engine.Rules(ir)                     # a Worth of its own: judged as told
-        rules.worth.left, rules.worth.skipped = 0, frozenset(skipped)
+        rules.worth.left = 0
+        rules.worth.skip(frozenset(skipped))
         asked, remembered = set(), engine.Game.remembered
         monkeypatch.setattr(engine.Game, "remembered",
                             lambda self, key, work, env: (asked.add(key), remembered(self, key, work, env))[1])
@@ -554,7 +556,8 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
         assert (asked >= engine.JUDGED and good < least * asked) or (asked >= engine.NEVER_HELD and good == 0)
     assert any(good >= engine.WORTH * asked for asked, good in worth.asked.values())   # the rest stay
     skipping = [_log(rules, 2, seed) for seed in range(2)]
-    skipped, worth.skipped = worth.skipped, frozenset()
+    skipped = worth.skipped
+    worth.skip(frozenset())
     assert [_log(rules, 2, seed) for seed in range(2)] == skipping
     remembered = engine.Game.remembered
 
@@ -571,7 +574,7 @@ def test_a_definition_seldom_still_good_is_worked_out_afresh_and_plays_the_same(
         return game, asked
 
     assert asked_in_a_game()[1] & skipped            # the game uses them: asked while all are remembered
-    worth.skipped = skipped
+    worth.skip(skipped)
     game, asked = asked_in_a_game()
     assert not {key for key in game.memo if isinstance(key, tuple) and key[0] in skipped}   # none kept
     assert not asked & skipped                      # worked out at once, `remembered` not even asked
@@ -614,3 +617,29 @@ def test_an_interrupt_reading_a_whole_grid_is_alarmed_by_a_card_moving_onto_any_
     assert not state.alarm and "&yard" in state.alarming and space_key("yard", "a", 1) not in state.alarming
     state.move(state.zones["pile"][-1], space_key("yard", "a", 1))
     assert state.alarm
+
+
+def test_a_definition_judged_not_worth_remembering_is_skipped_by_the_games_of_those_rules_alone(monkeypatch):
+    # the judgement is a flag of the rules' generated code (Module.forgetting), which each use of
+    # the definition tests; rules made apart have code of their own, from the cache as here: the
+    # games of one set of rules work the definition out at once, those of the other still ask
+    ir = games.load("reforest")
+    judged, other = engine.Rules(ir), engine.Rules(ir)
+    asked: list[str] = []
+    remembered = engine.Game.remembered
+    monkeypatch.setattr(engine.Game, "remembered",
+                        lambda self, key, work, env: (asked.append(key[0]), remembered(self, key, work, env))[1])
+
+    def asks(rules, token=None) -> list[str]:
+        asked.clear()
+        game = Game(rules, 2, 3)
+        play_on(game, [make_agent("random", 3, seat) for seat in range(2)])
+        return [found for found in asked if token in (None, found)]
+
+    token = next(found for found in asks(other) if found.startswith("plants#"))
+    judged.worth.left = 0
+    judged.worth.skip(frozenset({token}))
+    assert not asks(judged, token)                   # a game's rules are dealt from these: the same code
+    assert asks(other, token)
+    judged.worth.skip(frozenset())                   # judged again: asked again
+    assert asks(judged, token)

@@ -343,11 +343,11 @@ def let_in(node, gen):
     else:  # its first parts at the use, the rest remembered; all at once when the rest is not worth it
         rest, otherwise = _token(worked.args["items"][-1]), _worked_out(worked, node, around, gen)
     code = gen.fill(  # (the shape loops._ask_reads knows an ask by: change both together)
-        "{body}(game, {env}, {key}) if {rest} in game.forgotten else {otherwise}",
+        "{body}(game, {env}, {key}) if {forgotten} else {otherwise}",
         key=key,
         body=body,
         env=around,
-        rest=rest,
+        forgotten=gen.module.forgetting(rest),
         otherwise=otherwise,
     )
     return _as_body(code, text, gen)
