@@ -3,10 +3,10 @@
     python benchmarks/phases.py [--only GAME] [--games N]
 
 Counted by Valgrind, as instructions.py counts (cachegrind, no cache simulation, the hash seed
-fixed), for the checkout this Python has installed. For each phase a process plays one
-uncounted game and N counted ones, each stopped where the phase ends, and another stopped the
-same way after the uncounted game alone: the difference over N is what the games took up to
-there. The phases end:
+fixed), for the checkout this Python has installed. For each phase a process plays whole
+uncounted games (as many as the rules take to judge what is worth remembering, as
+instructions.py does) and N counted ones, each stopped where the phase ends, and another plays
+the uncounted games alone: the difference over N is what the games took up to there. The phases end:
 - made: the game made, every card in the box (`Game(..., start=False)`);
 - set up: its rules run to the first question (`Game.begin`);
 - played: every decision taken, up to the start of the scoring procedure (Game.on_call, which
@@ -33,7 +33,7 @@ PROBE = """
 import sys
 from silvics import games
 from silvics.interpreter.agents import RandomAgent, play_on
-from silvics.interpreter.game import Game
+from silvics.interpreter.game import SAMPLED_GAMES, Game
 game_id, players, count, phase = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 ir = games.load(game_id)
 
@@ -44,7 +44,7 @@ def scoring(game, name, env):
     if name == "scoring":
         raise Scoring
 
-def play(seed):
+def play(seed, phase=phase):
     game = Game(ir, players, seed, start=False)
     if phase == "made":
         return game
@@ -58,7 +58,9 @@ def play(seed):
         pass
     return game
 
-for seed in [10_000, *range(count)]:
+for seed in range(10_000, 10_001 + SAMPLED_GAMES):  # whole, uncounted: the rules judge (instructions.py)
+    game = play(seed, "scored")
+for seed in range(count):
     game = play(seed)
 state = game.state  # where the last game stopped: its choices, its points, whether all lie in the box
 print(phase, len(state.choices), len(state.score_items), len(state.zones["box"]) == len(state.location))
