@@ -12,9 +12,9 @@ the uncounted games alone: the difference over N is what the games took up to th
 - played: every decision taken, up to the start of the scoring procedure (Game.on_call, which
   stops the game by raising: a few thousand instructions, counted in this phase);
 - scored: the game over.
-Games are played as `silvics simulate` plays them (`play_on`, random agents). Run it from a
-folder holding no rules/ (each game then comes from the installed checkout). Slow: a game runs
-about 50x slower under Valgrind.
+Games are played as `silvics simulate` plays them (`play_on`, random agents, the collector set
+as for a batch: simulate.quiet_collector). Run it from a folder holding no rules/ (each game
+then comes from the installed checkout). Slow: a game runs about 50x slower under Valgrind.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ import sys
 from silvics import games
 from silvics.interpreter.agents import RandomAgent, play_on
 from silvics.interpreter.game import SAMPLED_GAMES, Game
+from silvics.interpreter.simulate import quiet_collector
 game_id, players, count, phase = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 ir = games.load(game_id)
 
@@ -58,10 +59,11 @@ def play(seed, phase=phase):
         pass
     return game
 
-for seed in range(10_000, 10_001 + SAMPLED_GAMES):  # whole, uncounted: the rules judge (instructions.py)
-    game = play(seed, "scored")
-for seed in range(count):
-    game = play(seed)
+with quiet_collector():  # (as instructions.py plays)
+    for seed in range(10_000, 10_001 + SAMPLED_GAMES):  # whole, uncounted: the rules judge (instructions.py)
+        game = play(seed, "scored")
+    for seed in range(count):
+        game = play(seed)
 state = game.state  # where the last game stopped: its choices, its points, whether all lie in the box
 print(phase, len(state.choices), len(state.score_items), len(state.zones["box"]) == len(state.location))
 """
