@@ -241,8 +241,8 @@ class Module:
     def forgetting(self, token: str) -> ast.Name:
         """The flag the uses of remembered definition `token` test: true while the rules judge
         it not worth remembering (Worth.skipped, through `forget`), and its uses then work the
-        value out at once. A global of the module: a test of it costs a quarter of a lookup in a
-        set of tokens, and what it costs hangs on no string's hash."""
+        value out at once. A global of the module: a test of it costs about a quarter of a
+        lookup in a set of tokens, and what it costs hangs on no string's hash."""
         name = self._forgetting.get(token)
         if name is None:
             name = self._forgetting[token] = self.fresh("forgotten")
