@@ -42,8 +42,8 @@ def play(seed):
 
 # the counted games follow SAMPLED_GAMES + 1 uncounted ones: by then the rules have judged which
 # definitions are worth remembering (game.Worth), as in the games bench.py times. Forest Shuffle
-# samples for 10 games; counted in them, a game took 48.5 M instructions where a judged one
-# takes 42.6 M (2026-12-05). And they are played with the collector set as a batch of games sets
+# samples through its first five games (4,000 values asked, SAMPLED); six games counted after one
+# took 48.5 M instructions each, where judged ones take 42.6 M (2026-12-05). And they are played with the collector set as a batch of games sets
 # it (bench.py and simulate too): left as it is, its full passes over what the process holds
 # made a Reforest game count 2.5 % more when the rules' cached module had been compiled in the
 # process (its .pyc stale) than when it was read from its .pyc (2026-12-05)

@@ -619,12 +619,20 @@ def test_an_interrupt_reading_a_whole_grid_is_alarmed_by_a_card_moving_onto_any_
     assert state.alarm
 
 
-def test_a_definition_judged_not_worth_remembering_is_skipped_by_the_games_of_those_rules_alone(monkeypatch):
+@pytest.mark.parametrize("cached", [True, False], ids=["code from the cache", "code generated afresh"])
+def test_a_definition_judged_not_worth_remembering_is_skipped_by_the_games_of_those_rules_alone(monkeypatch, cached):
     # the judgement is a flag of the rules' generated code (Module.forgetting), which each use of
-    # the definition tests; rules made apart have code of their own, from the cache as here: the
-    # games of one set of rules work the definition out at once, those of the other still ask
+    # the definition tests; rules made apart have code of their own: the games of one set of rules
+    # work the definition out at once, those of the other still ask. Code read back from the cache
+    # finds each definition's flag by its table (FORGETTING); code generated afresh made it
+    from silvics.interpreter import codecache
+    from silvics.interpreter.codegen import Module
     ir = games.load("reforest")
-    judged, other = engine.Rules(ir), engine.Rules(ir)
+    other = engine.Rules(ir)                         # (the code cached, if it was not yet)
+    if not cached:
+        monkeypatch.setattr(codecache, "module_for", lambda ir, modules, label: Module(label))
+    judged = engine.Rules(ir)
+    assert judged.code.replayed == cached
     asked: list[str] = []
     remembered = engine.Game.remembered
     monkeypatch.setattr(engine.Game, "remembered",
