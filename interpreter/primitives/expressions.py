@@ -597,8 +597,17 @@ def players(node, gen):
 
 def seats(game) -> list[int]:
     game.depends_on("@first")
-    n, first = game.state.players, game.state.markers["first"]
-    return [(first + i) % n for i in range(n)]
+    return list(seat_order(game.state.players, game.state.markers["first"], False))
+
+
+@functools.cache
+def seat_order(players: int, first: int, reverse: bool) -> tuple[int, ...]:
+    """The seats in turn from the first player clockwise, or in reverse from the last: made once
+    a process for each table (a loop over the seats begins about 20 to 60 times a game, and
+    reads its seats only)."""
+    first %= players
+    order = (*range(first, players), *range(first))
+    return order[::-1] if reverse else order
 
 
 @primitive(

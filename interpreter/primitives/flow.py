@@ -16,7 +16,7 @@ from ..registry import REGISTRY, UNSAID, YOU, Binds, Param, has_role, primitive,
 from ..runtime import UNANSWERED, Choice, Expr, Frame, RuleError, Step
 from ..state import Zone
 from ..views import card_label
-from .expressions import cards, pile_of
+from .expressions import cards, pile_of, seat_order
 
 ACTION_PROMPT = "choose an action"  # what `one of` asks: its options are the procedures offered
 
@@ -265,13 +265,9 @@ def each_player(node, build):
     state and the actions then take effect in seat order."""
     simultaneous, reverse = bool(node.args.get("simultaneously")), bool(node.args.get("reverse"))
 
-    def seats(game) -> list[int]:
-        n = game.state.players
-        first = game.state.markers["first"] % n
-        order = [*range(first, n), *range(first)]  # ((first + i) % n for each i: no loop to call)
-        if reverse:
-            order.reverse()
-        return order
+    def seats(game) -> tuple[int, ...]:
+        state = game.state
+        return seat_order(state.players, state.markers["first"], reverse)
 
     if build.straight(node):
         passes = _straight_loop(node, node.args["body"], build, "you")
