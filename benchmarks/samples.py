@@ -2,7 +2,8 @@
 as it plays, a few hundred times a second, so nothing is traced: CPython's specialised
 instructions stay on, unlike under cProfile or sys.settrace, whose counts put the time in the
 wrong places (an opcode count once promised 1.3 % that Valgrind never found). Only the samples
-taken while a game is played count (not loading the rules). First each layer of the engine's
+taken while the games after the first ones are played count (not loading the rules' code, nor
+the games in which the rules sample what is worth remembering). First each layer of the engine's
 share, by the function a sample was in (its own time): the rules' generated code, the flow that
 drives it, remembering values, changing the state, the agents. Then each function's share, twice:
 its own (a call's overhead counts to its caller) and with everything it calls. The rules'
@@ -27,15 +28,29 @@ from pathlib import Path
 
 from instructions import ENVIRONMENT, PROBE
 
-# The games played as `silvics simulate` and bench.py play them (play_on: a random agent's pick
-# drawn with no observation made), not through an observation at each decision as PROBE plays
-PLAYED_ON = """    while not game.over:
+# PROBE's games, played as `silvics simulate` and bench.py play them (play_on: a random agent's
+# pick drawn with no observation made), not through an observation at each decision; those
+# sampled are played by `sampled`, not the first ones (the rules' code loaded, and their sampling
+# of what is worth remembering)
+SAMPLED = (
+    PROBE.replace(
+        """    while not game.over:
         seat = game.pending.seat
         game.apply(agents[seat].choose(game.observe(seat)))
-"""
-SAMPLED = PROBE.replace(PLAYED_ON, "    play_on(game, agents)\n").replace(
-    "from silvics.interpreter.agents import RandomAgent", "from silvics.interpreter.agents import RandomAgent, play_on")
-assert SAMPLED.count("play_on") == 2, "instructions.PROBE has changed: play its games through play_on here"
+""",
+        "    play_on(game, agents)\n\ndef sampled(seed):\n    play(seed)\n",
+    )
+    .replace("from silvics.interpreter.agents import RandomAgent", "from silvics.interpreter.agents import RandomAgent, play_on")
+    .replace(
+        """    for seed in [*range(10_000, 10_001 + SAMPLED_GAMES), *range(count)]:
+        play(seed)""",
+        """    for seed in range(10_000, 10_001 + SAMPLED_GAMES):
+        play(seed)
+    for seed in range(count):
+        sampled(seed)""",
+    )
+)
+assert SAMPLED.count("sampled(seed)") == 2, "instructions.PROBE has changed: play its games through play_on here"
 
 _FRAME = re.compile(r"(?P<name>.*?) \((?P<file>.*?)(?::\d+)?\)$")  # py-spy's raw "function (file:line)"
 
@@ -62,7 +77,7 @@ LAYERS = (
     (DRIVING, "game.py", ("Game.advance", "Game.apply", "Game.push", "Game.pop", "Game.ask", "Game.procedure",
                           "Game.check_interrupts", "Game.hold", "_noted", "_run_main")),
     (DRIVING, "runtime.py", ()),
-    (AGENTS, "<string>", ("play",)),
+    (AGENTS, "<string>", ("play", "sampled")),
     (DRIVING, "<string>", ()),
     (AGENTS, "agents.py", ()),
     (STATE, "state.py", ()),
@@ -77,12 +92,12 @@ LAYERS = (
 
 def shares(raw: str) -> tuple[Counter, Counter, Counter, int]:
     """Samples per layer and per function, its own and inclusive, from py-spy's raw output (a
-    stack and a count a line), of the stacks inside a game being played (the probe's `play`)."""
+    stack and a count a line), of the stacks inside a game sampled (the probe's `sampled`)."""
     layers, own, inclusive, total = Counter(), Counter(), Counter(), 0
     for line in raw.splitlines():
         stack, count = line.rsplit(" ", 1)
         frames = stack.split(";")
-        if not any(frame.startswith("play (<string>") for frame in frames):
+        if not any(frame.startswith("sampled (<string>") for frame in frames):
             continue
         named = [_function(frame) for frame in frames]
         layers[layer(frames)] += int(count)
