@@ -318,7 +318,6 @@ class State:
         self,
         uid: int,
         to: str,
-        *,
         facedown: bool | None = None,
         placer: int = -1,
         bottom: bool = False,
@@ -357,7 +356,6 @@ class State:
         self,
         uids: list[int],
         to: str,
-        *,
         facedown: bool | None = None,
         placer: int = -1,
         bottom: bool = False,
@@ -368,16 +366,20 @@ class State:
         leaving = set(uids) if len(uids) >= 3 else None
         if leaving is None or below is not None or len(leaving) < len(uids):
             for uid in uids:
-                self.move(uid, to, facedown=facedown, placer=placer, bottom=bottom, below=below)
+                self.move(uid, to, facedown, placer, bottom, below)
             return
         location, zones = self.location, self.zones
-        origins = {location[uid] for uid in uids}
         if len(uids) > 8:
+            origins = list({location[uid] for uid in uids})
             for origin in origins:
                 zones[origin][:] = [uid for uid in zones[origin] if uid not in leaving]
         else:
+            origins = []  # (a list: most moves of a few cards leave one pile, a draw its top)
             for uid in uids:
-                left = zones[location[uid]]
+                origin = location[uid]
+                if origin not in origins:
+                    origins.append(origin)
+                left = zones[origin]
                 if left[-1] == uid:  # (as in `move`)
                     left.pop()
                 else:

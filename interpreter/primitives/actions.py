@@ -67,7 +67,9 @@ def move(node, gen):
     else:
         take = gen.fill("cards(game, {what})", cards=gen.ref(cards), what=what)
     # a place chosen from none, or no card: nothing moves; one card moves alone (State.move), more
-    # at once (State.move_cards); the log names the place by its key, which it writes as a label
+    # at once (State.move_cards), their parts given in order (facedown, placer, bottom, below: a
+    # call by keywords costs twice as much); the log names the place by its key, which it writes
+    # as a label
     return gen.steps(
         """
         _moving = {take}
@@ -75,13 +77,9 @@ def move(node, gen):
         if _to is not None and _moving:
             _seat = env.get('you', -1)
             if len(_moving) == 1:
-                game.state.move(
-                    _moving[0], _to, facedown={facedown}, placer=_seat, bottom={bottom}, below={below}
-                )
+                game.state.move(_moving[0], _to, {facedown}, _seat, {bottom}, {below})
             else:
-                game.state.move_cards(
-                    _moving, _to, facedown={facedown}, placer=_seat, bottom={bottom}, below={below}
-                )
+                game.state.move_cards(_moving, _to, {facedown}, _seat, {bottom}, {below})
             game.state.log.append(('move', _moving, _to))  # (Game.note, written out)
         """,
         take=take,
@@ -295,7 +293,7 @@ def refilled(game, key: str, source: str, size: int) -> None:
     pile = game.state.zones.get(source, [])
     want = size - len(game.state.zones.get(key, []))
     moving = pile[len(pile) - max(0, min(want, len(pile))) :][::-1]
-    game.state.move_cards(moving, key, facedown=False, placer=-1)
+    game.state.move_cards(moving, key, False)  # (face up, placed by no seat)
     game.note("refill", moving, key)
 
 
