@@ -176,15 +176,24 @@ class _Asking:
         words = self.step_words(step)
         if asked_by is not None and asked_by.op == "one_of" and step in asked_by.args["steps"]:
             offering = asked_by  # (a step several `one of`s offer: this question's own)
-        elif asked_by is not offering:
+        elif asked_by is not offering:  # (or taken there without asking: what keeps it out says why)
+            where = self.heading(offering)
+            reasons = self._unmet(step, offering, 2, here=False)
             return [
                 f"You cannot {words} now: this question is not where it is offered.",
-                f"  It is offered at {_where(offering)}: {_sentence(self.wording.say(offering))}",
+                f"  It is offered at {where}: {_sentence(self.wording.say(offering))}",
+                *(["  Nor could it be chosen there now:", *reasons] if reasons else []),
             ]
-        guard = dict(zip(offering.args["steps"], offering.args.get("guards") or ())).get(step)
-        reasons = self.failing(guard, self.env) if guard is not None else []
-        where = self.heading(guard or offering)
-        return [f"You cannot {words} now ({where}):", *reasons]
+        where = self.heading(_guard(step, offering) or offering)  # (first: its parts cite lines in its file)
+        return [f"You cannot {words} now ({where}):", *self._unmet(step, offering, 1, here=True)]
+
+    def _unmet(self, step: str, offering: Node, depth: int, here: bool) -> list[str]:
+        """The parts of the condition under which a `one of` offers a step that fail now; for
+        a `one of` not asking `here`, nothing when the condition reads names bound only there."""
+        guard = _guard(step, offering)
+        if guard is None or not (here or self.known(guard, self.env)):
+            return []
+        return self.failing(guard, self.env, depth)
 
     def in_turn(self, step: str, sequence: Node) -> list[str]:
         """Why a step the rules run in turn is not offered: where they run it, and in what order."""
@@ -256,6 +265,14 @@ class _Asking:
     # ---- conditions, part by part ----
     def value(self, node: Node, env: dict):
         return self.game.rules.code.parts(node).value(self.game, env)
+
+    def known(self, node: Node, env: dict) -> bool:
+        """Whether the node can be worked out with these bindings."""
+        try:
+            self.value(node, env)
+        except FAULTS:
+            return False
+        return True
 
     def holds(self, node: Node, env: dict) -> bool:
         try:
@@ -434,6 +451,11 @@ def _indexed(ir) -> tuple[list[tuple[str, Node]], set[str]]:
             _INDEXED.clear()
         found = _INDEXED[id(ir)] = (ir, steps, cards)
     return found[1], found[2]
+
+
+def _guard(step: str, offering: Node) -> Node | None:
+    """The condition under which a `one of` offers a step (None: always)."""
+    return dict(zip(offering.args["steps"], offering.args.get("guards") or ())).get(step)
 
 
 def _chooses(body):

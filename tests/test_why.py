@@ -2,6 +2,7 @@
 pinned by the scenarios named why-*.yaml of each game (expect.why); here: the command, the prompt,
 and that no name asked at any decision of any game ends in a traceback or names a hidden card."""
 import random
+import shutil
 
 import pytest
 
@@ -104,3 +105,29 @@ def test_a_comparison_with_nothing_after_a_failed_part_is_left_out_and_alike_spa
     groups = [line.strip() for line in out.splitlines() if line.strip().startswith("your region,")]
     assert groups == [f"your region, {row}.1 and your region, {row}.2:" for row in ("high", "middle", "low")]
     assert "(and " not in out                              # every space told: none cut off
+
+
+def test_a_step_offered_elsewhere_is_said_with_what_fails_there_only_when_it_can_be_worked_out_here(tmp_path):
+    """Asked at another question, a step's condition is said as it stands only when it can be
+    worked out there: Orchard's turn ends with a choice whose condition reads a name the turn
+    binds after its first question, so at that question nothing more is said of it."""
+    shutil.copytree(ROOT / "examples" / "orchard", tmp_path, dirs_exist_ok=True)
+    game_yaml = tmp_path / "rules" / "orchard" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    turn = "    - refill market from crate to 4\n  scoring:"
+    assert turn in text
+    text = text.replace(turn, """    - refill market from crate to 4
+    - let picked = count(basket)
+    - one of:
+        - celebrate: picked > 100
+        - rest
+  celebrate: [score 1]
+  rest: [score 0]
+  scoring:""")
+    game_yaml.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("    - one of:") + 1
+    ir = games.load(str(game_yaml.parent), use_cache=False)
+    game = Game(ir, 2, 1)
+    said = why(game, game.pending.seat, "celebrate", Wording(ir.vocabulary))
+    assert said == ["You cannot celebrate now: this question is not where it is offered.",
+                    f"  It is offered at rules/orchard/game.yaml:{line}: Choose one: celebrate, or rest."], said
