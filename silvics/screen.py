@@ -1,10 +1,12 @@
 """What a person at the terminal sees at each decision: one compact screen of the table as
 their seat sees it. Their own hidden cards (a hand) as a table whose columns are what the
 cards print in their corners and badges (the game's `faces:`), each card's text beneath the
-first time it is shown (`show NAME` gives it again); the
-cards lying in sight as one line per place, named; the places of cards they cannot see as
-counts; the spaces of a grid that hold cards, a line per grid. Nothing here knows a game: it
-reads the observation, the faces and the vocabulary.
+first time it is shown (`show NAME` gives it again); the cards lying in sight as one line per
+place, named, with the marks players see on them, and said to lie face down as their place
+calls it (a stored energy card); the cards of a place they cannot see counted on its line, or
+said as face-down cards when everyone sees their marks (a vote turned for or against); the
+places of cards they cannot see at all as counts; the spaces of a grid that hold cards, a line per
+grid. Nothing here knows a game: it reads the observation, the faces and the vocabulary.
 
 `Screen.blocks` gives the screen as blocks (lines of text, and tables); `plain` writes them as
 lines of text (a file, a pipe, a test), `rich` prints them with rich's tables at a terminal.
@@ -51,19 +53,21 @@ class Screen:
             parts = parse_key(_key(label))
             zone = self.zones.get(parts.name)
             where = self.naming.zone(label)
-            shown = [card for card in cards if card.card is not None]
+            # a card in sight, or one hidden but for marks everyone sees (a vote face down, turned for)
+            shown = [card for card in cards if card.card is not None or self.naming.marks(card.marks)]
             hidden = len(cards) - len(shown)
             if zone is not None and zone.visibility == "owner" and parts.owner == self.seat and shown:
                 tables.append(self.table(where, shown, label))
-            elif zone is not None and (zone.rows or zone.map) and shown:
-                grids.setdefault(self.naming.zone(parts.name + _owner(label)), []).append(
-                    f"{parts.row}.{parts.column} {self._names(shown, label)}"
-                )
             elif shown:
                 down = zone is not None and zone.visibility == "public" and zone.face_down
                 more = f", and {face_down(zone, hidden)}" if down and hidden else _more(hidden)
-                seen.append(f"{_capital(where)}: {self._names(shown, label)}{more}")
-                seen += self._new_texts(shown, label)
+                if zone is not None and (zone.rows or zone.map):
+                    grids.setdefault(self.naming.zone(parts.name + _owner(label)), []).append(
+                        f"{parts.row}.{parts.column} {self._names(shown, label, zone)}{more}"
+                    )
+                else:
+                    seen.append(f"{_capital(where)}: {self._names(shown, label, zone)}{more}")
+                    seen += self._new_texts([card for card in shown if card.card is not None], label)
             if hidden and not shown:
                 unseen.append(f"{where} {hidden}")
         blocks: list[str | Table] = [*tables, *seen]
@@ -147,7 +151,7 @@ class Screen:
 
     def card(self, card, label: str) -> list[str]:
         """A card the seat sees, with all it prints (`show NAME`): each side shown, its corners
-        and badges by name, and its whole text."""
+        and badges by name, and its whole text; then the marks players see on it."""
         whole = self._whole(card, label)
         sides = card.card.sides if whole else [card.card.sides[card.side]]
         lines = [self.naming.card(card, label)]
@@ -164,6 +168,7 @@ class Screen:
                 for name, value in side.attributes.items()
                 if isinstance(value, Node)
             ]
+        lines += [INDENT + mark for mark in self.naming.marks(card.marks)]
         return [line for line in lines if line.strip()]
 
     def _whole(self, card, label: str) -> bool:
@@ -194,9 +199,22 @@ class Screen:
                 said.append(text if len(text) <= TEXT else text[: TEXT - 1].rsplit(" ", 1)[0] + " …")
         return said
 
-    def _names(self, cards, label: str) -> str:
-        listed = counted([self.naming.card(card, label) for card in cards])
+    def _names(self, cards, label: str, zone) -> str:
+        listed = counted([self._named(card, label, zone) for card in cards])
         return ", ".join(listed[:NAMED]) + (f" and {len(listed) - NAMED} more" if len(listed) > NAMED else "")
+
+    def _named(self, card, label: str, zone) -> str:
+        """A card on a place's line: by name, and that it lies face down (as its place calls a
+        card so: "Salal (stored energy card)"); or, hidden, as its place calls a face-down card;
+        with the marks players see ("a vote (vote against)", "Joker marker (joker animal owl)").
+        A mark that says the face-down word already says it alone (as the web table's captions)."""
+        marks = self.naming.marks(card.marks)
+        if card.card is None:
+            return f"{face_down(zone, 1, article=True)} ({', '.join(marks)})"
+        word = _down_word(zone) if card.down else ""
+        said = [word] if word and not any(mark.startswith(f"{word} ") for mark in marks) else []
+        named = self.naming.card(card, label)
+        return f"{named} ({', '.join(said + marks)})" if said + marks else named
 
 
 def counted(names: list[str]) -> list[str]:
@@ -213,6 +231,11 @@ def face_down(zone, n: int, article: bool = False) -> str:
     if n == 1:
         return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else f"1 {one}"
     return f"{n} {many or one + 's'}"
+
+
+def _down_word(zone) -> str:
+    """A card lying face down in the zone, as its players call one (its `face down:` words)."""
+    return zone.face_down.partition("|")[0] if zone is not None and zone.face_down else "face down"
 
 
 def plain(blocks) -> list[str]:

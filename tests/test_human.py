@@ -380,3 +380,62 @@ def test_a_question_offering_spaces_shows_the_grid_as_the_rules_draw_it(monkeypa
     assert offering and all(re.search(r"\n  The board:\n +1 +2 +3 .* 18\n    r1 +k +k +~", s) for s in offering)
     assert all(len(re.findall(r"\n    r\d+ ", screen)) == 17 for screen in offering)
     assert not any("The board:\n" in screen for screen in screens if screen not in offering)
+
+
+def test_the_screen_shows_the_marks_players_see_on_cards_in_sight_and_face_down():
+    """Four Forests: a vote lies face down under its creature, turned for or against it, which
+    every player sees; Renature: the joker marker shows the joker animal. The screen says both
+    (as the web table does), and `show NAME` too; a vote's card stays unnamed to the other seat."""
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming
+    from silvics.interpreter.agents import RandomAgent
+    from silvics.interpreter.game import Game
+    from silvics.screen import Screen, plain
+    ir = games.load("four-forests")
+    game, agents = Game(ir, 2, 3), [RandomAgent(3, 0), RandomAgent(3, 1)]
+    cast = lambda: [vote for creature in game.state.zones["creatures"]            # noqa: E731
+                    for vote in game.state.zones.get(f"votes/{creature}", ())]
+    while len(cast()) < 2:                                                          # both seats have voted
+        game.apply(agents[game.pending.seat].choose(game.observe(game.pending.seat)))
+    lines = plain(Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary)).blocks(game.observe(0)))
+    for vote in cast():
+        card = game.rules.defs[vote]
+        named = card.sides[game.state.side[vote]].name or card.id if game.state.placer[vote] == 0 else "a vote"
+        assert any(f"{named} (vote {game.state.marks[vote]['stance']})" in line for line in lines), (named, lines)
+    assert {game.state.placer[vote] for vote in cast()} == {0, 1}
+    assert "votes" not in lines[-1]                                                 # none counted as unseen
+
+    ir = games.load("renature")
+    game = Game(ir, 2, 2)
+    screen = Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary))
+    assert "  The joker track: Joker marker (joker animal butterfly)" in plain(screen.blocks(game.observe(0)))
+    marker = next(iter(game.observe(0).zones["joker"]))
+    assert screen.card(marker, "joker") == ["Joker marker", "  joker animal butterfly"]
+
+
+def test_the_screen_says_which_cards_lie_face_down_as_their_place_calls_them():
+    """Reforest: a covered sun plant lies face down as stored energy. Its owner sees it named
+    and said so ("Fireweed (stored energy card)"); the other player sees it counted on its
+    space's line ("and 1 stored energy card"), not left out."""
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming
+    from silvics.interpreter.agents import RandomAgent
+    from silvics.interpreter.game import Game
+    from silvics.screen import Screen, plain
+    ir = games.load("reforest")
+    for seed in range(40):
+        game, agents = Game(ir, 2, seed), [RandomAgent(seed, 0), RandomAgent(seed, 1)]
+        while not game.over and not any(game.state.facedown[uid] and key.startswith("region")
+                                         for key, pile in game.state.zones.items() for uid in pile):
+            game.apply(agents[game.pending.seat].choose(game.observe(game.pending.seat)))
+        if not game.over:
+            break
+    stored = next(uid for key, pile in game.state.zones.items() if key.startswith("region")
+                  for uid in pile if game.state.facedown[uid])
+    owner = game.state.placer[stored]
+    own = plain(Screen(ir, owner, Naming(ir, owner), Wording(ir.vocabulary)).blocks(game.observe(owner)))
+    name = game.rules.defs[stored].sides[game.state.side[stored]].name
+    assert any(f"{name} (stored energy card)" in line for line in own if line.startswith("  Your region:")), own
+    other = plain(Screen(ir, 1 - owner, Naming(ir, 1 - owner), Wording(ir.vocabulary)).blocks(game.observe(1 - owner)))
+    theirs = next(line for line in other if line.startswith(f"  P{owner + 1}'s region:"))
+    assert "stored energy card" in theirs, theirs                                    # counted, not left out
