@@ -108,17 +108,20 @@ class Asker:
     def words(self, prompt: str) -> str:
         """A question in the game's words, short enough for a line. A step the player may skip,
         which no phrase of the vocabulary words, is asked by what it does ("carry out a cloud
-        action? (as many times as you like, while …)"): cut short, the action stays."""
+        action? (as many times as you like, while you can pay for a cloud action)"); too long for
+        a line, by what it does alone, cut short if need be, still a question ("place a plant
+        from your player board …?")."""
         step = self.step(prompt)
         if step is not None and has_role(step, "optional") and self.wording.phrased(step) is None:
             action = self.wording.say(role(step, "optional"))
             if not has_role(step, "repeated"):
-                return _short(f"{action}?")
+                return f"{_short(action)}?"  # (a question cut short still asks)
             condition = step.args.get("while")  # `may repeat`'s, as its template words it
             again = "as many times as you like" + (
                 f", while {self.wording.say(condition)}" if condition else ""
             )
-            return _short(f"{action}? ({again})")
+            asked = f"{action}? ({again})"
+            return asked if len(asked) <= LONG else f"{_short(action)}?"
         return _short(self.asked(prompt)[1])
 
     def about(self, prompt: str) -> str | None:

@@ -344,7 +344,8 @@ def test_a_cards_own_zone_is_said_as_the_vocabulary_words_it():
 
 def test_a_step_one_may_skip_is_asked_by_what_it_does_and_names_its_card():
     """'carry out its effect? (Birch)', never 'you may: (carry out its effect)' without the card,
-    nor a question cut to 'as many times as you like …'."""
+    nor a question cut to 'as many times as you like …', nor one cut short without its question
+    mark (Renature's plant: 'place a plant from your player board …?')."""
     from silvics.compiler.english import Wording
     from silvics.human import Naming, question
     from silvics.interpreter.agents import decide, make_agent
@@ -366,6 +367,7 @@ def test_a_step_one_may_skip_is_asked_by_what_it_does_and_names_its_card():
                                for words, card in about_cards.items() if "effect" in words), about_cards
     assert "carry out a cloud action? (as many times as you like, while you can pay for a cloud action)" in asked
     assert not [words for words in asked if words.startswith(("you may", "as many times"))]
+    assert not [words for words in asked if "?" not in words], asked                # cut short, still a question
 
 
 def test_a_question_offering_spaces_shows_the_grid_as_the_rules_draw_it(monkeypatch):
