@@ -122,7 +122,26 @@ class Asker:
             )
             asked = f"{action}? ({again})"
             return asked if len(asked) <= LONG else f"{_short(action)}?"
-        return _short(self.asked(prompt)[1])
+        part = self.part(prompt)
+        return _short(self.asked(prompt)[1]) + (f" ({part[0]} of {part[1]})" if part else "")
+
+    def part(self, prompt: str) -> tuple[int, int] | None:
+        """Which of the questions of one phrase this is, and how many it asks: (2, 3) for the
+        creature of Four Forests' vote ("place a card … face down under a creature, turned to vote
+        for or against it": its card, its creature, its way), whose three questions the phrase
+        words alike; None for a question that is alone in its words."""
+        found = self._found(prompt)
+        if found is None:
+            return None
+        steps, index = found
+        (run, start), _ = self.asked(prompt)
+        segment = (
+            next((s for s in self.worded[run][1] if s[0] == start), None) if run in self.worded else None
+        )
+        if segment is None:
+            return None
+        asking = [at for at in range(start, start + segment[1]) if _asks(steps[at])]
+        return (asking.index(index) + 1, len(asking)) if len(asking) > 1 and index in asking else None
 
     def about(self, prompt: str) -> str | None:
         """The card a question names after its words ("… (birch)"), by its id: None for none."""
@@ -162,6 +181,11 @@ class Asker:
             if start <= index < start + length:
                 return (id(steps), start), text or self.wording.say(steps[index])
         return (prompt, 0), prompt
+
+
+def _asks(step) -> bool:
+    """Whether a step of a run asks a question of its own (a `choose`, a `may` …: it has a prompt)."""
+    return isinstance(step, Node) and bool(step.args.get("prompt"))
 
 
 class Forced(NamedTuple):

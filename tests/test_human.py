@@ -188,6 +188,20 @@ def test_a_question_names_its_actions_and_says_how_many_cards_are_still_wanted(m
     ]
 
 
+def test_the_questions_one_phrase_words_alike_say_which_of_them_is_asked(monkeypatch):
+    """Four Forests' vote is one phrase ("place a card from your hand face down under a creature,
+    turned to vote for or against it") over three questions (its card, its creature, its way):
+    each says which of the three it is (the story tells the three answers on one line, as the
+    golden stories show)."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1"] * 6)
+    _, out, _ = run_cli("play", "four-forests", "--players", "2", "--human", "1", "--seed", "3")
+    asked = [line for line in out.splitlines() if line.startswith("--- P1, your turn: ")]
+    vote = "--- P1, your turn: place a card from your hand face down under a creature, turned to vote for or against it"
+    assert asked[1:4] == [f"{vote} (1 of 3) ---", f"{vote} (2 of 3) ---", f"{vote} (3 of 3) ---"], asked
+    assert asked[0] == "--- P1, your turn: place a card from your hand face up in your forest ---"   # alone: unnumbered
+
+
 @pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
 def test_a_person_at_the_terminal_reads_no_id_zone_key_side_key_or_bookkeeping_mark(monkeypatch, game_id):
     """Seat 1 answers the first option 80 times, piped: what it reads (the prompts, the table, the
