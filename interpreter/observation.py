@@ -16,6 +16,7 @@ sampled world, is cheating by definition.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, NamedTuple
 
 from .ir import CardDef
@@ -129,19 +130,25 @@ class Observation:
 
     @property
     def zones(self) -> dict[str, tuple[Seen, ...]]:
-        """Every zone with cards in it (the box aside), by label, its cards bottom first."""
+        """Every zone with cards in it (the box aside), by label, its cards bottom first. Two
+        zones on copies of one card, whose labels would be alike, are each labelled by where
+        their card lies (under@tableau@1#3: on the third card of seat 1's tableau)."""
         return self.__once("zones", self.__zones)
 
     def __zones(self, game):
+        held = [key for key, pile in game.state.zones.items() if pile and key != "box"]
+        labels = [self.__zone_label(game, key) for key in held]
+        twice = {label for label, count in Counter(labels).items() if count > 1}  # on two copies of a card
         return {
-            self.__zone_label(game, key): tuple(self.__card(game, uid) for uid in pile)
-            for key, pile in game.state.zones.items()
-            if pile and key != "box"
+            (seat_label(game, self.seat, key, placed=True) if label in twice else label): tuple(
+                self.__card(game, uid) for uid in game.state.zones[key]
+            )
+            for key, label in zip(held, labels, strict=True)
         }
 
     def pile(self, key: str) -> tuple[Seen, ...]:
         """The cards of the zone `key` (as the game keys its zones), bottom first: for a table
-        laid out zone by zone, where two zones may share a label (the slots of two copies of a card)."""
+        laid out zone by zone."""
         game = self.__game_now()
         return tuple(self.__card(game, uid) for uid in game.state.zones.get(key, ()))
 

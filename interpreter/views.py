@@ -30,13 +30,14 @@ def in_sight(rules, seat: int, key: str, facedown: bool, placer: int) -> bool:
     return visibility == "owner" and owner == seat
 
 
-def seat_label(game, seat: int, key: str) -> str:
-    """A zone's label as `seat` may read it; a zone on a card the seat cannot see is named by
-    where that card lies: under@deck#2 (on the second card from the bottom of the deck)."""
+def seat_label(game, seat: int, key: str, placed: bool = False) -> str:
+    """A zone's label as `seat` may read it; a zone on a card the seat cannot see, or on any card
+    when `placed` (two copies of a card both holding cards), is named by where that card lies:
+    under@deck#2 (on the second card from the bottom of the deck)."""
     state = game.state
 
     def owner(uid: int) -> str:
-        if visible(game, seat, uid):
+        if not placed and visible(game, seat, uid):
             return game.card_id(uid)
         where = state.location[uid]
         return f"{seat_label(game, seat, where)}#{state.zones[where].index(uid) + 1}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -553,6 +554,30 @@ def test_a_zone_on_a_card_out_of_sight_is_named_by_where_that_card_lies():
                            "upcoming": [{"card": "bald-eagle", "tucked": ["trillium"]}]}})
     assert {label: len(cards) for label, cards in game.observe(0).zones.items()} == {
         "visitor_deck": 2, "tucked@visitor_deck#1": 2, "tucked@visitor_deck#2": 1, "upcoming": 1, "tucked@bald-eagle": 1}
+
+
+def test_the_zones_on_two_copies_of_a_card_are_both_seen_each_named_by_where_its_card_lies():
+    """Forest Shuffle, seed 0: two Horse Chestnuts in sight each hold animals in their slots.
+    Named by the card alone, the two zones would share a label and one would be lost from the
+    observation (an agent, the terminal screen); each is named by where its card lies instead."""
+    from collections import Counter
+
+    from silvics.interpreter.agents import RandomAgent
+    from silvics.interpreter.views import visible
+    game = Game(games.load("forest-shuffle"), 2, 0)
+    agents = [RandomAgent(0, 0), RandomAgent(0, 1)]
+
+    def copies_holding():
+        held = Counter(game.card_id(holder) for key, pile in game.state.zones.items()
+                       if pile and (holder := game.holder_of(key)) is not None and visible(game, 0, holder))
+        return [card for card, n in held.items() if n > 1]
+
+    while not copies_holding():
+        game.apply(agents[game.pending.seat].choose(game.observe(game.pending.seat)))
+    zones = game.observe(0).zones
+    assert sum(map(len, zones.values())) == sum(len(pile) for key, pile in game.state.zones.items() if key != "box")
+    assert f"slots@{copies_holding()[0]}" not in zones
+    assert sum(1 for label in zones if re.fullmatch(r"slots@forest@[12]#\d+", label)) >= 2, list(zones)
 
 
 def test_the_unseen_cards_found_zone_by_zone_are_those_no_visible_says_seen(position):
