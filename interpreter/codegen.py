@@ -377,21 +377,19 @@ class Module:
         ]
         after = next(self._counter)
         self._counter = itertools.count(after)  # (read, not used)
-        handed = [f"    ({name!r}, {op!r})," for name, op in self.handed]
+        tables = [
+            _pairs("HANDED", self.handed),
+            _pairs("FORGETTING", self._forgetting.items()),
+            *(_set(name, False) for name in self._forgetting.values()),
+            _set("NEXT", after),
+        ]
         return "\n".join(
             [
                 *(ast.unparse(statement) for statement in prelude),
                 "\n",
                 *(ast.unparse(tree) + "\n\n" for tree in self.functions),
                 *(ast.unparse(runners.tree(*named)) + "\n\n" for named in self._runner_names),
-                "HANDED = (",
-                *handed,
-                ")",
-                "FORGETTING = (",
-                *(f"    ({token!r}, {name!r})," for token, name in self._forgetting.items()),
-                ")",
-                *(f"{name} = False" for name in self._forgetting.values()),
-                f"NEXT = {after}",
+                *(ast.unparse(statement) for statement in tables),
                 "",
             ]
         )
@@ -696,6 +694,17 @@ def _defined(name: str, value) -> ast.stmt:
         ast.Name(type(value).__qualname__, ast.Load()), [ast.Constant(part) for part in parts], []
     )
     return ast.Assign([ast.Name(name, ast.Store())], made, lineno=1)
+
+
+def _set(name: str, value) -> ast.stmt:
+    """`name = value`, the value a constant."""
+    return ast.Assign([ast.Name(name, ast.Store())], ast.Constant(value), lineno=1)
+
+
+def _pairs(name: str, pairs) -> ast.stmt:
+    """`name = ((a, b), …)`: a table of the module's source, each item a constant (HANDED, FORGETTING)."""
+    items: list[ast.expr] = [ast.Tuple([ast.Constant(a), ast.Constant(b)], ast.Load()) for a, b in pairs]
+    return ast.Assign([ast.Name(name, ast.Store())], ast.Tuple(items, ast.Load()), lineno=1)
 
 
 def _imported(module: str, qualified: str, name: str) -> ast.stmt:

@@ -2,6 +2,7 @@
 and imported by later processes, which play byte for byte as a fresh one; the key follows the
 IR, its modules and the interpreter's source; a bad entry is generated afresh and rewritten; a
 cache that cannot be written costs only time. Every test has its own cache folder."""
+import ast
 import hashlib
 import os
 import subprocess
@@ -144,12 +145,13 @@ def test_a_bad_entry_is_generated_afresh_and_rewritten(cache_home, damage):
     elif damage == "not ours":
         entry.write_text("HANDED = 3\nNEXT = 'x'\n")
     elif damage == "hands out otherwise":                      # two requests of different primitives swapped
-        head, _, tail = text.partition("HANDED = (\n")
-        lines, _, end = tail.partition("\n)")
-        handed = lines.split("\n")
-        other = next(at for at, line in enumerate(handed) if line.split(", ")[1] != handed[0].split(", ")[1])
+        lines = text.splitlines()
+        at = next(number for number, line in enumerate(lines) if line.startswith("HANDED = "))
+        handed = list(ast.literal_eval(lines[at].partition(" = ")[2]))
+        other = next(number for number, (_, op) in enumerate(handed) if op != handed[0][1])
         handed[0], handed[other] = handed[other], handed[0]
-        entry.write_text(head + "HANDED = (\n" + "\n".join(handed) + "\n)" + end)
+        lines[at] = f"HANDED = {tuple(handed)!r}"
+        entry.write_text("\n".join(lines) + "\n")
     elif damage == "empty":
         entry.write_text("")
     else:
