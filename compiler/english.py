@@ -66,11 +66,14 @@ class Wording:
             text for _, _, text in self.segments(steps) if text
         ]  # a phrase reading as nothing hides bookkeeping
 
-    def segments(self, steps: tuple) -> list[tuple[int, int, str]]:
+    def segments(self, steps: tuple, before: tuple = ()) -> list[tuple[int, int, str]]:
         """The steps cut into runs, each (first step, how many, its English): a run of steps that
-        a phrase matches reads as one, any other step alone."""
+        a phrase matches reads as one, any other step alone. `before`: the `let`s written before
+        these steps in the lists around them, whose names read as their values if hidden."""
         said, i, named = [], 0, dict(self.named)
         try:
+            for let in before:
+                self._name_hidden(let, self.say(let))
             while i < len(steps):
                 for phrase in self._runs_from(steps[i]):
                     holes = _match_run(phrase.pattern, steps[i:])

@@ -115,6 +115,7 @@ class Scope:
     expanding: tuple = ()  # definitions being expanded (catches cycles)
     passed: dict = field(default_factory=dict)  # a definition's parameter -> (hidden binding, type)
     holes: bool = False  # a phrase's pattern: a capitalised name is a hole
+    about: str | None = None  # the card of the loop over cards its steps run in: its questions name it
 
     def bind(self, name: str, kind: str) -> Scope:
         return replace(self, names={**self.names, name: kind})
@@ -184,6 +185,8 @@ class Lowerer:
             name = binding.name or args.get(binding.var)
             if name:
                 scope = scope.bind(name, bound_type(binding, kinds))
+                if primitive.roles.get("loop body") == part and scope.names[name] == "card":
+                    scope = replace(scope, about=name)  # a question asked for each card names it
         return scope
 
     # ---- expressions: each returns (Node, type) ----
@@ -838,6 +841,7 @@ class Lowerer:
             prompt=prompt,
             **{"from": origin},
             **many,
+            **({"about": scope.about} if scope.about else {}),
         )
         element = "cards" if many else {"cards": "card", "any": "any", **ELEMENT}.get(kind, "value")
         return node, scope.bind(var, element)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..interpreter.ir import Node, Span
-from ..interpreter.registry import REGISTRY, Primitive, check_shape, role, spelled, spellings
+from ..interpreter.registry import REGISTRY, Primitive, check_shape, free_names, role, spelled, spellings
 from .diagnostics import Diagnostic, did_you_mean
 from .lower import Lowerer, LowerError, Scope, below_least
 
@@ -49,7 +49,7 @@ class Steps:
             node, scope = self.step(at, step, path + (i,), scope)
             if node is not None:
                 nodes.append(node)
-        return Node("block", {"steps": tuple(nodes)}, at.span(path))
+        return Node("block", {"steps": _about_read(nodes)}, at.span(path))
 
     def step(self, at: At, step, path, scope: Scope):
         if isinstance(step, str):
@@ -106,6 +106,8 @@ class Steps:
         if primitive.prompt:
             written = {p.name: _first(spec.get(p.key)) for p in primitive.params if p.key}
             args["prompt"] = f"{at.rule}: {primitive.prompt.format(**written)}"
+            if scope.about and any(param.name == "about" for param in primitive.params):
+                args["about"] = scope.about  # asked for each card of a loop: the question names it
         check_shape(primitive.name, args)
         return Node(primitive.name, args, at.span(path))
 
@@ -167,6 +169,19 @@ class Steps:
             (names, params[0].type),
             (guards if any(g is not None for g in guards) else None, "conditions"),
         ]
+
+
+def _about_read(steps: list[Node]) -> tuple[Node, ...]:
+    """A block's steps, each question asked for each card of a loop (`about`: Scope.about) naming
+    the card only when it, or a step after it in its block, reads it: "discard it?" and "place it
+    in one of your rows" are about the card, a cloud action offered while tokens are taken one by
+    one is not."""
+    kept = list(steps)
+    for at, step in enumerate(steps):
+        about = step.args.get("about")
+        if about and about not in free_names(tuple(steps[at:])):
+            kept[at] = Node(step.op, {k: v for k, v in step.args.items() if k != "about"}, step.span)
+    return tuple(kept)
 
 
 # Each shape of value a key holds: how the compiler reads it, and how the published step

@@ -4,11 +4,13 @@ legal options; they answer by number or by name, and may ask `show NAME`, `why N
 
 from __future__ import annotations
 
+import re
+
 from silvics.compiler.cardtext import attribute_line
 from silvics.compiler.english import Wording
 from silvics.interpreter.ir import Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
-from silvics.screen import plain, rich
+from silvics.screen import plain, rich, space_words
 
 
 class InputEnded(Exception):
@@ -160,12 +162,13 @@ def rich_console():
     return Console(highlight=False)
 
 
+_YOU = re.compile(r"\byou(?:r)?\b")  # a zone's words said to its owner: "the terrains dealt to you"
 CLEAR = "\033[2J\033[H" + "\n" * 40  # clears a terminal; scrolls anything that ignores it out of sight
 
 
 class Naming:
     """How a person reads the table, never by id: a zone as "your hand", "P2's reserve", "the
-    clearing", a card's own zone as "Dryads' votes", a space as "your region, low.1"; a card by
+    clearing", a card's own zone as "Dryads' votes", a space as "your region, low row, column 1"; a card by
     its name, a card whose sides are halves of one face (its kind's `faces: split`) by all its
     halves unless it lies on a card (played as one half); only the marks the rules declare
     `shown`, by those words."""
@@ -199,6 +202,9 @@ class Naming:
     def zone(self, label: str) -> str:
         name, _, owner = label.partition("@")
         zone, _, space = name.partition(":")
+        if space:  # "low.1": "low row, column 1"
+            row, _, column = space.rpartition(".")
+            space = space_words(row, column)
         words, plain = self._words(zone)
         said = plain + (f", {space}" if space else "")
         if not owner:
@@ -206,8 +212,10 @@ class Naming:
         if owner.isdigit():
             whose = "your" if int(owner) == self.seat + 1 else f"P{owner}'s"
             whole = words + (f", {space}" if space else "")
-            if "your " in whole.removeprefix("your "):  # "the plants on your player board": whose board
-                return whole.replace("your ", f"{whose} ")
+            if _YOU.search(whole.removeprefix("your ")):  # "the plants on your player board": whose
+                if int(owner) == self.seat + 1:
+                    return whole
+                return _YOU.sub(lambda you: whose if you[0] == "your" else f"P{owner}", whole)
             return f"{whose} {said}"
         if "@" in owner:  # the zone of a card known by where it lies: "slots@forest@2#3"
             place, _, number = owner.partition("#")

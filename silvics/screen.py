@@ -56,19 +56,23 @@ class Screen:
             # a card in sight, or one hidden but for marks everyone sees (a vote face down, turned for)
             shown = [card for card in cards if card.card is not None or self.naming.marks(card.marks)]
             hidden = len(cards) - len(shown)
+            down = zone is not None and zone.visibility == "public" and bool(zone.face_down)  # said in sight
             if zone is not None and zone.visibility == "owner" and parts.owner == self.seat and shown:
                 tables.append(self.table(where, shown, label))
-            elif shown:
-                down = zone is not None and zone.visibility == "public" and zone.face_down
-                more = f", and {face_down(zone, hidden)}" if down and hidden else _more(hidden)
+            elif shown or (down and hidden):
+                said = face_down(zone, hidden)
+                if shown:
+                    more = f", and {said}" if down and hidden else _more(hidden)
+                    said = f"{self._names(shown, label, zone)}{more}"
                 if zone is not None and (zone.rows or zone.map):
+                    space = space_words(str(parts.row), parts.column)
                     grids.setdefault(self.naming.zone(parts.name + _owner(label)), []).append(
-                        f"{parts.row}.{parts.column} {self._names(shown, label, zone)}{more}"
+                        f"{space} — {said}"
                     )
                 else:
-                    seen.append(f"{_capital(where)}: {self._names(shown, label, zone)}{more}")
+                    seen.append(f"{_capital(where)}: {said}")
                     seen += self._new_texts([card for card in shown if card.card is not None], label)
-            if hidden and not shown:
+            elif hidden:
                 unseen.append(f"{where} {hidden}")
         blocks: list[str | Table] = [*tables, *seen]
         drawn = self._drawn(observation)
@@ -215,6 +219,12 @@ class Screen:
         said = [word] if word and not any(mark.startswith(f"{word} ") for mark in marks) else []
         named = self.naming.card(card, label)
         return f"{named} ({', '.join(said + marks)})" if said + marks else named
+
+
+def space_words(row: str, column) -> str:
+    """A space of a grid as a person says it: "low row, column 1"; a row named by no word, as a
+    drawing labels it: "row r5, column 14"."""
+    return f"{row} row, column {column}" if row.isalpha() else f"row {row}, column {column}"
 
 
 def counted(names: list[str]) -> list[str]:

@@ -16,11 +16,11 @@ from silvics.human import card_name
 from silvics.interpreter.game import Game
 from silvics.interpreter.ir import GameIR, Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
-from silvics.interpreter.registry import has_role, role
+from silvics.interpreter.registry import REGISTRY, has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
 from silvics.interpreter.views import visible, zone_sight
 from silvics.position import PositionError, zone_from_label
-from silvics.screen import counted, face_down
+from silvics.screen import counted, face_down, space_words
 
 INDENT = "  "
 WIDE = 100  # a grid's rows are drawn this wide at most: longer names are shortened to fit
@@ -71,11 +71,13 @@ class _Index(NamedTuple):
     steps: dict  # each step by where it is written (what Game.recent names)
     draws: list[Node]  # the grid drawings
     branches: list[tuple[Node, frozenset]]  # each branch's condition, and the spans its `then` holds
+    lets: dict[int, tuple]  # id() of a list of steps -> the `let`s before it in the lists around it
 
 
 @_per_ir
 def _index(ir: GameIR) -> _Index:
-    index = _Index({}, {}, [], [])
+    index = _Index({}, {}, [], [], {})
+    _lets_around(tuple(every_rule(ir)), (), index.lets)
     for node in nodes(every_rule(ir)):
         if node.span:
             index.steps[node.span] = node
@@ -94,6 +96,24 @@ def _index(ir: GameIR) -> _Index:
     return index
 
 
+def _lets_around(value, lets: tuple, found: dict) -> None:
+    """Each list of steps within `value`, with the `let`s before it in the lists around it (a
+    question nested in an `if` says a name bound earlier as what it stands for: "this row")."""
+    if isinstance(value, tuple):
+        for item in value:
+            _lets_around(item, lets, found)
+    elif isinstance(value, Node) and REGISTRY[value.op].kind == "flow":  # (only flow holds steps)
+        if has_role(value, "sequence"):
+            steps = role(value, "sequence")
+            found.setdefault(id(steps), lets)
+            for at, step in enumerate(steps):
+                before = tuple(s for s in steps[:at] if isinstance(s, Node) and s.op == "let")
+                _lets_around(step, lets + before, found)
+        else:
+            for part in value.args.values():
+                _lets_around(part, lets, found)
+
+
 class Asker:
     """Where each question the rules ask is written, in words: a prompt names its step, and the
     run of steps a phrase reads as one (choose a card, then move it) is one decision. The rules
@@ -103,6 +123,7 @@ class Asker:
         self.worded: dict[int, tuple[tuple, list[tuple[int, int, str]]]] = {}  # id(steps) -> their segments
         self.wording = wording
         self.where = _index(ir).prompts  # prompt -> (the steps asking it, its index)
+        self.lets = _index(ir).lets  # steps -> the `let`s before them in the steps around them
         self.procedures: dict[str, str] = {}  # a procedure `one of` offers -> its words
 
     def words(self, prompt: str) -> str:
@@ -176,7 +197,8 @@ class Asker:
             return (prompt, 0), prompt
         steps, index = found
         if id(steps) not in self.worded:
-            self.worded[id(steps)] = (steps, self.wording.segments(steps))  # the steps kept: ids stay theirs
+            segments = self.wording.segments(steps, self.lets.get(id(steps), ()))
+            self.worded[id(steps)] = (steps, segments)  # the steps kept: ids stay theirs
         for start, length, text in self.worded[id(steps)][1]:
             if start <= index < start + length:
                 return (id(steps), start), text or self.wording.say(steps[index])
@@ -252,13 +274,21 @@ class Moved(NamedTuple):
     def line(self) -> str:
         if self.phrase:
             return f"{INDENT}{self.actor}{self.phrase} — {self.cards}"
-        return f"{INDENT}{self.actor}{self.cards} {'go' if self.many else 'goes'} to {self.place}"
+        actor = "" if self.place.startswith(f"{self.actor[:-2]}'s ") else self.actor  # the place names them
+        return f"{INDENT}{actor}{self.cards} {'go' if self.many else 'goes'} to {self.place}"
 
     def joined(self, other: Moved) -> Moved | None:
         """One line for both, when they say the same kind of thing about the same place."""
         if self[:2] + self[4:] != other[:2] + other[4:] or "card" in self.cards + other.cards:
             return None  # (cards counted, not named, are not joined)
         return self._replace(cards=f"{self.cards}, {other.cards}", many=True)
+
+
+class LaidOut(NamedTuple):
+    """The table as play begins, told where setup ends: after the choices made in it, so that
+    the story only ever grows at its end (what a person was told since their last decision)."""
+
+    lines: tuple[str, ...]
 
 
 class _Teller:
@@ -273,8 +303,8 @@ class _Teller:
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
         # (log length then, a heading's words, the score items of an action, or a choice not asked)
-        self.events: list[tuple[int, str | list[tuple] | Forced | Moved]] = []
-        self.setup: list[str] = []
+        self.events: list[tuple[int, str | list[tuple] | Forced | Moved | LaidOut]] = []
+        self.setup: list[str] = []  # the table as play began (none yet: no move is told)
         self.scored = 0  # score items told so far
         # seat -> [[choice, whether every viewer has seen its cards so far]] while its turn goes on
         self.unsettled: dict[int, list] = {}
@@ -301,6 +331,7 @@ class _Teller:
     def on_call(self, game, name: str, env: dict):
         if name == "play" and not self.setup:
             self.setup = self._laid_out(game)
+            self.events.append((len(game.state.log), LaidOut(tuple(self.setup))))
         self.scoring = self.scoring or name == "scoring"  # its moves are bookkeeping: its points are told
         if name == "scoring" and game.state.log and game.state.log[-1][0] == "end":  # a rule ended it
             self.ending = self._why_ended(game.recent[-1] if game.recent else None)
@@ -403,7 +434,7 @@ class _Teller:
             id(entry[0]) for entries in self.unsettled.values() for entry in entries if not entry[1]
         }
         self.acted = None
-        lines = ["Setup:", *(INDENT + line for line in self.setup)]
+        lines = ["Setup:"]
         log, events = self.game.state.log, self.events  # events come in the log's order
         said: list = []  # the choices of one decision so far
         told: Moved | None = None  # the last move told, which the next may join
@@ -431,6 +462,8 @@ class _Teller:
                         told = None
                     else:
                         lines.append(told.line())
+                elif isinstance(what, LaidOut):
+                    lines += self._decided(said) + [INDENT + line for line in what.lines]
                 elif isinstance(what, str):  # a heading
                     lines += self._decided(said)
                     lines += (
@@ -471,7 +504,10 @@ class _Teller:
         return self.wording.say(held[-1]) if held else ""  # parents first: the innermost is last
 
     def _run(self, choice: Said | Forced):
-        return self.asker.asked(choice.prompt)[0]
+        """The run of steps a question belongs to, and the card it is asked about (a loop's):
+        the questions of one decision share both."""
+        about = choice.card if isinstance(choice, Said) and not choice.picked else None
+        return self.asker.asked(choice.prompt)[0], about
 
     def _decided(self, said: list) -> list[str]:
         """A decision's line, once its choices are all made (the list is emptied)."""
@@ -491,7 +527,14 @@ class _Teller:
             self.acted = told[-1]  # the cards it moves, if no choice names them, are told on its line
             return told
         _, words = self.asker.asked(first.prompt)
-        return [f"{INDENT}P{first.seat + 1}: {_short(words)} — {', '.join(answers)}"]
+        return [f"{INDENT}P{first.seat + 1}: {_short(words)}{self._about(first)} — {', '.join(answers)}"]
+
+    def _about(self, choice: Said | Forced) -> str:
+        """The card a question asked for each card of a loop names (when it picks none itself):
+        " (Seep Spring)", or " (a hidden card)" if a viewer has not seen it."""
+        if not isinstance(choice, Said) or choice.picked or choice.card is None:
+            return ""
+        return f" ({self._card(choice.card) if self._shown(self.game, choice.card) else 'a hidden card'})"
 
     def _optional(self, choice: Said | Forced, step: Node) -> list[str]:
         """An optional step taken or not: "yes" is told by what it does (an effect by its card's
@@ -525,7 +568,7 @@ class _Teller:
             parts = parse_key(zone_from_label(self.game, label))
         except PositionError:
             return ""
-        return f"{parts.row} row, column {parts.column}" if parts.row else ""
+        return space_words(parts.row, parts.column) if parts.row else ""
 
     def _points(self, items) -> list[str]:
         """Points scored by one action: a line per seat and heading (or card awarding them)."""
@@ -563,7 +606,8 @@ class _Teller:
         return said.replace("your ", "")  # said of every player: the log names each
 
     def _laid_out(self, game) -> list[str]:
-        """The table as play begins: markers, counters, and what each place holds."""
+        """The table as play begins: markers, counters, and what each place holds, a line each (a
+        place held by several players names each on a line of its own, indented below it)."""
         lines = [f"{self._marker(name)}: P{seat + 1}" for name, seat in sorted(game.state.markers.items())]
         for zone in self.ir.zones:
             if zone.name == "box" or zone.rows or zone.per == "card":
@@ -572,24 +616,24 @@ class _Teller:
             held = {key: game.state.zones[key] for key in sorted(keys) if game.state.zones[key]}
             if held:
                 holding = self._holding(zone, held)
-                lines.append(
-                    f"{self._zone_words(zone)}:{'' if holding.startswith(chr(10)) else ' '}{holding}"
-                )
+                words = self._zone_words(zone)
+                lines += [f"{words}: {holding}"] if isinstance(holding, str) else [f"{words}:", *holding]
         return lines
 
     def _marker(self, name: str) -> str:
         said = self.wording.say(Node("player", {"rel": name})).replace("_", " ")
         return f"the {said} player" if said == name.replace("_", " ") else said  # a marker names a player
 
-    def _holding(self, zone, held: dict) -> str:
+    def _holding(self, zone, held: dict) -> str | list[str]:
+        """What a place holds: in words, or for a place of each player's, a line per player."""
         if zone.per == "player":
             counts = {len(cards) for cards in held.values()}
             if zone.visibility != "public" and len(counts) == 1:
                 return f"{counts.pop()} cards each"
-            return "".join(  # a player's zone: its key names its owner
-                f"\n{INDENT * 2}P{cast(int, parse_key(key).owner) + 1}: {self._cards(zone, cards)}"
+            return [  # a player's zone: its key names its owner
+                f"{INDENT}P{cast(int, parse_key(key).owner) + 1}: {self._cards(zone, cards)}"
                 for key, cards in held.items()
-            )
+            ]
         return self._cards(zone, next(iter(held.values())))
 
     def _cards(self, zone, cards: list) -> str:

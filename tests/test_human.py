@@ -455,3 +455,97 @@ def test_the_screen_says_which_cards_lie_face_down_as_their_place_calls_them():
     other = plain(Screen(ir, 1 - owner, Naming(ir, 1 - owner), Wording(ir.vocabulary)).blocks(game.observe(1 - owner)))
     theirs = next(line for line in other if line.startswith(f"  P{owner + 1}'s region:"))
     assert "stored energy card" in theirs, theirs                                    # counted, not left out
+
+
+def test_what_happened_in_a_setup_with_a_choice_is_told_once_in_order_with_its_nesting(monkeypatch):
+    """Forest Shuffle with the special caves: P2 takes a cave before P1 (reverse playing order),
+    then P1 does, then play begins. P1's first screen tells P2's pick; the next tells P1's own pick
+    and then the table as play begins, each line once (the table used to be put at the top of the
+    setup, so the story above P1's last screen shifted and P2's pick was told again), and a place
+    of each player's names each one on a line indented below it (it used to lose its indent)."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1", "1"])
+    _, out, _ = run_cli("play", "forest-shuffle", "--players", "2", "--human", "1", "--seed", "5",
+                        "--module", "special-caves")
+    screens = [screen.splitlines() for screen in out.split("\n--- P1, your turn: ")[1:3]]
+    told = [screen[screen.index(header) + 1:] for screen, header in
+            zip(screens, ["  What happened:", "  Since your last decision:"], strict=True)]
+    told = [lines[:min(at for at, line in enumerate(lines) if line in ("", "  Your hand:"))] for lines in told]
+    assert told[0] == [
+        "  Setup:",
+        "    P2: choose one of the special caves and place it in front of you — Smugglers' Cave",
+    ], told[0]
+    assert told[1] == [
+        "    P1: choose one of the special caves and place it in front of you — Collectors' Cave",
+        "    the first player: P1",
+        "    the draw pile: 119 cards",
+        "    hand: 6 cards each",
+        "    special cave:",
+        "      P1: Collectors' Cave",
+        "      P2: Smugglers' Cave",
+    ], told[1]
+
+
+def test_a_question_asked_for_each_card_of_a_loop_names_the_card_and_spaces_are_said_in_words(monkeypatch):
+    """Reforest's terrains: each of the three dealt is offered for discarding ("discard it; then draw
+    1 card from the deck?") and then placed ("place it in one of your rows …"): each question names
+    its terrain, in the question and in the story, and a space reads "high row, column 1", never
+    the engine's "high.1" (seed 7: P1 is dealt Seep Spring, Windthrow Gap and Old Burn). Seep
+    Spring's effect then asks for "the empty spaces of this row", where its text binds the row
+    first (`let row = it.space.row`, a step before the question's `if`): never "of row". A card
+    going to a place of P1's is told once as theirs: "Stinging Nettle goes to P1's region"."""
+    from conftest import run_cli
+    piped(monkeypatch, ["2", "1", "2", "1", "1", "2", "1", "1", "1", "1"])
+    _, out, _ = run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "7", "--module", "terrain")
+    asked = [line for line in out.splitlines() if line.startswith("--- P1, your turn: ")]
+    discard = "--- P1, your turn: discard it; then draw 1 card from the deck?"
+    assert asked[:5] == [
+        f"{discard} (Seep Spring) ---", f"{discard} (Windthrow Gap) ---", f"{discard} (Old Burn) ---",
+        "--- P1, your turn: place it in one of your rows with no terrain yet (Seep Spring) ---",
+        "--- P1, your turn: place it in one of your rows with no terrain yet (Old Burn) ---",
+    ], asked
+    assert "  [1] your terrains, high row, column 1" in out and "  P2's terrains: middle row, column 1 — Talus Slope" in out
+    assert "    P1: place it in one of your rows with no terrain yet (Seep Spring) — high row, column 1" in out
+    assert not re.search(r"\b(high|middle|low)\.\d", out)
+    assert "--- P1, your turn: store 1 card from the deck in one of the empty spaces of this row ---" in asked
+    assert "\n    Stinging Nettle goes to P1's region\n" in out
+
+
+def test_only_a_question_that_acts_on_the_card_of_its_loop_names_it():
+    """The compiler marks a question in a loop over cards with the loop's card (`about`) only when
+    it, or a step after it in its block, reads the card: Reforest's terrains (discarded, then placed)
+    are named; Renature's cloud action, offered while the cloud tokens are taken one by one, is not
+    about the token."""
+    def questions(game_id, file):
+        ir = games.load(game_id)
+        found, seen = [], set()
+
+        def walk(node):
+            if id(node) in seen:
+                return
+            seen.add(id(node))
+            if isinstance(node, tuple):
+                for item in node:
+                    walk(item)
+            elif hasattr(node, "op"):
+                if node.op in ("choose", "may") and node.span and node.span.file.endswith(file):
+                    found.append((node.op, node.span.line, node.args.get("about")))
+                for value in node.args.values():
+                    walk(value)
+        for procedure in (*ir.procedures.values(), *(p for m in ir.modules.values() for p in m.procedures.values())):
+            walk(procedure)
+        return sorted(found)
+    # (line 24 carries out the terrain's Setup ability: the effect's card, the same card, is named)
+    assert questions("reforest", "terrain.yaml") == [("choose", 20, "t"), ("may", 15, "t"), ("may", 24, "t")]
+    assert ("may", 333, None) in questions("renature", "game.yaml")
+
+
+def test_a_place_in_sight_holding_only_face_down_cards_says_them_where_they_lie(monkeypatch):
+    """Forest Shuffle, seed 11: P2's forest holds only a sapling. P1 reads "P2's forest: 1 sapling"
+    among the places in sight, as once a tree is beside it ("Horse Chestnut, and 1 sapling"); it
+    used to be counted with the cards P1 cannot see at all ("P2's forest 1")."""
+    from conftest import run_cli
+    piped(monkeypatch, ["2"] * 10)
+    _, out, _ = run_cli("play", "forest-shuffle", "--players", "2", "--human", "1", "--seed", "11")
+    assert "\n  P2's forest: 1 sapling\n" in out
+    assert not re.search(r"Cards you cannot see: .*P2's forest", out)

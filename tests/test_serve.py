@@ -261,7 +261,7 @@ def test_a_large_grid_shows_on_each_space_what_the_rules_drawing_shows():
 
 def test_a_question_offering_spaces_outlines_them_on_the_grid_and_names_them_in_words():
     """Renature asks for a space of the board: each offered space is clickable on the board, and
-    the buttons say 'the board, r5.14', never the engine's key."""
+    the buttons say 'the board, row r5, column 14', never the engine's key."""
     table = new_table("renature")
     key = table.keys["P1"]
     with client_of(table) as client:
@@ -273,7 +273,7 @@ def test_a_question_offering_spaces_outlines_them_on_the_grid_and_names_them_in_
         offered = re.findall(r'<td [^>]*class="offered" data-option="(\d+)"', page)
         buttons = re.findall(r'<button type="button" data-option="\d+">([^<]*)</button>', page)
     assert offered and sorted(map(int, offered)) == list(range(len(buttons)))
-    assert all(re.fullmatch(r"the board, r\d+\.\d+", words) for words in buttons), buttons
+    assert all(re.fullmatch(r"the board, row r\d+, column \d+", words) for words in buttons), buttons
 
 
 def test_a_face_down_card_whose_mark_says_its_word_is_captioned_once():

@@ -103,7 +103,8 @@ def test_a_comparison_with_nothing_after_a_failed_part_is_left_out_and_alike_spa
     assert status == 0
     assert "is nothing" not in out and "the number of plants in it is 0, and must be more than 0 (line 130)" in out
     groups = [line.strip() for line in out.splitlines() if line.strip().startswith("your region,")]
-    assert groups == [f"your region, {row}.1 and your region, {row}.2:" for row in ("high", "middle", "low")]
+    assert groups == [f"your region, {row} row, column 1 and your region, {row} row, column 2:"
+                      for row in ("high", "middle", "low")]
     assert "(and " not in out                              # every space told: none cut off
 
 

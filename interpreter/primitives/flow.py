@@ -19,6 +19,14 @@ from ..views import card_label
 from .expressions import cards, pile_of, seat_order
 
 ACTION_PROMPT = "choose an action"  # what `one of` asks: its options are the procedures offered
+# a question's card: set by the compiler in a loop over cards whose card the question acts on
+ABOUT = Param(
+    "about",
+    "binding",
+    derived="compiler",
+    required=False,
+    doc="the card of the loop it is asked in (a loop over cards): the question names it",
+)
 
 
 def _guarded(node, build) -> tuple[tuple[str, Expr | None], ...]:
@@ -570,16 +578,21 @@ def end(node, build):
     spelled="may",
     form="step",
     prompt="you may: {body}",
-    params=[Param("body", "block", key="may"), Param("prompt", "text", derived="compiler")],
+    params=[
+        Param("body", "block", key="may"),
+        Param("prompt", "text", derived="compiler"),
+        ABOUT,
+    ],
     roles={"optional": "body"},
 )
 def may(node, build):
     """The acting seat decides whether to carry out the steps (all of them, or none): optional
     effects, and "up to N" actions as N optional steps. When the steps carry out one printed
     effect, the question names the card, and is not asked when the card has no such effect or
-    when the effect is a single `if` whose condition does not hold (it would do nothing)."""
+    when the effect is a single `if` whose condition does not hold (it would do nothing). Asked
+    in a loop over cards, it names the loop's card (`about`)."""
     body, prompt = build(node.args["body"]), node.args.get("prompt") or "may"
-    effect = _single_effect(node.args["body"], build)
+    effect, about = _single_effect(node.args["body"], build), node.args.get("about")
 
     def enter(game, frame):
         seat, asked, uid = frame.env["you"], prompt, None
@@ -587,6 +600,9 @@ def may(node, build):
             uid = effect(game, frame.env)
             if uid is None:  # nothing to ask: no frame to push
                 return
+        elif about is not None:
+            uid = frame.env.get(about)
+        if uid is not None:
             asked = f"{prompt} ({card_label(game, seat, uid)})"
         game.push(answered, frame)  # the frame the answer is handed to
         game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), node, about=uid))
@@ -925,6 +941,7 @@ def until(node, build):
         Param("cards", "flag", derived="compiler", doc="whether it chooses among cards"),
         Param("players", "flag", derived="compiler", doc="whether it chooses among players"),
         Param("prompt", "text", derived="compiler", doc="the question, naming the procedure"),
+        ABOUT,
     ],
 )
 def choose(node, build):
@@ -934,6 +951,12 @@ def choose(node, build):
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
     of_players = node.args.get("players", False)
     prompt = node.args.get("prompt") or f"choose {name}"
+    about = node.args.get("about")
+
+    def asking(game, env) -> tuple[str, int | None]:
+        """The question, naming the card of the loop it is asked in (`about`), and that card."""
+        uid = None if about is None else env.get(about)
+        return (prompt, None) if uid is None else (f"{prompt} ({card_label(game, env['you'], uid)})", uid)
 
     def options(game, env, taken=()):
         found = source(game, env)
@@ -958,14 +981,16 @@ def choose(node, build):
         else:
             found = tuple(pile_of(game, found) if of_cards else found)
         if len(found) > 1:  # asked here, not through a call: one costs about 1 % of a game of choices
+            asked, uid = (prompt, None) if about is None else asking(game, env)
             game.state.pending = Choice(
                 env["you"],
-                prompt,
+                asked,
                 found,
                 lambda option, viewer: words(game, found, option, viewer),
                 node,
                 name,
                 of_cards,
+                uid,
             )
             return
         env[name] = found[0] if found else None
@@ -973,7 +998,7 @@ def choose(node, build):
             game.on_choice(
                 game,
                 env["you"],
-                prompt,
+                asking(game, env)[0],
                 _said(game, found, of_cards, of_players),
                 False,
                 found if of_cards else (),
@@ -1007,22 +1032,23 @@ def choose(node, build):
                 game.on_choice(
                     game,
                     frame.env["you"],
-                    prompt,
+                    asking(game, frame.env)[0],
                     _said(game, left, of_cards, of_players),
                     False,
                     tuple(left) if of_cards else (),
                 )
             return
+        asked, uid = asking(game, frame.env)
         game.ask(
             Choice(
                 frame.env["you"],
-                prompt,
+                asked,
                 left,
                 lambda option, viewer: words(game, left, option, viewer),
                 node,
                 None,
                 of_cards,
-                None,
+                uid,
                 (measure, wanted),
             )
         )
