@@ -35,8 +35,10 @@ from typing import Any, Literal
 
 Shape = tuple[tuple[bool, bool, bool], ...]  # per step: (may stop, notes a place, hands the frame over)
 # a block's (None), a loop's that its `begin` begins each pass of ("loop"), or a loop's over
-# values, which the runner begins itself, binding each as `name` ("values")
-Looping = Literal["loop", "values"] | None
+# values, which the runner begins itself, binding each as `name` in a copy of the bindings around
+# the loop ("values"), or, when its steps bind no name of their own, in the same bindings pass
+# after pass, copied once ("kept": no name of a pass can outlive it, so no copy is needed)
+Looping = Literal["loop", "values", "kept"] | None
 
 # The code, for a loop whose step 0 notes a place and may stop and whose step 1 does neither
 # (a block has no `while`: its steps, then `stack.pop()`):
@@ -72,7 +74,7 @@ Looping = Literal["loop", "values"] | None
 
 def label(shape: Shape, looping: Looping) -> str:
     """The shape in a word, for the cache's list of what a module handed out (codegen.Module):
-    `block`, `loop` or `values`, then a letter a step (a: neither stops nor notes, b: stops, c:
+    `block`, `loop`, `values` or `kept`, then a letter a step (a: neither stops nor notes, b: stops, c:
     notes, d: both; f and h: b and d handing the frame over)."""
     letters = ("abcdefgh"[4 * hands + 2 * noted + stops] for stops, noted, hands in shape)
     return f"{looping or 'block'} " + "".join(letters)
@@ -91,15 +93,15 @@ def maker(shape: Shape, looping: Looping) -> Callable:
 
 def tree(name: str, shape: Shape, looping: Looping) -> ast.FunctionDef:
     """The maker of a runner of this shape, as `ast` (see the comment above)."""
-    names = ["name" if looping == "values" else "begin"]
+    names = ["name" if looping in ("values", "kept") else "begin"]
     steps: list[ast.stmt] = []
     for k, (stops, noted, hands) in enumerate(shape):
         names += [f"step_{k}", *([f"span_{k}"] if noted else [])]
         steps.append(_step(k, stops, noted, hands))
     last = _n(ast.Constant, len(shape))
     if looping:
-        if looping == "values":
-            begun = copy.deepcopy(_next_value())
+        if looping in ("values", "kept"):
+            begun = copy.deepcopy(_next_value(looping == "kept"))
         else:
             begun = [
                 _n(
@@ -142,11 +144,24 @@ def tree(name: str, shape: Shape, looping: Looping) -> ast.FunctionDef:
 
 
 @cache
-def _next_value() -> list[ast.stmt]:
+def _next_value(kept: bool) -> list[ast.stmt]:
     """How a loop over values (frame.data, a flow._Passes) begins a pass: it binds the next value
-    as `name` (when it has one) in a copy of the bindings around the loop; when none is left, it
-    ends the loop and carries out the actions it held back (a simultaneous turn's). Parsed once a
-    process (it holds nothing of the rules), and copied into each runner."""
+    as `name` (when it has one) in a copy of the bindings around the loop, or, `kept`, in the
+    bindings of its first pass; when none is left, it ends the loop and carries out the actions
+    it held back (a simultaneous turn's). Parsed once a process (it holds nothing of the rules),
+    and copied into each runner."""
+    binding = (
+        """
+            if passes.begun == 1:
+                frame.env = dict(passes.around)
+            if name is not None:
+                frame.env[name] = value
+        """
+        if kept
+        else """
+            frame.env = {**passes.around, name: value} if name is not None else dict(passes.around)
+        """
+    )
     return ast.parse(
         textwrap.dedent(
             """
@@ -158,9 +173,9 @@ def _next_value() -> list[ast.stmt]:
                 return
             value = passes.values[passes.begun]
             passes.begun += 1
-            frame.env = {**passes.around, name: value} if name is not None else dict(passes.around)
             """
         )
+        + textwrap.dedent(binding)
     ).body
 
 

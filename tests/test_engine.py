@@ -444,14 +444,15 @@ def test_a_generated_runner_holds_nothing_of_the_rules(game_id):
 
     from silvics.interpreter import game as engine
     rules = engine.Rules(games.load(game_id))
-    kinds = {name: asked.split()[0] for name, asked in rules.code.handed if asked.split()[0] in ("block", "loop", "values")}
-    assert "block" in kinds.values() and "values" in kinds.values()
+    kinds = {name: asked.split()[0] for name, asked in rules.code.handed
+             if asked.split()[0] in ("block", "loop", "values", "kept")}
+    assert "block" in kinds.values() and {"values", "kept"} & set(kinds.values())
     for name, kind in kinds.items():
         maker = rules.code.namespace[name]
         assert all(re.fullmatch(r"begin|name|step_\d+|span_\d+|run", name) for name in maker.__code__.co_varnames)
         [run] = [value for value in maker.__code__.co_consts if isinstance(value, types.CodeType)]
         names = {"state", "stack", "i", "pending", "recent", "append", "pop", "steps", "step_budget", "out_of_steps"}
-        if kind == "values":  # it begins each pass itself (runners._next_value)
+        if kind in ("values", "kept"):  # it begins each pass itself (runners._next_value)
             names |= {"data", "begun", "values", "len", "queue", "around", "env", "dict"}
         assert set(run.co_names) <= names
         assert all(type(value) in (int, bool, type(None)) or value == () for value in run.co_consts)
@@ -648,3 +649,39 @@ def test_a_card_picked_is_named_in_the_log_as_its_chooser_saw_it_then(tmp_path):
     assert peeked == lazy.card_id(said[1].card) and lazy.state.facedown[said[1].card]
     assert shown == lazy.card_id(said[2].card) and lazy.state.location[said[2].card] == "deck"
     assert lazy.log == eager.log and lazy.state.log == eager.state.log   # records equal when they say the same
+
+
+def test_a_loop_whose_passes_bind_nothing_binds_each_value_in_place_and_keeps_it_inside(tmp_path):
+    """A loop over values whose steps bind no name of their own binds each value in the same
+    bindings pass after pass (runners' "kept"): the loop's `p` shadows the outer `p` = 5 only
+    inside it, and a copy of the game paused in the second pass goes on with its own. Answered
+    yes each time: 1 + 2 + 3 + 5; the original says no from the second pass on (1 + 5), its copy
+    yes (11)."""
+    (tmp_path / "game.yaml").write_text(
+        "id: scope\nname: Scope\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "interrupts:\n  - when: total < 0\n    do: [add 1 to total]\n"     # (so that nothing runs straight)
+        "procedures:\n  setup: []\n  play:\n    - each player:\n        - let p = 5\n"
+        "        - repeat: 3\n          as: p\n          do: [may: [add p to total]]\n"
+        "        - add p to total\n  scoring: []\n")
+    from silvics.interpreter import game as engine
+    rules = engine.Rules(games.load(str(tmp_path)))
+    assert any(asked.startswith("kept ") for _, asked in rules.code.handed)   # the loop binds in place
+    game = Game(rules, 1, 0)
+    game.apply(0)                                                 # pass 1: yes
+    copy = game.copy()
+    while not game.over:
+        game.apply(1)                                             # no
+    while not copy.over:
+        copy.apply(0)                                             # yes
+    assert (game.state.counters["total"], copy.state.counters["total"]) == (6, 11)
+    (tmp_path / "straight").mkdir()
+    (tmp_path / "straight" / "game.yaml").write_text(             # straight through: no frames
+        "id: scope\nname: Scope\nplayers: {min: 1, max: 1}\nkinds:\n  token: {}\n"
+        "zones:\n  pile: {visibility: public}\ncounters:\n  total: {start: 0}\n"
+        "procedures:\n  setup: []\n  play:\n    - each player:\n        - let p = 5\n"
+        "        - repeat: 3\n          as: p\n          do: [add p to total]\n"
+        "        - add p to total\n  scoring: []\n")
+    ir = games.load(str(tmp_path / "straight"))
+    assert engine.Rules(ir).straight(ir.procedures["play"])
+    assert Game(ir, 1, 0).state.counters["total"] == 11

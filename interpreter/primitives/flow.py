@@ -61,6 +61,8 @@ def _runner(body, build, looping=None, first=None):
     shape = tuple((stops, span is not None, False) for _, span, stops, _ in parts)
     if looping is None and parts and parts[-1][2] and not parts[-1][3]:
         shape = (*shape[:-1], (True, shape[-1][1], True))  # the last step hands the frame over
+    if looping == "values" and not any(binds for _, _, _, binds in parts):
+        looping = "kept"  # no name a pass binds can outlive it: its value is bound in place
     arguments = [part for step, span, _, _ in parts for part in ((step,) if span is None else (step, span))]
     return build.runner(shape, looping)(first, *arguments)
 
@@ -108,6 +110,7 @@ def _straight_loop(loop, body, build, name=None):
     so a loop that never ends meets the step budget, as in _runner, whose error names the loop
     (Game.recent: straight flow is not noted step by step, see Rules.build)."""
     steps, span = [build(step) for step in role(body, "sequence")], loop.span
+    kept = not any(_binds_here(step) for step in role(body, "sequence"))  # (runners.Looping "kept")
 
     def passes(game, frame, values):
         if span is not None:  # (an IR made by hand may give a loop no place in a file)
@@ -115,10 +118,15 @@ def _straight_loop(loop, body, build, name=None):
         if not values:
             return
         state, around = game.state, frame.env
-        # one stand-in frame for every pass, its bindings fresh at each
-        inner = Frame(None, around, 0, None, UNANSWERED, frame.source, frame.heading, frame.held)
+        # one stand-in frame for every pass, its bindings fresh at each (or, when its steps bind
+        # no name of their own, the same bindings, its value bound in them)
+        own = dict(around) if kept else around
+        inner = Frame(None, own, 0, None, UNANSWERED, frame.source, frame.heading, frame.held)
         for value in values:
-            inner.env = {**around, name: value} if name else dict(around)
+            if not kept:
+                inner.env = {**around, name: value} if name else dict(around)
+            elif name:
+                inner.env[name] = value
             for step in steps:
                 step(game, inner)
             state.steps += 1  # a step of its own
