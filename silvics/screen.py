@@ -47,7 +47,7 @@ class Screen:
         """The seat's own hidden places as tables, then the places in sight, then what it cannot see."""
         tables: list[Table] = []
         seen: list[str] = []
-        grids: dict[str, list[str]] = {}  # a grid's words -> its spaces that hold cards
+        grids: dict[str, list[tuple]] = {}  # a grid's words -> (its place, its words) of spaces holding cards
         unseen: list[str] = []
         for label, cards in observation.zones.items():
             parts = parse_key(_key(label))
@@ -66,8 +66,9 @@ class Screen:
                     said = f"{self._names(shown, label, zone)}{more}"
                 if zone is not None and (zone.rows or zone.map):
                     space = space_words(str(parts.row), parts.column)
+                    place = (zone.rows.index(parts.row) if parts.row in zone.rows else 0, parts.column or 0)
                     grids.setdefault(self.naming.zone(parts.name + _owner(label)), []).append(
-                        f"{space} — {said}"
+                        (place, f"{space} — {said}")
                     )
                 else:
                     seen.append(f"{_capital(where)}: {said}")
@@ -77,7 +78,9 @@ class Screen:
         blocks: list[str | Table] = [*tables, *seen]
         drawn = self._drawn(observation)
         blocks += [
-            f"{_capital(grid)}: {'; '.join(spaces)}" for grid, spaces in grids.items() if grid not in drawn
+            f"{_capital(grid)}: {'; '.join(said for _, said in sorted(spaces))}"  # in the grid's order
+            for grid, spaces in grids.items()
+            if grid not in drawn
         ]
         for grid, lines in drawn.items():
             blocks += [f"{_capital(grid)}:", *(INDENT + line for line in lines)]

@@ -20,11 +20,11 @@ PLAYERS = {"four-forests": 2, "reforest": 2, "forest-shuffle": 2, "renature": 2}
 
 
 def new_table(game_id: str, people=(1,), seed: int = 1, path=None, hotseat: bool = False, agents="random",
-              players: int = 2) -> Table:
-    """A table as `silvics serve GAME --human …` sets one up."""
+              players: int = 2, modules=()) -> Table:
+    """A table as `silvics serve GAME --human … [--module M]` sets one up."""
     rules = games.load(game_id)
     names = [saves.PERSON if seat + 1 in people else agents for seat in range(players)]
-    save = saves.new(rules, game_id, players, seed, [], {}, names, path is not None)
+    save = saves.new(rules, game_id, players, seed, list(modules), {}, names, path is not None)
     table = Table(rules, save, saves.started(rules, save), path, hotseat=hotseat)
     table.write()
     return table

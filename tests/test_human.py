@@ -549,3 +549,17 @@ def test_a_place_in_sight_holding_only_face_down_cards_says_them_where_they_lie(
     _, out, _ = run_cli("play", "forest-shuffle", "--players", "2", "--human", "1", "--seed", "11")
     assert "\n  P2's forest: 1 sapling\n" in out
     assert not re.search(r"Cards you cannot see: .*P2's forest", out)
+
+
+def test_a_grids_line_lists_its_spaces_in_the_grids_order(monkeypatch):
+    """Reforest, seed 3: P2's region is said row by row as the rules declare them (high, middle,
+    low) and column by column, not in the order its spaces were first filled (the low row first)."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1"] * 60)
+    _, out, _ = run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "3")
+    lines = [line for line in out.splitlines() if line.startswith("  P2's region: ")]
+    rows = {"high": 0, "middle": 1, "low": 2}
+    assert any(len(re.findall(r"\w+ row, column \d", line)) > 2 for line in lines)
+    for line in lines:
+        places = [(rows[row], int(column)) for row, column in re.findall(r"(\w+) row, column (\d+)", line)]
+        assert places == sorted(places), line

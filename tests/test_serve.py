@@ -305,3 +305,15 @@ def test_a_zone_beneath_a_face_down_card_is_named_by_the_word_for_it():
             client.post(f"/play/{keys[seat]}/choose",
                         json={"decision": decision_of(pages[seat]), "option": rng.choice(options_of(pages[seat]))})
     assert "The sapling&#39;s slots" in titled and not [t for t in titled if "of card" in t], titled
+
+
+def test_the_card_a_question_is_about_is_marked_where_it_lies():
+    """Reforest's terrains, seed 7: P1 is asked "discard it; then draw 1 card from the deck?
+    (Seep Spring)": the Seep Spring dealt to P1 is marked (class `about`), alone; no other card is."""
+    table = new_table("reforest", seed=7, modules=("terrain",))
+    with client_of(table) as client:
+        wait_for_person(table)                                     # P2, a bot, decides first
+        page = client.get(f"/play/{table.keys['P1']}/view").text
+    assert "discard it; then draw 1 card from the deck? (Seep Spring)" in page
+    marked = re.findall(r'<figure class="card [^"]*\babout\b[^"]*"[^>]*data-name="([^"]+)"', page)
+    assert marked == ["Seep Spring"], marked

@@ -30,6 +30,7 @@ class CardView:
     name: str  # as the seat reads it (never an id)
     face: int | None = None  # the face's number (Faces), None for a card the seat cannot see
     option: int | None = None  # the option choosing it, when the seat is asked and it is offered
+    about: bool = False  # the card the seat's question is about ("discard it? (Seep Spring)")
     count: int = 1  # copies shown as one
     down: str = ""  # lying face down: the word for it ("sapling"), shown with its back
     marks: list[str] = field(default_factory=list)
@@ -150,7 +151,8 @@ def seat_view(table, seat: int, faces: Faces) -> dict:
     pending = game.pending
     asked = pending is not None and pending.seat == seat
     offered = _offered(pending) if asked else {}
-    areas = _areas(table, seat, observation, faces, offered)
+    about = pending.about if asked else None  # the card the question names: marked where it lies
+    areas = _areas(table, seat, observation, faces, offered, about)
     view = {
         "game": table.rules.name,
         "seat": seat,
@@ -193,15 +195,15 @@ def _offered(pending) -> dict:
     return found
 
 
-def _areas(table, seat: int, observation, faces: Faces, offered: dict) -> list[Area]:
+def _areas(table, seat: int, observation, faces: Faces, offered: dict, about: int | None) -> list[Area]:
     """The zones as players sit: shared first, then the viewer's, then each other seat's."""
-    return _Layout(table, seat, observation, faces, offered).areas()
+    return _Layout(table, seat, observation, faces, offered, about).areas()
 
 
 class _Layout:
     """One seat's table, zone by zone (the cards as its observation gives them)."""
 
-    def __init__(self, table, seat: int, observation, faces: Faces, offered: dict):
+    def __init__(self, table, seat: int, observation, faces: Faces, offered: dict, about: int | None):
         self.table, self.seat, self.observation, self.faces, self.offered = (
             table,
             seat,
@@ -209,6 +211,7 @@ class _Layout:
             faces,
             offered,
         )
+        self.about = about  # the card the seat's question names, if any
         self.game, self.naming = table.game, table.naming[seat]
         self.decls = {zone.name: zone for zone in table.rules.zones}
         self.drawn: dict[int, CardView] = {}  # a card drawn by itself -> its view (zones on it attach there)
@@ -297,9 +300,10 @@ class _Layout:
             if card.down:
                 view.down = face_down(decl, 1).removeprefix("1 ")
             view.option = self.offered.get(uid)
+            view.about = uid == self.about and card.card is not None
             key_ = (view.name, view.face, view.down, tuple(marks))
             same = first.get(key_) if len(pile) > HEAP else views[-1] if key_ == last_key else None
-            alone = view.option is not None or uid in self.holders
+            alone = view.option is not None or view.about or uid in self.holders
             if grouped and not alone and same is not None:
                 same.count += 1
                 continue
