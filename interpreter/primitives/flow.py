@@ -600,7 +600,7 @@ def may(node, build):
     when the effect is a single `if` whose condition does not hold (it would do nothing). Asked
     in a loop over cards, it names the loop's card (`about`)."""
     body, prompt = build(node.args["body"]), node.args.get("prompt") or "may"
-    effect, about = _single_effect(node.args["body"], build), node.args.get("about")
+    effect = _single_effect(node.args["body"], build)
 
     def enter(game, frame):
         seat, asked, uid = frame.env["you"], prompt, None
@@ -608,9 +608,6 @@ def may(node, build):
             uid = effect(game, frame.env)
             if uid is None:  # nothing to ask: no frame to push
                 return
-        elif about is not None:
-            uid = frame.env.get(about)
-        if uid is not None:
             asked = f"{prompt} ({card_label(game, seat, uid)})"
         game.push(answered, frame)  # the frame the answer is handed to
         game.ask(Choice(seat, asked, ("yes", "no"), ("yes", "no"), node, about=uid))
@@ -620,7 +617,7 @@ def may(node, build):
         if frame.take_answer() == "yes":
             body(game, frame)
 
-    return enter
+    return _naming(enter, node)
 
 
 @primitive(
@@ -959,12 +956,6 @@ def choose(node, build):
     name, source, of_cards = node.args["var"], build(node.args["from"]), node.args.get("cards", True)
     of_players = node.args.get("players", False)
     prompt = node.args.get("prompt") or f"choose {name}"
-    about = node.args.get("about")
-
-    def asking(game, env) -> tuple[str, int | None]:
-        """The question, naming the card of the loop it is asked in (`about`), and that card."""
-        uid = None if about is None else env.get(about)
-        return (prompt, None) if uid is None else (f"{prompt} ({card_label(game, env['you'], uid)})", uid)
 
     def options(game, env, taken=()):
         found = source(game, env)
@@ -989,16 +980,14 @@ def choose(node, build):
         else:
             found = tuple(pile_of(game, found) if of_cards else found)
         if len(found) > 1:  # asked here, not through a call: one costs about 1 % of a game of choices
-            asked, uid = (prompt, None) if about is None else asking(game, env)
             game.state.pending = Choice(
                 env["you"],
-                asked,
+                prompt,
                 found,
                 lambda option, viewer: words(game, found, option, viewer),
                 node,
                 name,
                 of_cards,
-                uid,
             )
             return
         env[name] = found[0] if found else None
@@ -1006,7 +995,7 @@ def choose(node, build):
             game.on_choice(
                 game,
                 env["you"],
-                asking(game, env)[0],
+                prompt,
                 _said(game, found, of_cards, of_players),
                 False,
                 found if of_cards else (),
@@ -1018,7 +1007,7 @@ def choose(node, build):
         count = build(node.args["count"])
         still = lambda game, env, picked: count(game, env) - len(picked)  # noqa: E731
     else:
-        return enter
+        return _naming(enter, node)
     measure = "worth" if node.args.get("worth") else "count"  # what a person is told is still wanted
 
     def run_many(game, frame):
@@ -1040,28 +1029,46 @@ def choose(node, build):
                 game.on_choice(
                     game,
                     frame.env["you"],
-                    asking(game, frame.env)[0],
+                    prompt,
                     _said(game, left, of_cards, of_players),
                     False,
                     tuple(left) if of_cards else (),
                 )
             return
-        asked, uid = asking(game, frame.env)
         game.ask(
             Choice(
                 frame.env["you"],
-                asked,
+                prompt,
                 left,
                 lambda option, viewer: words(game, left, option, viewer),
                 node,
                 None,
                 of_cards,
-                uid,
+                None,
                 (measure, wanted),
             )
         )
 
-    return lambda game, frame: game.push(run_many, frame, [])
+    asks = _naming(run_many, node)
+    return lambda game, frame: game.push(asks, frame, [])
+
+
+def _naming(step, node):
+    """`step` (a `choose` or `may:`, or what it runs in a frame of its own), naming in the
+    question it asks the card of the loop it is asked in (`about`, which the compiler sets in a
+    loop over cards when the question acts on that card): "discard it? (Seep Spring)". Only such
+    a question pays for it: a choice is made at every decision."""
+    about = node.args.get("about")
+    if about is None:
+        return step
+
+    def named(game, frame):
+        step(game, frame)
+        asked, uid = game.state.pending, frame.env.get(about)
+        if asked is not None and asked.asked_by is node and asked.about is None and uid is not None:
+            asked.prompt, asked.about = f"{asked.prompt} ({card_label(game, asked.seat, uid)})", uid
+
+    return named
 
 
 def _said(game, taken, of_cards: bool, of_players: bool) -> str:
