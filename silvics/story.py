@@ -302,7 +302,8 @@ class _Teller:
         self.ir, self.game, self.viewers = ir, game, tuple(viewers)
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
-        # (log length then, a heading's words, the score items of an action, or a choice not asked)
+        # (log length then, a heading's words, the score items of an action, a choice not asked, a
+        # move no choice made, or the table as play begins)
         self.events: list[tuple[int, str | list[tuple] | Forced | Moved | LaidOut]] = []
         self.setup: list[str] = []  # the table as play began (none yet: no move is told)
         self.scored = 0  # score items told so far
