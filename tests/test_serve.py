@@ -238,13 +238,39 @@ def test_serve_says_what_is_wrong_in_one_line(tmp_path, monkeypatch):
     assert status == 2 and "--pace" in err
     shown = []
     import uvicorn
-    monkeypatch.setattr(uvicorn.Server, "run", lambda server: shown.append((server.config.host, server.config.port)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: shown.append(
+        (server.config.host, server.config.port, [s.getsockname()[:2] for s in sockets])))
     status, out, err = run_cli("serve", "four-forests", "--players", "2", "--human", "1", "--human", "2",
-                               "--host", "0.0.0.0", "--port", "8123")
-    assert status == 0 and shown == [("0.0.0.0", 8123)]
+                               "--host", "0.0.0.0", "--port", "0")
+    (host, port, bound), = shown
+    assert status == 0 and host == "0.0.0.0" and port > 0 and bound == [("0.0.0.0", port)]
     assert "warning: serving on 0.0.0.0" in err
-    links = re.findall(r"(P\d): http://0\.0\.0\.0:8123/play/(\S+)", out)
+    links = re.findall(rf"(P\d): http://0\.0\.0\.0:{port}/play/(\S+)", out)   # the port taken, not 0
     assert [seat for seat, _ in links] == ["P1", "P2"] and len({key for _, key in links}) == 2
+
+
+def test_serve_that_cannot_listen_says_why_before_printing_links_or_saving(tmp_path):
+    """A port in use, a port that is no port, a host that is not this machine's: one line saying
+    what to do, exit status 2, no link printed (none would work) and no save file written."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        cases = {
+            ("--port", str(busy)): f"cannot serve at 127.0.0.1:{busy}: address already in use; another server",
+            ("--port", "70000"): "--port 70000: a port is a number from 1 to 65535",
+            ("--port", "-1"): "--port -1: a port is a number from 1 to 65535",
+            ("--host", "no-such-host.invalid"): "cannot serve at no-such-host.invalid: ",
+            ("--host", "192.0.2.1"): "cannot serve at 192.0.2.1:8000: cannot assign requested address; "
+                                     "this machine has no such address",
+        }
+        for given, said in cases.items():
+            path = tmp_path / "game.json"
+            status, out, err = run_cli("serve", "four-forests", "--players", "2", "--save", path, *given)
+            assert status == 2 and said in err and "http://" not in out and "Traceback" not in err, given
+            assert not path.exists(), given
 
 
 def test_a_large_grid_shows_on_each_space_what_the_rules_drawing_shows():

@@ -5,7 +5,9 @@ server restarted with --resume goes on where it stood, at the same links."""
 
 from __future__ import annotations
 
+import errno
 import shlex
+import socket
 import sys
 from pathlib import Path
 
@@ -30,7 +32,12 @@ def arguments(parser):
         help="one link for the people at one screen: it shows one seat's view at a time, "
         "handed over behind a 'pass the screen' page",
     )
-    parser.add_argument("--port", type=int, default=8000, help="default: %(default)s")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="default: %(default)s; 0 takes a free one, printed with the links",
+    )
     parser.add_argument(
         "--host",
         default=LOCAL,
@@ -61,8 +68,10 @@ def run(args) -> int:
     table = Table(rules, save, game, path, hotseat=args.hotseat)
     if table.path is not None:
         saves.check_replaceable(table.path)
-        table.write()
-    _serve(table, args)
+    with _listening(args.host, args.port) as listener:  # before a link is printed or the save written
+        if table.path is not None:
+            table.write()
+        _serve(table, args, listener)
     return OK
 
 
@@ -104,7 +113,49 @@ def _game(args):
     return rules, save, saves.started(rules, save), save_to
 
 
-def _serve(table, args):
+# what a person can do about a port or an address that cannot be listened at
+_BIND_HINTS = {
+    errno.EADDRINUSE: "another server listens there: stop it, or choose another --port",
+    errno.EACCES: "ports below 1024 need an administrator: choose another --port",
+    errno.EADDRNOTAVAIL: "this machine has no such address: leave out --host to serve on this machine only",
+}
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound at host:port, or a UsageError saying why not. Bound here, not by uvicorn,
+    so that a port in use or an unknown host is said in one line before any link is printed
+    (uvicorn would log it after them, and exit as if all were well)."""
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: a port is a number from 1 to 65535 (0 takes a free one)")
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as error:
+        reason = (error.strerror if isinstance(error, socket.gaierror) else None) or "not a host name"
+        raise UsageError(
+            f"cannot serve at {host}: {reason.lower()}; --host takes an address of this machine"
+        ) from None
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        listener.bind(address)
+        listener.listen()
+    except OSError as error:
+        listener.close()
+        hint = _BIND_HINTS.get(error.errno or 0, "")
+        raise UsageError(
+            f"cannot serve at {_shown(host)}:{port}: {(error.strerror or str(error)).lower()}"
+            + (f"; {hint}" if hint else "")
+        ) from None
+    return listener
+
+
+def _shown(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _serve(table, args, listener: socket.socket):
     from silvics.web.app import serving
 
     if args.host != LOCAL:
@@ -113,14 +164,14 @@ def _serve(table, args):
             "links; share each link only with its player",
             file=sys.stderr,
         )
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"{table.rules.name}, served at {host}:{args.port}. Each link is one player's: keep it secret.")
+    host, port = _shown(args.host), listener.getsockname()[1]
+    print(f"{table.rules.name}, served at {host}:{port}. Each link is one player's: keep it secret.")
     for name, key in table.keys.items():
         who = "the people at this screen" if name == "hotseat" else name
-        print(f"  {who}: http://{host}:{args.port}/play/{key}")
+        print(f"  {who}: http://{host}:{port}/play/{key}")
     kept = f"; the game is kept in {table.path}" if table.path else " (with --save FILE it could be resumed)"
     print(f"Ctrl-C stops the server{kept}", flush=True)
-    serving(table, args.pace, args.host, args.port).run()
+    serving(table, args.pace, args.host, port).run(sockets=[listener])
     if table.path is not None:
         print(
             f"stopped; resume with\n  silvics serve --resume {shlex.quote(str(table.path))}", file=sys.stderr
