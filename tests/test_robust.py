@@ -95,10 +95,11 @@ def test_a_scenario_that_divides_by_zero_fails_and_the_next_file_still_runs(caps
 
 # ---- score: the position file ----------------------------------------------------------------
 
-@pytest.mark.parametrize("name, message", [("missing.yaml", "no such file: "), ("folder", "is a folder, not a position")])
+@pytest.mark.parametrize("name, message", [("missing.yaml", "no such file: "), ("folder", "is a folder, not a position"),
+                                           ("/dev/zero", "/dev/zero is not a regular file: give a YAML file")])
 def test_score_without_a_position_file_is_misuse(capsys, tmp_path, name, message):
     (tmp_path / "folder").mkdir()
-    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / name)
+    status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / name)   # (an absolute name stays itself)
     assert status == 2 and err.startswith("silvics: error: ") and message in err and len(err.splitlines()) == 1
 
 

@@ -117,7 +117,8 @@ def test_play_simulate_and_saves_take_a_strategy_by_name(tmp_path):
     status, out, _ = run_cli("play", "four-forests", "--players", 2, "--agents", "gardener,random", "--quiet")
     assert status == 0 and "Final scores:" in out
     status, _, err = run_cli("play", "four-forests", "--agents", "gardner")
-    assert status == 2 and re.search(r"--agents takes one of random, .*ismcts, gardener, or one per seat", err)
+    assert status == 2 and re.search(r"--agents takes one of random, .*ismcts, gardener, or 4 of them, one per seat, "
+                                     r"separated by commas \(random,greedy,montecarlo,ismcts\)", err)
     save = tmp_path / "game.json"
     status, played, _ = run_cli("play", "reforest", "--players", 2, "--agents", "grower", "--save", save)
     assert status == 0 and '"agent": "grower"' in save.read_text()

@@ -129,7 +129,8 @@ def agent_names(agents: str, players: int, humans=(), strategies=()) -> list[str
     names, known = agents.split(","), [*AGENTS, *strategies]
     if len(names) not in (1, players) or not all(agent_known(n, strategies) for n in names):
         raise UsageError(
-            f"--agents takes one of {', '.join(known)}, or one per seat ({players}); "
+            f"--agents takes one of {', '.join(known)}, or {players} of them, one per seat, "
+            f"separated by commas ({','.join(known[:players])}); "
             f"{', '.join(BUDGETS)} take a budget: ismcts:16 searches 16 iterations a decision"
         )
     names = names * players if len(names) == 1 else names
@@ -176,6 +177,10 @@ def position_file(spec: str) -> Path:
     path = named(spec)
     if not path.is_file():
         raise UsageError(
-            f"{spec} is a folder, not a position file" if path.is_dir() else f"no such file: {spec}"
+            f"{spec} is a folder, not a position file"
+            if path.is_dir()
+            else f"{spec} is not a regular file: give a YAML file, not a device, a pipe or a socket"
+            if path.exists()
+            else f"no such file: {spec}"
         )
     return path
