@@ -732,6 +732,12 @@ def told(ir: GameIR, save, choices: list[int], viewers=None) -> list[str]:
     return chronicle.teller.lines()
 
 
+def headings_only(lines: list[str]) -> bool:
+    """Whether the story's lines are headings with nothing told under them yet: "Setup:" alone,
+    at a question asked before anything of the setup is told (a person is shown none of it)."""
+    return all(not line.startswith(INDENT) for line in lines)
+
+
 class Chronicle:
     """The story as a game goes on, for the people at its table: a game of its own, hooked to a
     teller, follows the choices of the game played (`follow`), and `since(seat, choices)` gives
@@ -773,5 +779,10 @@ class Chronicle:
         has decided since, or going back is refused)."""
         self.follow(choices)
         lines = self.teller.lines(final=False)
-        start, self.told[seat] = min(self.told.get(seat, 0), len(lines)), len(lines)
-        return lines[start:]
+        start = min(self.told.get(seat, 0), len(lines))  # (fewer lines after going back)
+        new = lines[start:]
+        if headings_only(new):
+            self.told[seat] = start  # told with what comes under them
+            return []
+        self.told[seat] = len(lines)
+        return new

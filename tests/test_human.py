@@ -486,6 +486,19 @@ def test_what_happened_in_a_setup_with_a_choice_is_told_once_in_order_with_its_n
     ], told[1]
 
 
+def test_a_first_question_before_anything_happened_shows_no_empty_heading(monkeypatch):
+    """Reforest's terrains are offered before anything is told (the table is told where setup
+    ends): P1's first screen has no "What happened:" and "Setup:" with nothing under them; the
+    next one tells the setup so far under its heading."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1", "1"])
+    _, out, _ = run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "1", "--module", "terrain")
+    first, second = [screen.splitlines() for screen in out.split("\n--- P1, your turn: ")[1:3]]
+    assert "  What happened:" not in first and "  Setup:" not in first, first
+    told = second[second.index("  What happened:") + 1:]
+    assert told[:2] == ["  Setup:", "    P1: discard it; then draw 1 card from the deck — Root Pit"], told
+
+
 def test_a_question_asked_for_each_card_of_a_loop_names_the_card_and_spaces_are_said_in_words(monkeypatch):
     """Reforest's terrains: each of the three dealt is offered for discarding ("discard it; then draw
     1 card from the deck?") and then placed ("place it in one of your rows …"): each question names

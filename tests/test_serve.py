@@ -7,6 +7,7 @@ text is escaped; a restarted server resumes at the same links.
 """
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -283,6 +284,27 @@ def test_a_large_grid_shows_on_each_space_what_the_rules_drawing_shows():
     drawings = table.game.observe(0).drawings
     assert len(shown) == len(drawings) == 306 and sorted(shown) == sorted(drawings.values())
     assert {"S", "~"} <= set(shown)
+
+
+def test_the_story_shows_no_heading_before_anything_under_it_is_told():
+    """Reforest's terrains are offered before anything of the setup is told: the story panel of P1's
+    first page is empty, not "Setup:" alone; once P1 has answered, it tells the answer under it."""
+    table = new_table("reforest", modules=["terrain"])
+    key = table.keys["P1"]
+    with client_of(table) as client:
+        page = client.get(f"/play/{key}/view").text
+        assert story_of(page) == [], story_of(page)
+        client.post(f"/play/{key}/choose", json={"decision": decision_of(page), "option": options_of(page)[0]})
+        wait_for_person(table)
+        told = story_of(client.get(f"/play/{key}/view").text)
+    assert told[:2] == ["Setup:", "P1: discard it; then draw 1 card from the deck — Root Pit"], told
+
+
+def story_of(page: str) -> list[str]:
+    """The lines of a page's story panel, as a person reads them."""
+    panel = page[page.index('<section class="story">'):]
+    panel = panel[:panel.index("</section>")]
+    return [html.unescape(line).strip() for line in re.findall(r"<p>(.*?)</p>", panel)]
 
 
 def test_a_question_offering_spaces_outlines_them_on_the_grid_and_names_them_in_words():

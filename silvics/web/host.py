@@ -16,7 +16,7 @@ from pathlib import Path
 from silvics import saves
 from silvics.compiler.english import Wording
 from silvics.human import Naming
-from silvics.story import Asker, Chronicle
+from silvics.story import Asker, Chronicle, headings_only
 from silvics.why import why
 
 HOTSEAT = "hotseat"  # the key name of the one link a hot-seat table has
@@ -168,7 +168,8 @@ class Table:
         if told is None or told[0] != choices:
             chronicle = self.stories[seat]
             chronicle.follow(choices)
-            told = self._told[seat] = (list(choices), chronicle.teller.lines(final=self.game.over)[-STORY:])
+            lines = chronicle.teller.lines(final=self.game.over)[-STORY:]
+            told = self._told[seat] = (list(choices), [] if headings_only(lines) else lines)
         return told[1]
 
 
