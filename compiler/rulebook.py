@@ -87,6 +87,10 @@ def _listed(words: list[str]) -> str:
     return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
+def _many(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
     node = Node("spaces" if zone.rows else "zone", {"name": zone.name, "per": zone.per})
     name = _named(wording.say(node)) if zone.per != "card" else _word(wording, zone.name)
@@ -94,7 +98,7 @@ def _zone_line(zone: ZoneDecl, wording: Wording) -> str:
     shape = (
         f"a board of {len(zone.map)} spaces"
         if zone.map
-        else f"a grid of {len(zone.rows)} rows by {zone.columns} columns"
+        else f"a grid of {_many(len(zone.rows), 'row')} by {_many(zone.columns, 'column')}"
         if zone.rows
         else ""
     )

@@ -155,3 +155,11 @@ def test_a_players_page_shows_no_engine_term(game_id):
         found["a counter players do not see"] = sorted(c for c in unseen if c in text)
         found["personas"] = ["Personas"] if "Persona" in text else []
         assert not {kind: terms for kind, terms in found.items() if terms}, name
+
+
+def test_a_grid_is_counted_in_words_one_row_or_column_singular():
+    """Reforest's terrains lie in a grid of one column: "3 rows by 1 column", never "1 columns"."""
+    page = rules_page(compile_game(bundled.games()["reforest"]))
+    components = section(page, "Components")
+    assert "- Your terrains: a grid of 3 rows by 1 column, each player has one, face up." in components
+    assert "- The spaces of your region: a grid of 3 rows by 2 columns, each player has one, face up." in components
