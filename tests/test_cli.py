@@ -175,6 +175,24 @@ def test_show_renders_a_card_in_english(capsys):
     assert status == 0 and out.startswith("Kapok Tree (plant, id kapok-tree)")
 
 
+def test_show_by_a_name_several_cards_carry_prints_each_of_them(capsys, tmp_path):
+    """Forest Shuffle prints the European Hare on many cards (each with another half, another tree
+    symbol): asked by that name, `show` says how many and prints every one, not one picked at
+    random; `--svg` then asks for an id. An id names one card."""
+    from silvics import games
+    ir = games.load("forest-shuffle")
+    hares = [card.id for card in ir.cards if any(side.name == "European Hare" for side in card.sides)]
+    assert len(hares) > 1
+    status, out, _ = run(capsys, "show", "forest-shuffle", "european hare")
+    assert status == 0 and out.startswith(f"{len(hares)} cards carry the name European Hare:\n")
+    assert re.findall(r"\(horizontal, id (\S+)\)", out) == hares
+    status, _, err = run(capsys, "show", "forest-shuffle", "European Hare", "--svg", tmp_path / "hare.svg")
+    assert status == 2 and f"{len(hares)} cards carry the name European Hare: --svg draws one" in err
+    assert not (tmp_path / "hare.svg").exists()
+    status, out, _ = run(capsys, "show", "forest-shuffle", hares[0])
+    assert status == 0 and out.count("(horizontal, id ") == 1
+
+
 def test_show_writes_a_cards_faces_as_an_svg_drawn_as_everywhere(capsys, tmp_path):
     """`--svg`: the faces the site and the printed sheets draw, a double-sided card's side by side."""
     import xml.etree.ElementTree as ET

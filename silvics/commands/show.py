@@ -34,29 +34,44 @@ def run(args) -> int:
     ir = games.load(args.game, use_cache=not args.no_cache)
     owners = {card.id: (card, "") for card in ir.cards}  # a module's cards too, saying whose
     owners |= {card.id: (card, name) for name, module in ir.modules.items() for card in module.cards}
-    if _id_of(args.card, owners) not in owners:
+    ids = _ids_of(args.card, owners)
+    if not ids:
         from silvics.compiler.diagnostics import did_you_mean
 
         hint = did_you_mean(args.card, owners)
         raise UsageError(f"{ir.name} has no card '{args.card}'" + (f"; {hint}" if hint else ""))
-    card, module = owners[_id_of(args.card, owners)]
+    if len(ids) > 1:  # (a species printed on several cards, a pack's card named as one of the game's)
+        name = next(side.name for side in owners[ids[0]][0].sides if _named(side.name, args.card))
+        if args.svg:
+            raise UsageError(
+                f"{len(ids)} cards carry the name {name}: --svg draws one, named by its id ({', '.join(ids)})"
+            )
+        print(f"{len(ids)} cards carry the name {name}:\n")
     print(
-        describe_card(ir, card, written=args.as_written)
-        + (f"\n(in the game only with the module {module})" if module else "")
+        "\n\n".join(
+            describe_card(ir, card, written=args.as_written)
+            + (f"\n(in the game only with the module {module})" if module else "")
+            for card, module in (owners[uid] for uid in ids)
+        )
     )
     if args.svg:
-        _write_faces(ir, card, Path(args.svg))
+        _write_faces(ir, owners[ids[0]][0], Path(args.svg))
     return OK
 
 
-def _id_of(asked: str, owners: dict) -> str:
-    """The id of the card asked for by its id or a side's name (a hyphen for a dash, any case)."""
+def _ids_of(asked: str, owners: dict) -> list[str]:
+    """The card asked for by its id, or every card with a side of that name, in the order the
+    game lists them."""
+    if asked in owners:
+        return [asked]
+    return [uid for uid, (card, _) in owners.items() if any(_named(side.name, asked) for side in card.sides)]
+
+
+def _named(name: str | None, asked: str) -> bool:
+    """Whether a side's name is the one asked for (a hyphen for a dash, any case)."""
     from silvics.why import plain_name
 
-    by_name = {
-        plain_name(side.name): card.id for card, _ in owners.values() for side in card.sides if side.name
-    }
-    return asked if asked in owners else by_name.get(plain_name(asked), asked)
+    return name is not None and name != "" and plain_name(name) == plain_name(asked)
 
 
 def _write_faces(ir, card, path: Path) -> None:
