@@ -388,9 +388,12 @@ class _Asking:
     def say(self, node: Node, scope: Scope) -> str:
         """A part in the game's words, with a definition's parameters said as what was passed."""
         text = self.wording.say(node)
-        for name, words in scope.words.items():
-            text = re.sub(rf"\b{re.escape(name)}\b", words, text)
-        return text
+        if not scope.words:
+            return text
+        # all names in one pass, so that what one is said as is not read again ("Old Man's Beard"
+        # holds an "s"); nor is a letter after an apostrophe a name ("the player's hand")
+        names = "|".join(map(re.escape, sorted(scope.words, key=len, reverse=True)))
+        return re.sub(rf"(?<![\w'’])({names})(?!\w)", lambda found: scope.words[found[1]], text)
 
     def value_words(self, value, card: bool) -> str:
         if card and _is_card(value):

@@ -499,6 +499,18 @@ def test_a_first_question_before_anything_happened_shows_no_empty_heading(monkey
     assert told[:2] == ["  Setup:", "    P1: discard it; then draw 1 card from the deck — Root Pit"], told
 
 
+def test_why_says_a_cards_name_as_printed_whatever_letters_the_rules_names_are(monkeypatch):
+    """Reforest's `can_grow(c, s)` names its space `s`: "why Old Man's Beard" said "the class of Old
+    Man'it Beard", the card's name read again for the parameter `s` (said "it") after `c` was
+    said as the card. Every name is now said in one pass, and never a letter after an apostrophe."""
+    from conftest import run_cli
+    piped(monkeypatch, ["1", "2", "1", "2", "why Old Man's Beard"])   # seed 1: P1 holds it and cannot grow it
+    _, out, _ = run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "1", "--module", "terrain")
+    said = out[out.index("Old Man's Beard cannot be chosen"):]
+    assert "the class of Old Man's Beard is standard, and must be parasitic" in said
+    assert "Man'it" not in said and "the height of Old Man's Beard" in said
+
+
 def test_a_question_asked_for_each_card_of_a_loop_names_the_card_and_spaces_are_said_in_words(monkeypatch):
     """Reforest's terrains: each of the three dealt is offered for discarding ("discard it; then draw
     1 card from the deck?") and then placed ("place it in one of your rows …"): each question names
