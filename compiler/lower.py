@@ -988,7 +988,13 @@ class Lowerer:
         if kind == "zone" and not has_role(node, "pile") and got not in ("space", "any"):
             self.fail(tree, source, "E0402", f"'{param.name}' must be a zone, got {_A.get(got, got)}")
         if not _fits(got, kind):
-            self.fail(tree, source, "E0402", f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}")
+            self.fail(
+                tree,
+                source,
+                "E0402",
+                f"'{param.name}' expects {_A[kind]}, got {_A.get(got, got)}",
+                _usage(primitive),
+            )
         self.at_least(param, node, tree, source)
         return {param.name: node}
 
@@ -1060,6 +1066,16 @@ def below_least(param: Param, written) -> str:
     if param.least is None or not number or written >= param.least:
         return ""
     return f"{param.name} cannot be {written}: it is {param.least} or more"
+
+
+def _usage(primitive) -> str:
+    """What a primitive does and how it is written, for a statement whose parts do not fit it
+    (`draw 1 from deck` is `draw`, which pictures a grid; drawing cards is `move`)."""
+    what = re.split(r"(?<!e\.g)\.(?:\s|$)|[:;]\s", " ".join(primitive.doc.split()), maxsplit=1)[0]
+    if what.count("(") > what.count(")"):  # (the sentence went on inside brackets)
+        what = what[: what.rindex("(")].rstrip()
+    word = primitive.spelled[0] if primitive.spelled else primitive.name
+    return f"'{word}' means: {what[:1].lower()}{what[1:]}, as in: {primitive.example}"
 
 
 def _fits(got: str, want: str) -> bool:

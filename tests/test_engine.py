@@ -64,6 +64,15 @@ def test_spaces_are_not_cards(tmp_path, statement, message):
     assert message in found[0].message
 
 
+def test_a_statement_whose_parts_do_not_fit_says_what_its_word_means(tmp_path):
+    """`draw 1 from deck` reads like drawing cards, but `draw` pictures a grid: the error says what
+    the word means and shows how it is written, so a designer sees why it does not fit."""
+    [found] = diagnostics_after_edit(tmp_path, "grove", "game.yaml",
+                                     "        - score count(cards(region) where face = down)", "        - draw 1 from deck")
+    assert found.code == "E0402" and found.message == "'zone' expects spaces, got a number"
+    assert found.hint == "'draw' means: log a text drawing of a grid, as in: draw board with glyph"
+
+
 def test_nothing_propagates_through_arithmetic_and_marks(four_forests):
     from silvics.interpreter.ir import Node
     game = Game(four_forests, 2, 0, start=False)
