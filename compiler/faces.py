@@ -530,15 +530,19 @@ class _Panel:
             value = self.text.printed[name]
             values = list(value) if isinstance(value, tuple) else [value]
             items = [(_label(name), "label")] + [(v, "value") for v in values or ["none"]]
+            drawn = []  # (width, words, picture, whether a value) of each item
             for said, what in items:
                 picture = self.icons.get(name, {}).get(said) if what == "value" else None
                 words = said if what == "label" else word(said)
                 width = (
                     pill * 1.15 if picture else _width(words, BADGE_SIZE) + (1.6 if what == "value" else 0.8)
                 )
-                if x + width > right and x > left:
+                drawn.append((width, words, picture, what == "value"))
+            for at, (width, words, picture, valued) in enumerate(drawn):
+                kept = width + (0.6 + drawn[1][0] if at == 0 else 0)  # a label stays with its first value
+                if x + kept > right and x > left:
                     x, top = left, top + pill + 0.6
-                places.append((x, top, width, words, picture, what == "value"))
+                places.append((x, top, width, words, picture, valued))
                 x += width + 0.6
             x += 1.0
         return places, top + pill

@@ -19,6 +19,7 @@ from silvics.compiler.diagnostics import CompileError
 from silvics.compiler.docs import card_entry, gallery_page
 from silvics.compiler.faces import (
     _NOT_XML,
+    _side_panels,
     BLACK,
     FONT_FILES,
     FONTS,
@@ -77,6 +78,22 @@ def test_every_card_of_every_bundled_game_is_drawn_with_its_name_and_text(game):
             for element in root.iter(f"{SVG}tspan"):       # the text is made small enough to stay on the card
                 assert float(element.get("y")) <= face.height - 2.5, (card.id, sides)
         assert overflows(ir, card) == [], card.id          # and in its box, measured with the font's widths
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_badges_label_is_never_left_at_the_end_of_a_row_without_its_value(game):
+    """The badges flow onto new rows: a label goes onto the next row with its first value rather
+    than end a row alone (Reforest's Red Alder printed "icons" at the end of a row and its sprout
+    under "elevation" on the next)."""
+    ir = games.load(game)
+    for card in every_card(ir):
+        for side in face_sides(ir, card):
+            for panel in _side_panels(ir, card, side[0] if side else None):
+                places, _ = panel.badge_places(0.0)
+                for at, (x, y, width, words, picture, valued) in enumerate(places):
+                    if not valued:
+                        following = places[at + 1]
+                        assert following[5] and following[1] == y, (card.id, words, places)
 
 
 def test_a_double_sided_card_has_a_face_per_side_and_a_split_card_one_face_with_its_halves():
