@@ -202,6 +202,8 @@ def test_the_hot_seat_shows_one_seat_at_a_time_behind_a_pass_screen():
             asked = table.game.pending.seat
             if table.facing != asked:                    # another person's turn: the screen is handed over
                 assert f"Pass the screen to P{asked + 1}" in screen and "Your hand" not in screen
+                hidden = "The last player's view is hidden." in screen   # said only once a view was shown
+                assert hidden == (passes > 0), screen
                 assert client.post(f"/play/{key}/choose", json={"decision": 0, "option": 0}).status_code == 409
                 wrong = client.post(f"/play/{key}/pass", json={"seat": 1 - asked})
                 assert wrong.status_code == 409 and "not waiting on" in wrong.json()["error"]

@@ -175,8 +175,8 @@ async def _drawn(server: Server, request: Request, seats) -> str:
         if seat is None:
             asked = table.asked_person()
             assert asked is not None, "a hot seat is handed over only to a person the game waits on"
-            return TEMPLATES.get_template("pass.html").render(
-                seat=f"P{asked + 1}", number=asked, version=table.version
+            return TEMPLATES.get_template("pass.html").render(  # (no view was shown before the first)
+                seat=f"P{asked + 1}", number=asked, version=table.version, handed=table.facing is not None
             )
         view = seat_view(table, seat, server.faces)
     return TEMPLATES.get_template("table.html").render(
