@@ -270,23 +270,60 @@ def plain(blocks) -> list[str]:
 
 
 def rich(blocks, console) -> None:
-    """The blocks printed with rich: a table's cells drawn as a table, the new cards' text after it."""
+    """The blocks printed with rich at a terminal `console.width` wide: a table's cells drawn as a
+    table, each word whole (a card's name on one line), the new cards' text after it. A table
+    whose words cannot all stand whole in that width is printed a card a line instead ("name:
+    column value · column value", its text beneath it), and a line too long for the width wraps
+    under its own indent."""
     from rich import box
     from rich.table import Table as RichTable
 
+    width = console.width
     for block in blocks:
         if isinstance(block, str):
-            console.print(INDENT + block, highlight=False, markup=False)
+            _wrapped(console, INDENT + block, width)
             continue
-        table = RichTable(title=block.title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-        for column in block.columns:
-            table.add_column(column, style="bold" if column == block.columns[0] else "")
-        for row, _ in block.rows:
-            table.add_row(*row)
-        console.print(table)
-        for _, texts in block.rows:
+        widest = [
+            _longest_word([column, *(row[at] for row, _ in block.rows)])
+            for at, column in enumerate(block.columns)
+        ]
+        widest[0] = max(len(row[0]) for row, _ in block.rows)  # a card's name is never cut
+        if sum(widest) + 2 * len(widest) <= width:  # (a cell's padding: a space each side)
+            table = RichTable(title=block.title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+            for at, column in enumerate(block.columns):
+                table.add_column(
+                    column, style="bold" if at == 0 else "", min_width=widest[at], no_wrap=at == 0
+                )
+            for row, _ in block.rows:
+                table.add_row(*row)
+            console.print(table)
+            for _, texts in block.rows:
+                for text in texts:
+                    _wrapped(console, INDENT * 2 + text, width, style="dim")
+            continue
+        _wrapped(console, f"{INDENT}{block.title}:", width)
+        for row, texts in block.rows:
+            # (a no-break space before each dot: a line breaks after it, never before)
+            said = "\u00a0· ".join(
+                f"{column} {cell}" for column, cell in zip(block.columns[1:], row[1:]) if cell
+            )
+            _wrapped(console, f"{INDENT * 2}{row[0]}" + (f": {said}" if said else ""), width)
             for text in texts:
-                console.print(INDENT * 2 + text, style="dim", highlight=False, markup=False)
+                _wrapped(console, INDENT * 3 + text, width, style="dim")
+
+
+def _longest_word(cells) -> int:
+    return max((len(word) for cell in cells for word in cell.split()), default=0)
+
+
+def _wrapped(console, line: str, width: int, style: str = "") -> None:
+    """A line printed wrapped at spaces to the width, its later lines indented one step more than
+    its first (rich would wrap it at the margin)."""
+    import textwrap
+
+    indent = line[: len(line) - len(line.lstrip())] + INDENT * 2
+    for part in textwrap.wrap(line, width - 1, subsequent_indent=indent) or [""]:
+        console.print(part, style=style, highlight=False, markup=False, soft_wrap=True)
 
 
 def _key(label: str) -> str:

@@ -294,6 +294,38 @@ def test_a_persons_screen_names_no_card_they_have_not_seen(game_id):
     assert terminal.asked > 20 and terminal.faults == [], terminal.faults[:5]
 
 
+@pytest.mark.parametrize("width", [60, 80, 160])
+def test_a_narrow_terminal_keeps_every_word_whole_and_every_line_within_its_width(width):
+    """Reforest's hand at a terminal of 60, 80 or 160 columns: rich's table cut words to fit
+    ("Huckleb…", "elevat…") and broke lines at the margin. No line is now wider than the
+    terminal; every card's name stands whole on a line; what is too wide for a table is said a
+    card a line ("Bracken Fern: cost 1 · value 1 · …"), and a long line wraps under its indent."""
+    import io
+
+    from rich.console import Console
+
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming
+    from silvics.interpreter.game import Game
+    from silvics.screen import Screen, plain, rich
+    ir = games.load("reforest")
+    game = Game(ir, 2, 1)
+    blocks = Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary)).blocks(game.observe(0))
+    drawn = io.StringIO()
+    rich(blocks, Console(file=drawn, width=width, color_system=None))
+    lines = drawn.getvalue().splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= width, lines
+    names = [game.rules.defs[uid].sides[0].name for uid in game.state.zones["hand/0"]]
+    assert all(any(name in line for line in lines) for name in names), (names, lines)
+    said = " ".join(" ".join(line.split()) for line in lines)   # the words, as a person reads them
+    written = " ".join(" ".join(line.split()) for line in plain(blocks))
+    assert said.count("…") == written.count("…")                 # no word cut (a card's text is cut alike)
+    assert all(word.rstrip(":") in said for word in written.split())
+    if width < 100:
+        assert any(line.startswith(f"    {names[0]}: cost ") for line in lines), lines
+        assert not any(line.startswith(" ") and line.lstrip().startswith("·") for line in lines), lines
+
+
 def test_the_screen_draws_a_hand_as_a_table_of_what_its_cards_print_and_counts_what_is_unseen():
     """Forest Shuffle: the hand's columns are the faces' corners and badges (cost; types, symbol),
     a split card by both halves with both halves' values, its text beneath it once; the same in
