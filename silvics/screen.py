@@ -8,8 +8,9 @@ said as face-down cards when everyone sees their marks (a vote turned for or aga
 places of cards they cannot see at all as counts; the spaces of a grid that hold cards, a line per
 grid. Nothing here knows a game: it reads the observation, the faces and the vocabulary.
 
-`Screen.blocks` gives the screen as blocks (lines of text, and tables); `plain` writes them as
-lines of text (a file, a pipe, a test), `rich` prints them with rich's tables at a terminal.
+`Screen.blocks` gives the screen as blocks (lines of text, tables, pictures of grids); `plain`
+writes them as lines of text (a file, a pipe, a test), `rich` prints them with rich's tables at
+a terminal.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ class Table(NamedTuple):
     rows: list[tuple[tuple[str, ...], list[str]]]
 
 
+class Picture(NamedTuple):
+    """A grid drawn as the rules draw it: a title, then its lines as they are (never wrapped)."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
 class Screen:
     """The screen of one seat, worded with the game's vocabulary and names (human.Naming)."""
 
@@ -43,7 +51,7 @@ class Screen:
         self.zones = {zone.name: zone for zone in ir.zones}
         self.texts_shown: set[str] = set()  # the cards whose text this seat has been shown
 
-    def blocks(self, observation) -> list[str | Table]:
+    def blocks(self, observation) -> list[str | Table | Picture]:
         """The seat's own hidden places as tables, then the places in sight, then what it cannot see."""
         tables: list[Table] = []
         seen: list[str] = []
@@ -75,7 +83,7 @@ class Screen:
                     seen += self._new_texts([card for card in shown if card.card is not None], label)
             elif hidden:
                 unseen.append(f"{where} {hidden}")
-        blocks: list[str | Table] = [*tables, *seen]
+        blocks: list[str | Table | Picture] = [*tables, *seen]
         drawn = self._drawn(observation)
         blocks += [
             f"{_capital(grid)}: {'; '.join(said for _, said in sorted(spaces))}"  # in the grid's order
@@ -83,7 +91,7 @@ class Screen:
             if grid not in drawn
         ]
         for grid, lines in drawn.items():
-            blocks += [f"{_capital(grid)}:", *(INDENT + line for line in lines)]
+            blocks.append(Picture(f"{_capital(grid)}:", tuple(lines)))
         if unseen:
             blocks.append("Cards you cannot see: " + " · ".join(unseen))
         return blocks
@@ -258,6 +266,9 @@ def plain(blocks) -> list[str]:
         if isinstance(block, str):
             lines.append(INDENT + block)
             continue
+        if isinstance(block, Picture):
+            lines += [INDENT + block.title, *(INDENT * 2 + line for line in block.lines)]
+            continue
         cells = [block.columns, *(row for row, _ in block.rows)]
         widths = [max(len(row[i]) for row in cells) for i in range(len(block.columns))]
         lines.append(f"{INDENT}{block.title}:")
@@ -274,7 +285,7 @@ def rich(blocks, console) -> None:
     table, each word whole (a card's name on one line), the new cards' text after it. A table
     whose words cannot all stand whole in that width is printed a card a line instead ("name:
     column value · column value", its text beneath it), and a line too long for the width wraps
-    under its own indent."""
+    under its own indent; a picture of a grid is printed as drawn."""
     from rich import box
     from rich.table import Table as RichTable
 
@@ -282,6 +293,10 @@ def rich(blocks, console) -> None:
     for block in blocks:
         if isinstance(block, str):
             _wrapped(console, INDENT + block, width)
+            continue
+        if isinstance(block, Picture):  # as drawn: a row wrapped would not line up
+            for line in [INDENT + block.title, *(INDENT * 2 + line for line in block.lines)]:
+                console.print(line, highlight=False, markup=False, soft_wrap=True)
             continue
         widest = [
             _longest_word([column, *(row[at] for row, _ in block.rows)])

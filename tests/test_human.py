@@ -326,6 +326,31 @@ def test_a_narrow_terminal_keeps_every_word_whole_and_every_line_within_its_widt
         assert not any(line.startswith(" ") and line.lstrip().startswith("·") for line in lines), lines
 
 
+def test_a_grid_drawn_on_the_screen_is_printed_as_drawn_however_narrow_the_terminal():
+    """Renature asks for a space of its board and draws the board (57 characters a row): at a
+    terminal of 40 columns every row is printed whole as drawn, never wrapped under an indent
+    (a wrapped row would not line up with the rows around it)."""
+    import io
+
+    from rich.console import Console
+
+    from silvics.compiler.english import Wording
+    from silvics.human import Naming
+    from silvics.interpreter.agents import RandomAgent
+    from silvics.interpreter.game import Game
+    from silvics.screen import Picture, Screen, rich
+    ir = games.load("renature")
+    game, agents = Game(ir, 2, 1), [RandomAgent(1, 0), RandomAgent(1, 1)]
+    screen = Screen(ir, 0, Naming(ir, 0), Wording(ir.vocabulary))
+    while not any(isinstance(block, Picture) for block in screen.blocks(game.observe(0))):
+        game.apply(agents[game.pending.seat].choose(game.observe(game.pending.seat)))
+    [picture] = [block for block in screen.blocks(game.observe(0)) if isinstance(block, Picture)]
+    assert max(len(line) for line in picture.lines) > 40
+    drawn = io.StringIO()
+    rich([picture], Console(file=drawn, width=40, color_system=None))
+    assert drawn.getvalue().splitlines() == ["  " + picture.title, *("    " + line for line in picture.lines)]
+
+
 def test_the_screen_draws_a_hand_as_a_table_of_what_its_cards_print_and_counts_what_is_unseen():
     """Forest Shuffle: the hand's columns are the faces' corners and badges (cost; types, symbol),
     a split card by both halves with both halves' values, its text beneath it once; the same in
