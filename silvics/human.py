@@ -5,12 +5,13 @@ legal options; they answer by number or by name, and may ask `show NAME`, `why N
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from silvics.compiler.cardtext import attribute_line
 from silvics.compiler.english import Wording
 from silvics.interpreter.ir import Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
-from silvics.screen import plain, rich, space_words
+from silvics.screen import plain, rich, space_words, wrapped
 
 
 class InputEnded(Exception):
@@ -42,7 +43,6 @@ class HumanAgent:
         self.seat = seat
         self.wording = wording  # the game's words: a card's effects shown as its printed text
         self.read = read or (lambda prompt: input(prompt))
-        self.write = write or print
         self.undo = undo  # undo(seat) goes back to this seat's previous decision, or says why not
         self.why = why  # why(seat, name): the lines saying why NAME is not offered (silvics/why.py)
         self.counters = counters or {}  # name -> CounterDecl: the counters players see are shown
@@ -51,6 +51,8 @@ class HumanAgent:
         self.screen = screen  # screen.Screen: the table in the game's words (None: every zone by its label)
         self.since = since  # since(seat): the story's lines since the seat's last decision
         self.show = rich_console() if write is None else None  # a terminal's: rich tables
+        # at a terminal every line wraps within its width, under its own indent
+        self.write = write or (print if self.show is None else partial(wrapped, self.show))
 
     def choose(self, observation) -> int:
         self._hand_over()

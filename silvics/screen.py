@@ -292,7 +292,7 @@ def rich(blocks, console) -> None:
     width = console.width
     for block in blocks:
         if isinstance(block, str):
-            _wrapped(console, INDENT + block, width)
+            wrapped(console, INDENT + block, width)
             continue
         if isinstance(block, Picture):  # as drawn: a row wrapped would not line up
             for line in [INDENT + block.title, *(INDENT * 2 + line for line in block.lines)]:
@@ -314,31 +314,34 @@ def rich(blocks, console) -> None:
             console.print(table)
             for _, texts in block.rows:
                 for text in texts:
-                    _wrapped(console, INDENT * 2 + text, width, style="dim")
+                    wrapped(console, INDENT * 2 + text, width, style="dim")
             continue
-        _wrapped(console, f"{INDENT}{block.title}:", width)
+        wrapped(console, f"{INDENT}{block.title}:", width)
         for row, texts in block.rows:
             # (a no-break space before each dot: a line breaks after it, never before)
             said = "\u00a0· ".join(
                 f"{column} {cell}" for column, cell in zip(block.columns[1:], row[1:]) if cell
             )
-            _wrapped(console, f"{INDENT * 2}{row[0]}" + (f": {said}" if said else ""), width)
+            wrapped(console, f"{INDENT * 2}{row[0]}" + (f": {said}" if said else ""), width)
             for text in texts:
-                _wrapped(console, INDENT * 3 + text, width, style="dim")
+                wrapped(console, INDENT * 3 + text, width, style="dim")
 
 
 def _longest_word(cells) -> int:
     return max((len(word) for cell in cells for word in cell.split()), default=0)
 
 
-def _wrapped(console, line: str, width: int, style: str = "") -> None:
-    """A line printed wrapped at spaces to the width, its later lines indented one step more than
-    its first (rich would wrap it at the margin)."""
+def wrapped(console, line: str, width: int | None = None, style: str = "") -> None:
+    """A line printed wrapped at spaces to the width (the console's), its later lines indented
+    one step more than its first (rich would wrap it at the margin); each line of a text of
+    several on its own."""
     import textwrap
 
-    indent = line[: len(line) - len(line.lstrip())] + INDENT * 2
-    for part in textwrap.wrap(line, width - 1, subsequent_indent=indent) or [""]:
-        console.print(part, style=style, highlight=False, markup=False, soft_wrap=True)
+    width = width or console.width
+    for each in line.split("\n"):
+        indent = each[: len(each) - len(each.lstrip())] + INDENT * 2
+        for part in textwrap.wrap(each, width - 1, subsequent_indent=indent) or [""]:
+            console.print(part, style=style, highlight=False, markup=False, soft_wrap=True)
 
 
 def _key(label: str) -> str:

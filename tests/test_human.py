@@ -326,6 +326,29 @@ def test_a_narrow_terminal_keeps_every_word_whole_and_every_line_within_its_widt
         assert not any(line.startswith(" ") and line.lstrip().startswith("·") for line in lines), lines
 
 
+def test_at_a_terminal_every_line_a_person_is_shown_wraps_within_its_width(monkeypatch):
+    """Played at a terminal 60 columns wide: the question's header, the story, the options and the
+    hint of what may be typed each wrap at a space under their own indent, never at the margin
+    (a blank line before each question stays)."""
+    import io
+
+    from rich.console import Console
+
+    from conftest import run_cli
+    terminal = io.StringIO()
+    monkeypatch.setattr("silvics.human.rich_console", lambda: Console(file=terminal, width=60, color_system=None))
+    piped(monkeypatch, ["1", "2", "1"])
+    run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "1")
+    lines = terminal.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 60, [line for line in lines if len(line) > 60]
+    headers = [at for at, line in enumerate(lines) if line.startswith("--- P1, your turn: ")]
+    assert len(headers) >= 3 and all(lines[at - 1] == "" for at in headers)
+    assert lines[headers[0]:headers[0] + 2] == ["--- P1, your turn: choose one: gather plants, or play a",
+                                                "    plant ---"]
+    hint = next(at for at, line in enumerate(lines) if line.startswith("  (type a number from 1 to 2"))
+    assert lines[hint + 1].startswith("      ") and lines[hint + 1].rstrip().endswith("undo)")
+
+
 def test_a_grid_drawn_on_the_screen_is_printed_as_drawn_however_narrow_the_terminal():
     """Renature asks for a space of its board and draws the board (57 characters a row): at a
     terminal of 40 columns every row is printed whole as drawn, never wrapped under an indent
