@@ -338,7 +338,7 @@ def wrapped(console, line: str, width: int | None = None, style: str = "") -> No
     import textwrap
 
     width = width or console.width
-    for each in line.split("\n"):
+    for each in line.replace(" — ", "\u00a0— ").split("\n"):  # (a dash stays with the word before it)
         indent = each[: len(each) - len(each.lstrip())] + INDENT * 2
         for part in textwrap.wrap(each, width - 1, subsequent_indent=indent) or [""]:
             console.print(part, style=style, highlight=False, markup=False, soft_wrap=True)

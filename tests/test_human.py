@@ -349,6 +349,23 @@ def test_at_a_terminal_every_line_a_person_is_shown_wraps_within_its_width(monke
     assert lines[hint + 1].startswith("      ") and lines[hint + 1].rstrip().endswith("undo)")
 
 
+def test_a_line_told_with_its_cards_never_breaks_before_the_dash():
+    """Forest Shuffle's story at 80 columns: "… at the right end of the clearing" filled the line,
+    and the next began "— Large Tortoiseshell". The dash now stays with the word before it."""
+    import io
+
+    from rich.console import Console
+
+    from silvics.screen import wrapped
+    told = "    put the top card of the draw pile face up at the right end of the clearing — Large Tortoiseshell"
+    drawn = io.StringIO()
+    wrapped(Console(file=drawn, width=80, color_system=None), told)
+    assert drawn.getvalue().splitlines() == [
+        "    put the top card of the draw pile face up at the right end of the",
+        "        clearing\u00a0— Large Tortoiseshell",
+    ]
+
+
 def test_a_grid_drawn_on_the_screen_is_printed_as_drawn_however_narrow_the_terminal():
     """Renature asks for a space of its board and draws the board (57 characters a row): at a
     terminal of 40 columns every row is printed whole as drawn, never wrapped under an indent
