@@ -392,3 +392,75 @@ def sentence(text: str) -> str:
         return text
     text = text[:1].upper() + text[1:]
     return text if text[-1:] in ".!?:" else text + "."
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# What a player did, told of them: the imperative a question asks ("choose a card in your hand
+# and play it") said of the player who answered ("chooses a card in their hand and plays it").
+_CLOSED = _words(  # words that never begin an imperative: the phrase is not one
+    "a an the that this these those it its they their them he she his her each every all no one "
+    "some any another both either neither if when while then there here you your"
+)
+_OBJECT = _words(  # a word an imperative's object begins with: what marks `and play it` a verb
+    "a an the it them its their your this that these those one all each as up down out back "
+    "another any some no what which"
+)
+_PREPOSITIONS = _words(
+    "of to for with from by at on in into onto beside behind before after than under over near "
+    "towards toward about against like around between"
+)
+_IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes", "undo": "undoes"}
+_CLAUSE = re.compile(r"(^|; then |, then |; |: | and | or )([a-z]+)(?=( [\w']+)?)")
+_SECOND_PERSON = re.compile(r"\b([Yy])ou(rself|rs|r|'re|'ve|'ll|'d)?\b(?=(\W*)(\w*))")
+
+
+def third_person(phrase: str) -> str | None:
+    """An imperative phrase said of the player it asked: its verbs conjugated and its "you"s made
+    "they"s ("carries out the effects in the order they pick"); None when it does not begin with
+    a verb ("that player takes it"). A later clause's first word is taken for a verb only when an
+    object follows it ("and play it", "; then draw 1 card"), not in "turf and bush tokens"."""
+    first = phrase.split(" ", 1)[0]
+    if not first.isalpha() or not first.islower() or first in _CLOSED:
+        return None
+
+    def conjugated(match: re.Match) -> str:
+        start, word, following = match[1], match[2], (match[3] or "").strip()
+        verb = not start or word not in _PREPOSITIONS and (following.isdigit() or following in _OBJECT)
+        return start + (_third(word) if verb and word not in _CLOSED else word)
+
+    return said_of_them(_CLAUSE.sub(conjugated, phrase))
+
+
+def said_of_them(phrase: str) -> str:
+    """A phrase said to a player ("your hand", "dealt to you", "the order you pick") said of them."""
+
+    def pronoun(match: re.Match) -> str:
+        capital, ending, gap, following = match[1], match[2] or "", match[3], match[4]
+        if ending in ("r", "rs", "rself"):
+            word = {"r": "their", "rs": "theirs", "rself": "themselves"}[ending]
+        elif ending:
+            word = "they" + ending
+        else:  # "you" as the object ("of you", "gives you the card") or the subject ("you pick")
+            before = match.string[: match.start()].rsplit(" ", 2)[-2:]
+            preposition = len(before) == 2 and before[0] in _PREPOSITIONS
+            subject = not preposition and gap == " " and following and following not in _OBJECT
+            word = "they" if subject and not following.isdigit() else "them"
+        return word.capitalize() if capital == "Y" else word
+
+    return _SECOND_PERSON.sub(pronoun, phrase)
+
+
+def _third(verb: str) -> str:
+    """A verb's third person singular: takes, passes, carries, has."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("s") and not verb.endswith(("ss", "us")):  # said of someone already: gives
+        return verb
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"

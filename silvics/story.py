@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple, cast
 
-from silvics.compiler.english import HEADING_HOLE, Wording
+from silvics.compiler.english import HEADING_HOLE, Wording, said_of_them, third_person
 from silvics.compiler.walk import every_rule, nodes
 from silvics.human import card_name
 from silvics.interpreter.game import Game
@@ -205,6 +205,13 @@ class Asker:
         return (prompt, 0), prompt
 
 
+def _did(seat: int, words: str) -> str:
+    """A player's decision said of them ("P1 chooses a card in their hand"), from the words the
+    question asked it in; words that do not begin with a verb follow the player's name and a colon."""
+    told = third_person(words)
+    return f"P{seat + 1} {told}" if told is not None else f"P{seat + 1}: {words}"
+
+
 def _asks(step) -> bool:
     """Whether a step of a run asks a question of its own (a `choose`, a `may` …: it has a prompt)."""
     return isinstance(step, Node) and bool(step.args.get("prompt"))
@@ -264,7 +271,7 @@ class Moved(NamedTuple):
     """Cards moved by no one's choice (a reveal, a refill, an automa's action): a line of the
     story, which runs of such moves to one place share."""
 
-    actor: str  # "P2: " when the cards went to or came from a place of P2's, else ""
+    actor: int | None  # the seat whose place the cards went to or came from, if only one's
     phrase: str | None  # the step's own words, when the vocabulary phrases it
     cards: str  # the cards as the viewers saw them: named, or counted
     many: bool
@@ -273,8 +280,10 @@ class Moved(NamedTuple):
 
     def line(self) -> str:
         if self.phrase:
-            return f"{INDENT}{self.actor}{self.phrase} — {self.cards}"
-        actor = "" if self.place.startswith(f"{self.actor[:-2]}'s ") else self.actor  # the place names them
+            told = self.phrase if self.actor is None else _did(self.actor, self.phrase)
+            return f"{INDENT}{told} — {self.cards}"
+        who = "" if self.actor is None else f"P{self.actor + 1}"
+        actor = "" if not who or self.place.startswith(f"{who}'s ") else f"{who}: "  # the place names them
         return f"{INDENT}{actor}{self.cards} {'go' if self.many else 'goes'} to {self.place}"
 
     def joined(self, other: Moved) -> Moved | None:
@@ -316,7 +325,8 @@ class _Teller:
         self.hidden: dict[int, str] = {}
         # id() of the choices not yet settled whose cards a viewer has not seen
         self.doubtful: set[int] = set()
-        self.acted: str | None = None  # the line of the action last picked, while nothing follows it
+        # the line of the action last picked, and its chooser, while nothing follows it
+        self.acted: tuple[str, int] | None = None
         self.key = next(  # what a drawing's cells mean, when the vocabulary words what they show
             (said for node in _index(ir).draws if (said := self._key(node))), ""
         )
@@ -407,8 +417,8 @@ class _Teller:
                 f" from {places.pop()}" if len(places) == 1 and not phrase else ""
             )
         seats = {cast(int, parse_key(key).owner) for key in (to, *origins) if self._owned(key)}
-        actor = f"P{seats.pop() + 1}: " if len(seats) == 1 else ""
-        received = bool(actor) and self._owned(to)
+        actor = seats.pop() if len(seats) == 1 else None
+        received = actor is not None and self._owned(to)
         self.events.append(
             (len(game.state.log), Moved(actor, phrase, cards, len(uids) > 1, self._place(to), received))
         )
@@ -454,11 +464,7 @@ class _Teller:
                     told = joined or what
                     if joined is not None:
                         lines[-1] = told.line()
-                    elif (
-                        what.received
-                        and lines[-1] == self.acted
-                        and lines[-1].startswith(INDENT + what.actor)
-                    ):
+                    elif what.received and (lines[-1], what.actor) == self.acted:
                         lines[-1] += f" — {what.cards}"  # the action just picked, and the cards it brought
                         told = None
                     else:
@@ -524,11 +530,12 @@ class _Teller:
         said.clear()
         self.acted = None
         if first.prompt == ACTIONS:  # each action picked is a line of its own
-            told = [f"{INDENT}P{first.seat + 1}: {answer}" for answer in answers]
-            self.acted = told[-1]  # the cards it moves, if no choice names them, are told on its line
+            told = [f"{INDENT}{_did(first.seat, answer)}" for answer in answers]
+            # the cards it brings its chooser, if no choice names them, are told on its line
+            self.acted = (told[-1], first.seat)
             return told
         _, words = self.asker.asked(first.prompt)
-        return [f"{INDENT}P{first.seat + 1}: {_short(words)}{self._about(first)} — {', '.join(answers)}"]
+        return [f"{INDENT}{_did(first.seat, _short(words))}{self._about(first)} — {', '.join(answers)}"]
 
     def _about(self, choice: Said | Forced) -> str:
         """The card a question asked for each card of a loop names (when it picks none itself):
@@ -546,8 +553,9 @@ class _Teller:
         words = _short(self.wording.say(role(step, "optional")))
         seen = card is not None and self._shown(self.game, card)
         named = "" if card is None else f" — {self._card(card) if seen else 'a hidden card'}"
-        declined = "" if choice.label == "yes" else "declines to "
-        return [f"{INDENT}P{choice.seat + 1}: {declined}{words}{named}"]
+        if choice.label == "yes":
+            return [f"{INDENT}{_did(choice.seat, words)}{named}"]
+        return [f"{INDENT}P{choice.seat + 1} declines to {said_of_them(words)}{named}"]
 
     def _answer(self, choice: Said | Forced) -> str:
         if choice.prompt == ACTIONS:

@@ -11,6 +11,7 @@ import pytest
 from conftest import run_cli
 from silvics import bundled
 from silvics.compiler.build import compile_game
+from silvics.compiler.english import third_person
 from silvics.compiler.diagnostics import CompileError
 from silvics.interpreter.game import Game
 
@@ -37,7 +38,7 @@ def test_the_story_reads_as_a_game_not_an_engine_log(game_id):
     procedures = set(compile_game(bundled.games()[game_id]).procedures)
     named = {word for word in re.findall(r"[a-z]+(?:_[a-z]+)+", out)} & procedures
     assert not named, f"procedure names in the story: {named}"
-    decisions = [line for line in lines if re.match(r"^  P\d: ", line)]
+    decisions = [line for line in lines if re.match(r"^  P\d (?!scores )[a-z]+", line)]
     assert decisions and "Final scores:" in out
 
 
@@ -52,7 +53,7 @@ def test_four_forests_decisions_are_one_line_each_in_the_rulebooks_words():
     out, _ = story("four-forests", 3, 1)
     section = out.split("\nRound 1\n")[1].split("\nRound 2\n")[0].splitlines()
     assert section[0] == "  — cultivate —"
-    assert section[1].startswith("  P1: place a card from your hand face up in your forest — ")
+    assert section[1].startswith("  P1 places a card from their hand face up in their forest — ")
     votes = [line for line in section if "under a creature" in line]
     assert len(votes) == 3           # a card, a creature and a way chosen: one decision, one line
     # the vote lies face down: the table's story keeps it hidden, and tells the creature and the way
@@ -161,14 +162,14 @@ def test_a_seats_story_names_only_cards_that_seat_saw():
     def hidden(lines, seat: int, doing: str) -> list[bool]:
         """For each of the seat's decisions doing this: whether its card is said to be hidden."""
         return [line.rpartition(" — ")[2].startswith(("a hidden card", "a vote"))
-                for line in lines if line.startswith(f"  P{seat}: ") and doing in line]
+                for line in lines if line.startswith(f"  P{seat} ") and doing in line]
 
     mine, table = told(ir, save, game.state.choices, [0]), told(ir, save, game.state.choices)
-    for doing in ("under a creature", "pass a card"):
+    for doing in ("under a creature", "passes a card"):
         assert hidden(mine, 1, doing) and not any(hidden(mine, 1, doing))      # P1 saw its own
         assert hidden(mine, 2, doing) and all(hidden(mine, 2, doing))          # face down, or to P3
         assert all(hidden(table, seat, doing) for seat in (1, 2, 3))
-    assert all(hidden(mine, 3, "under a creature")) and not any(hidden(mine, 3, "pass a card"))  # to P1
+    assert all(hidden(mine, 3, "under a creature")) and not any(hidden(mine, 3, "passes a card"))  # to P1
 
 
 def test_a_game_ended_by_a_rule_says_why_in_the_games_words():
@@ -215,4 +216,33 @@ def test_a_card_face_down_is_told_as_its_place_calls_it():
     assert face_down(ZoneDecl("pile", "shared", "public", face_down="oak"), 1, article=True) == "an oak"
     assert face_down(None, 1, article=True) == "a face-down card"
     out, _ = story("forest-shuffle", 2, 1)
-    assert "play it face down as a sapling — a sapling" in out and "face-down card" not in out
+    assert "plays it face down as a sapling — a sapling" in out and "face-down card" not in out
+
+
+@pytest.mark.parametrize("asked, told", [
+    ("take a card of your choice from the clearing into your hand",
+     "takes a card of their choice from the clearing into their hand"),
+    ("choose a card in your hand and play it face down", "chooses a card in their hand and plays it face down"),
+    ("discard it; then draw 1 card from the deck", "discards it; then draws 1 card from the deck"),
+    ("carry out the effects in the order you pick", "carries out the effects in the order they pick"),
+    ("choose one of the caves and place it in front of you", "chooses one of the caves and places it in front of them"),
+    ("pass a card to the player on your left", "passes a card to the player on their left"),
+    ("pay its cost: choose as many other cards", "pays its cost: chooses as many other cards"),
+    ("put it on a starting space or beside a matching animal", "puts it on a starting space or beside a matching animal"),
+    ("place turf and bush tokens", "places turf and bush tokens"),
+    ("have a look at what you're dealt", "has a look at what they're dealt"),
+    ("that player takes it", None),   # not an imperative: the story keeps its words after "P2:"
+])
+def test_a_decision_is_said_of_the_player_who_made_it(asked, told):
+    assert third_person(asked) == told
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_story_tells_each_decision_of_its_player_not_to_them(game_id):
+    """The questions are asked to "you"; the story tells every player's answers to everyone, so it
+    says "P1 chooses a card in their hand", never "P1: choose a card in your hand"."""
+    out, _ = story(game_id)
+    decisions = [line for line in out.splitlines() if re.match(r"^  P\d[ :]", line)]
+    assert decisions
+    assert not [line for line in decisions if re.search(r"\byou(r|rs|rself)?\b", line.split(" — ")[0])]
+    assert [line for line in decisions if re.match(r"^  P\d (chooses|takes|places|plays|draws) ", line)]
