@@ -60,6 +60,12 @@ class Wording:
             return "; then ".join(self.steps(value))
         return "" if value is None else str(value)
 
+    def word(self, value: str) -> str:
+        """A plain word of the rules a player answers with (a side, an enum value) in the game's
+        words: the vocabulary's phrase for it (`front: the whole card`), else the word spaced out."""
+        said = self.phrased(Node("const", {"value": value}))
+        return value.replace("_", " ") if said is None else said
+
     def steps(self, steps: tuple) -> list[str]:
         """The English of each step, a run of steps that a phrase matches read as one."""
         return [

@@ -180,14 +180,13 @@ class Naming:
         cards = (*ir.cards, *(card for module in ir.modules.values() for card in module.cards))
         split = {face.kind for face in ir.faces if face.split}
         self.names = {card.id: _named(card.sides[0].name, card.id) for card in cards}
-        self.sides = {side.side for card in cards for side in card.sides if len(card.sides) > 1}
         self.halves = {
             card.id: " / ".join(_named(s.name, card.id) for s in card.sides)
             for card in cards
             if card.kind in split
         }
         self.shown_marks = {mark.name: mark.shown for mark in ir.marks if mark.shown}
-        wording = Wording(ir.vocabulary)
+        self.wording = wording = Wording(ir.vocabulary)
         self.places = {
             zone.name: wording.say(Node("zone", {"name": zone.name, "per": zone.per})).replace("_", " ")
             for zone in ir.zones
@@ -271,11 +270,12 @@ class Naming:
             return self.halves[said]
         if said in self.names:
             return self.names[said]
-        if said in self.sides:  # a side chosen of a card named before ("top_half": top half)
-            return said.replace("_", " ")
         zone, colon, _ = said.partition("@")[0].partition(":")
         a_space = colon and zone in self.places  # "board:r5.14": the board, r5.14
-        return self.zone(said) if ("@" in said or a_space) and " " not in said else said
+        if ("@" in said or a_space) and " " not in said:
+            return self.zone(said)
+        # a plain word: a side chosen of a card named before ("top_half": top half), a value
+        return self.wording.word(said) if said.isidentifier() else said
 
     def value(self, name: str, value) -> str:
         """A printed attribute as a person reads it: its name and its words, without ids' dashes."""

@@ -567,7 +567,7 @@ class _Teller:
             if id(choice) in self.doubtful:
                 return _unseen(self.game, cards)
             return ", ".join(self._card(uid) for uid in cards)
-        return self._space(str(choice.label)) or str(choice.label).replace("_", " ")
+        return self._space(str(choice.label)) or self.wording.word(str(choice.label))
 
     def _space(self, label: str) -> str:
         """A space of a grid, by the label the log gives it (region:low.1@2): 'low row, column 1'."""

@@ -453,6 +453,14 @@ def test_a_cards_own_zone_is_said_as_the_vocabulary_words_it():
     assert Naming(games.load("four-forests"), 0).zone("votes@dryads") == "Dryads' votes"
 
 
+def test_a_plain_word_offered_reads_as_the_vocabulary_words_it():
+    """Forest Shuffle words a tree card's one side, `front`, "the whole card"; a half it does not
+    word reads as its name spaced out, and a word no side has stays as it is."""
+    from silvics.human import Naming
+    naming = Naming(games.load("forest-shuffle"), 0)
+    assert [naming.option(word) for word in ("front", "left_half", "yes")] == ["the whole card", "left half", "yes"]
+
+
 def test_a_step_one_may_skip_is_asked_by_what_it_does_and_names_its_card():
     """'carry out its effect? (Birch)', never 'you may: (carry out its effect)' without the card,
     nor a question cut to 'as many times as you like …', nor one cut short without its question

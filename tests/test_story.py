@@ -246,3 +246,12 @@ def test_the_story_tells_each_decision_of_its_player_not_to_them(game_id):
     assert decisions
     assert not [line for line in decisions if re.search(r"\byou(r|rs|rself)?\b", line.split(" — ")[0])]
     assert [line for line in decisions if re.match(r"^  P\d (chooses|takes|places|plays|draws) ", line)]
+
+
+def test_a_side_is_told_in_the_games_words():
+    """Forest Shuffle's tree card has one side, which the engine calls `front`: the story tells
+    the half played of a tree as the vocabulary words it, "the whole card", never "front"."""
+    out, _ = story("forest-shuffle", 2, 1)
+    halves = [line.rpartition(" — ")[2] for line in out.splitlines() if "the half of the card" in line]
+    assert "the whole card" in halves and {"left half", "right half"} & set(halves)
+    assert "front" not in halves
