@@ -7,6 +7,7 @@ action. `silvics play --log full` prints the engine's complete log instead."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple, cast
 
@@ -205,11 +206,22 @@ class Asker:
         return (prompt, 0), prompt
 
 
-def _did(seat: int, words: str) -> str:
+def _did(seat: int, words: str, you: int | None) -> str:
     """A player's decision said of them ("P1 chooses a card in their hand"), from the words the
-    question asked it in; words that do not begin with a verb follow the player's name and a colon."""
+    question asked it in, or to them when the story is theirs alone (`you`: "You choose a card
+    in your hand", the question's own words); words that do not begin with a verb follow the
+    player's name and a colon."""
     told = third_person(words)
-    return f"P{seat + 1} {told}" if told is not None else f"P{seat + 1}: {words}"
+    if told is None:
+        return f"P{seat + 1}: {words}"
+    return f"You {words}" if seat == you else f"P{seat + 1} {told}"
+
+
+def _yours(heading: str, you: str) -> str:
+    """A heading said to the player it names: "P1's turn" is "Your turn", "Bonus for P1" "Bonus
+    for you" (a heading that begins with a capital is a section's, and keeps it)."""
+    said = re.sub(rf"\b{you}'s\b", "your", re.sub(rf"\b{you}\b(?!')", "you", heading))
+    return said[:1].upper() + said[1:] if heading[:1].isupper() else said
 
 
 def _asks(step) -> bool:
@@ -278,12 +290,13 @@ class Moved(NamedTuple):
     place: str  # where they went, in the story's words
     received: bool = False  # whether they went to a place of the actor's (a draw, not a payment)
 
-    def line(self) -> str:
+    def line(self, you: int | None) -> str:
         if self.phrase:
-            told = self.phrase if self.actor is None else _did(self.actor, self.phrase)
+            told = self.phrase if self.actor is None else _did(self.actor, self.phrase, you)
             return f"{INDENT}{told} — {self.cards}"
         who = "" if self.actor is None else f"P{self.actor + 1}"
-        actor = "" if not who or self.place.startswith(f"{who}'s ") else f"{who}: "  # the place names them
+        named = not who or self.place.startswith((f"{who}'s ", "your "))  # the place names them
+        actor = "" if named else f"{who}: "
         return f"{INDENT}{actor}{self.cards} {'go' if self.many else 'goes'} to {self.place}"
 
     def joined(self, other: Moved) -> Moved | None:
@@ -307,8 +320,10 @@ class _Teller:
     into one, passed to them), else said to be hidden (kept in a hand) or face down. A turn
     ends as the chooser is next asked after another seat (what it held back has happened then)."""
 
-    def __init__(self, ir: GameIR, game: Game, viewers):
-        self.ir, self.game, self.viewers = ir, game, tuple(viewers)
+    def __init__(self, ir: GameIR, game: Game, viewers, you: int | None = None):
+        """`viewers`: the seats whose sight the story keeps to; `you`: the one person it is told
+        to, if it is one person's ("You draw 2 cards", "Your turn"), else None (the table's)."""
+        self.ir, self.game, self.viewers, self.you = ir, game, tuple(viewers), you
         self.wording = Wording(ir.vocabulary)
         self.asker = Asker(ir, self.wording)
         # (log length then, a heading's words, the score items of an action, a choice not asked, a
@@ -349,6 +364,8 @@ class _Teller:
         text = self.ir.vocabulary.headings.get(name)
         if text is not None:
             filled = HEADING_HOLE.sub(lambda m: self._value(game, env, m[1], m[2] == "player"), text)
+            if self.you is not None:  # your own story: "Your turn", not "P1's turn"
+                filled = _yours(filled, f"P{self.you + 1}")
             self.events.append((len(game.state.log), filled))
             self.picked.clear()
 
@@ -427,7 +444,7 @@ class _Teller:
         return self.game.rules.zones[parse_key(key).name].per == "player"
 
     def _place(self, key: str) -> str:
-        """A zone in the story's words: the clearing, P2's forest."""
+        """A zone in the story's words: the clearing, P2's forest (your forest, in your own story)."""
         parts = parse_key(key)
         zone = self.game.rules.zones[parts.name]
         words = self._zone_words(zone)
@@ -435,7 +452,9 @@ class _Teller:
             words = f"the {words}"
         if zone.per != "player":
             return words
-        return f"P{cast(int, parts.owner) + 1}'s {words.removeprefix('the ')}"
+        owner = cast(int, parts.owner)
+        whose = "your" if owner == self.you else f"P{owner + 1}'s"
+        return f"{whose} {words.removeprefix('the ')}"
 
     # ---- the lines ----
     def lines(self, final: bool = True) -> list[str]:
@@ -460,15 +479,17 @@ class _Teller:
                     said.append(what)
                 elif isinstance(what, Moved):
                     lines += self._decided(said)
-                    joined = told.joined(what) if told is not None and lines[-1] == told.line() else None
+                    joined = (
+                        told.joined(what) if told is not None and lines[-1] == told.line(self.you) else None
+                    )
                     told = joined or what
                     if joined is not None:
-                        lines[-1] = told.line()
+                        lines[-1] = told.line(self.you)
                     elif what.received and (lines[-1], what.actor) == self.acted:
                         lines[-1] += f" — {what.cards}"  # the action just picked, and the cards it brought
                         told = None
                     else:
-                        lines.append(told.line())
+                        lines.append(told.line(self.you))
                 elif isinstance(what, LaidOut):
                     lines += self._decided(said) + [INDENT + line for line in what.lines]
                 elif isinstance(what, str):  # a heading
@@ -530,12 +551,13 @@ class _Teller:
         said.clear()
         self.acted = None
         if first.prompt == ACTIONS:  # each action picked is a line of its own
-            told = [f"{INDENT}{_did(first.seat, answer)}" for answer in answers]
+            told = [f"{INDENT}{_did(first.seat, answer, self.you)}" for answer in answers]
             # the cards it brings its chooser, if no choice names them, are told on its line
             self.acted = (told[-1], first.seat)
             return told
         _, words = self.asker.asked(first.prompt)
-        return [f"{INDENT}{_did(first.seat, _short(words))}{self._about(first)} — {', '.join(answers)}"]
+        did = _did(first.seat, _short(words), self.you)
+        return [f"{INDENT}{did}{self._about(first)} — {', '.join(answers)}"]
 
     def _about(self, choice: Said | Forced) -> str:
         """The card a question asked for each card of a loop names (when it picks none itself):
@@ -554,7 +576,9 @@ class _Teller:
         seen = card is not None and self._shown(self.game, card)
         named = "" if card is None else f" — {self._card(card) if seen else 'a hidden card'}"
         if choice.label == "yes":
-            return [f"{INDENT}{_did(choice.seat, words)}{named}"]
+            return [f"{INDENT}{_did(choice.seat, words, self.you)}{named}"]
+        if choice.seat == self.you:
+            return [f"{INDENT}You decline to {words}{named}"]
         return [f"{INDENT}P{choice.seat + 1} declines to {said_of_them(words)}{named}"]
 
     def _answer(self, choice: Said | Forced) -> str:
@@ -588,7 +612,8 @@ class _Teller:
             earner = card if card >= 0 else by
             totals[seat, why] = (total + points, cards + [earner] * (earner >= 0 and points != 0))
         return [
-            f"{INDENT}P{seat + 1} scores {points}" + (f" ({why}{self._for(cards, why)})" if why else "")
+            (f"{INDENT}You score {points}" if seat == self.you else f"{INDENT}P{seat + 1} scores {points}")
+            + (f" ({why}{self._for(cards, why)})" if why else "")
             for (seat, why), (points, cards) in totals.items()
             if points
         ]
@@ -759,9 +784,9 @@ class Chronicle:
     def _start(self):
         save = self.save
         game = Game(self.ir, save.players, save.seed, save.modules, options=save.options, start=False)
-        self.teller = _Teller(
-            game.rules.ir, game, range(save.players) if self.viewers is None else self.viewers
-        )
+        viewers = range(save.players) if self.viewers is None else self.viewers
+        you = viewers[0] if self.viewers is not None and len(viewers) == 1 else None
+        self.teller = _Teller(game.rules.ir, game, viewers, you)
         game.on_call, game.on_step, game.on_choice = (
             self.teller.on_call,
             self.teller.on_step,

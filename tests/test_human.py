@@ -440,8 +440,8 @@ def test_what_happened_after_going_back_is_told_as_it_goes_now():
     session = saves.Session.new(games.load(grove), grove, 1, 3, [], {}, ["human"], terminal=(read, written.append))
     with contextlib.suppress(InputEnded):
         session.play()
-    told = [line.strip() for line in written if line.startswith("    P1 chooses card")]
-    assert told == ["P1 chooses card from their hand — Birch", "P1 chooses card from their hand — Fern"], told
+    told = [line.strip() for line in written if line.startswith("    You choose card")]
+    assert told == ["You choose card from your hand — Birch", "You choose card from your hand — Fern"], told
 
 
 def test_a_cards_own_zone_is_said_as_the_vocabulary_words_it():
@@ -581,7 +581,7 @@ def test_what_happened_in_a_setup_with_a_choice_is_told_once_in_order_with_its_n
         "    P2 chooses one of the special caves and places it in front of them — Smugglers' Cave",
     ], told[0]
     assert told[1] == [
-        "    P1 chooses one of the special caves and places it in front of them — Collectors' Cave",
+        "    You choose one of the special caves and place it in front of you — Collectors' Cave",
         "    the first player: P1",
         "    the draw pile: 119 cards",
         "    hand: 6 cards each",
@@ -601,7 +601,7 @@ def test_a_first_question_before_anything_happened_shows_no_empty_heading(monkey
     first, second = [screen.splitlines() for screen in out.split("\n--- P1, your turn: ")[1:3]]
     assert "  What happened:" not in first and "  Setup:" not in first, first
     told = second[second.index("  What happened:") + 1:]
-    assert told[:2] == ["  Setup:", "    P1 discards it; then draws 1 card from the deck — Root Pit"], told
+    assert told[:2] == ["  Setup:", "    You discard it; then draw 1 card from the deck — Root Pit"], told
 
 
 def test_why_says_a_cards_name_as_printed_whatever_letters_the_rules_names_are(monkeypatch):
@@ -623,7 +623,7 @@ def test_a_question_asked_for_each_card_of_a_loop_names_the_card_and_spaces_are_
     the engine's "high.1" (seed 7: P1 is dealt Seep Spring, Windthrow Gap and Old Burn). Seep
     Spring's effect then asks for "the empty spaces of this row", where its text binds the row
     first (`let row = it.space.row`, a step before the question's `if`): never "of row". A card
-    going to a place of P1's is told once as theirs: "Stinging Nettle goes to P1's region"."""
+    going to a place of P1's is told to P1 once, as their own: "Stinging Nettle goes to your region"."""
     from conftest import run_cli
     piped(monkeypatch, ["2", "1", "2", "1", "1", "2", "1", "1", "1", "1"])
     _, out, _ = run_cli("play", "reforest", "--players", "2", "--human", "1", "--seed", "7", "--module", "terrain")
@@ -635,10 +635,10 @@ def test_a_question_asked_for_each_card_of_a_loop_names_the_card_and_spaces_are_
         "--- P1, your turn: place it in one of your rows with no terrain yet (Old Burn) ---",
     ], asked
     assert "  [1] your terrains, high row, column 1" in out and "  P2's terrains: middle row, column 1 — Talus Slope" in out
-    assert "    P1 places it in one of their rows with no terrain yet (Seep Spring) — high row, column 1" in out
+    assert "    You place it in one of your rows with no terrain yet (Seep Spring) — high row, column 1" in out
     assert not re.search(r"\b(high|middle|low)\.\d", out)
     assert "--- P1, your turn: store 1 card from the deck in one of the empty spaces of this row ---" in asked
-    assert "\n    Stinging Nettle goes to P1's region\n" in out
+    assert "\n    Stinging Nettle goes to your region\n" in out
 
 
 def test_only_a_question_that_acts_on_the_card_of_its_loop_names_it():

@@ -299,7 +299,7 @@ def test_the_story_shows_no_heading_before_anything_under_it_is_told():
         client.post(f"/play/{key}/choose", json={"decision": decision_of(page), "option": options_of(page)[0]})
         wait_for_person(table)
         told = story_of(client.get(f"/play/{key}/view").text)
-    assert told[:2] == ["Setup:", "P1 discards it; then draws 1 card from the deck — Root Pit"], told
+    assert told[:2] == ["Setup:", "You discard it; then draw 1 card from the deck — Root Pit"], told
 
 
 def story_of(page: str) -> list[str]:

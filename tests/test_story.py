@@ -159,17 +159,20 @@ def test_a_seats_story_names_only_cards_that_seat_saw():
     play_on(game, [make_agent("random", 1, seat) for seat in range(3)])
     save = Save("four-forests", ir.id, ir.name, "", 3, 1, [], {}, [Seat("random")] * 3)
 
-    def hidden(lines, seat: int, doing: str) -> list[bool]:
-        """For each of the seat's decisions doing this: whether its card is said to be hidden."""
+    def hidden(lines, who: str, doing: str) -> list[bool]:
+        """For each of the decisions of `who` (P2, or You in P1's own story) doing this (P2 passes,
+        You pass): whether its card is said to be hidden."""
+        doing = doing if who == "You" else doing.replace("pass ", "passes ")
         return [line.rpartition(" — ")[2].startswith(("a hidden card", "a vote"))
-                for line in lines if line.startswith(f"  P{seat} ") and doing in line]
+                for line in lines if line.startswith(f"  {who} ") and doing in line]
 
     mine, table = told(ir, save, game.state.choices, [0]), told(ir, save, game.state.choices)
-    for doing in ("under a creature", "passes a card"):
-        assert hidden(mine, 1, doing) and not any(hidden(mine, 1, doing))      # P1 saw its own
-        assert hidden(mine, 2, doing) and all(hidden(mine, 2, doing))          # face down, or to P3
-        assert all(hidden(table, seat, doing) for seat in (1, 2, 3))
-    assert all(hidden(mine, 3, "under a creature")) and not any(hidden(mine, 3, "passes a card"))  # to P1
+    for doing in ("under a creature", "pass a card"):
+        assert hidden(mine, "You", doing) and not any(hidden(mine, "You", doing))  # P1 saw its own
+        assert hidden(mine, "P2", doing) and all(hidden(mine, "P2", doing))      # face down, or to P3
+        assert all(hidden(table, f"P{seat}", doing) for seat in (1, 2, 3))
+    assert not hidden(mine, "P1", "under a creature")                           # P1's story says "You"
+    assert all(hidden(mine, "P3", "under a creature")) and not any(hidden(mine, "P3", "pass a card"))  # to P1
 
 
 def test_a_game_ended_by_a_rule_says_why_in_the_games_words():
@@ -255,3 +258,26 @@ def test_a_side_is_told_in_the_games_words():
     halves = [line.rpartition(" — ")[2] for line in out.splitlines() if "the half of the card" in line]
     assert "the whole card" in halves and {"left half", "right half"} & set(halves)
     assert "front" not in halves
+
+
+def test_a_persons_own_story_speaks_to_them():
+    """The story told to one person (their screen, their page) says their own decisions, points
+    and places to them: "You place …", "You score …", "your forest", "Your turn" at the
+    vocabulary's "{you}'s turn"; the others' in the third person. The table's story names all."""
+    from silvics import games
+    from silvics.interpreter.agents import make_agent, play_on
+    from silvics.interpreter.game import Game
+    from silvics.saves import Save, Seat
+    from silvics.story import told
+    ir = games.load("reforest")
+    game = Game(ir, 2, 3)
+    play_on(game, [make_agent("random", 3, seat) for seat in range(2)])
+    save = Save("reforest", ir.id, ir.name, "", 2, 3, [], {}, [Seat("random")] * 2)
+    mine, table = told(ir, save, game.state.choices, [0]), told(ir, save, game.state.choices)
+    assert "Your turn" in mine and "P2's turn" in mine and "P1's turn" not in mine
+    assert "  You gather plants" in mine and "  P2 gathers plants" in mine
+    assert any(line.startswith("  You choose a plant in your hand") for line in mine)
+    assert any(re.match(r"  You score \d+", line) for line in mine)
+    assert not [line for line in mine if re.match(r"  P1 ", line)]  # ("P1: that player takes it": no verb)
+    assert not [line for line in table if line.startswith(("  You ", "Your "))]
+    assert "P1's turn" in table and "  P1 gathers plants" in table
