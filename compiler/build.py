@@ -176,23 +176,28 @@ def _relative(file: str, root: Path) -> str:
     return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
 
 
-def compile_pack(pack_path, find_game, changes: list | None = None, warnings: list | None = None) -> GameIR:
+def compile_pack(
+    pack_path, find_game, changes: list | None = None, warnings: list | None = None, extra_cards=()
+) -> GameIR:
     """Compile a pack on its base game, with the pack's cards and modules added. `extends:` is a
     game id and `find_game(id)` finds that game: where games come from is the application's
     choice, never the pack's. `changes`, when given, receives a line for each module of the pack
     naming the procedures it replaces (and adds), so that no rule changes unseen; `warnings`, the
-    warnings about the pack's own cards (those whose text cannot fit their faces)."""
+    warnings about the pack's own cards (those whose text cannot fit their faces). `extra_cards`:
+    card files inside the pack's folder that it does not list, checked with it all the same."""
     with picture_budget():  # the pack's pictures and its base game's, together
-        return _compile_pack(pack_path, find_game, changes, warnings)
+        return _compile_pack(pack_path, find_game, changes, warnings, extra_cards)
 
 
-def _compile_pack(pack_path, find_game, changes: list | None, warnings: list | None) -> GameIR:
+def _compile_pack(pack_path, find_game, changes: list | None, warnings: list | None, extra_cards) -> GameIR:
     diagnostics: list[Diagnostic] = []
     pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
     fence = Fence.of_pack(pack_path)
     _check_inside(pack_path, fence)
     pack = _open(pack_path, "pack", diagnostics)
-    cards = _listed_files(pack, "cards", fence, diagnostics)
+    cards = _listed_files(pack, "cards", fence, diagnostics) + [Path(p) for p in extra_cards]
+    for extra in cards[len(cards) - len(extra_cards) :]:
+        _check_inside(extra, fence)
     modules = _listed_files(pack, "modules", fence, diagnostics)
     try:
         base = find_game(pack.data["extends"])

@@ -113,9 +113,14 @@ def _take(entry: str, base: Path, fence: Fence, listing: Listing, kind: str):
 
 
 def _inside(entry: str, path: Path, fence: Fence, name: str) -> Path:
-    resolved = path.resolve()
+    what = f"'{entry}'" if name == entry else f"'{name}' in '{entry}'"
+    try:
+        resolved = path.resolve()
+    except RuntimeError:  # (Python's word for a loop of links)
+        raise Refused(
+            f"{what} is a link that leads back to itself", "link it to a file, or remove it"
+        ) from None
     if Path(entry).is_absolute() or not resolved.is_relative_to(fence.root):
-        what = f"'{entry}'" if name == entry else f"'{name}' in '{entry}'"
         raise Refused(f"{what} is outside {fence.place}", fence.hint)
     return resolved
 

@@ -64,8 +64,18 @@ class Source:
     line: int
     col: int  # column of the string's first character in the file
     single_line: bool = True
+    # where each character of the string sits in the file, (line, col), when they are not one to one
+    # with its text: a quoted string's escapes (\", '') and a string folded over several lines
+    places: tuple[tuple[int, int], ...] = ()
+    breaks: tuple[int, ...] = ()  # with `places`: where the string's own line breaks are in it
 
     def span(self, line: int, col: int) -> Span:
+        if self.places:
+            offset = col - 1 + (self.breaks[line - 2] + 1 if 1 < line <= len(self.breaks) + 1 else 0)
+            if offset < len(self.places):
+                return Span(self.file, *self.places[offset])
+            end_line, end_col = self.places[-1]  # (the text's end: just after its last character)
+            return Span(self.file, end_line, end_col + 1 + offset - len(self.places))
         if line == 1 or not self.single_line:
             return Span(self.file, self.line + line - 1, self.col + col - 1)
         return Span(self.file, self.line + line - 1, col)

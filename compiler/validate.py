@@ -14,7 +14,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
@@ -47,6 +47,17 @@ def schemas() -> dict[str, dict]:
     return found
 
 
+def _whole(checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 2.0 as an integer; YAML's 2.0 is a float, which a count (copies, players)
+# cannot be: an integer here is a whole number written as one.
+_Validator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole)
+)
+
+
 @cache
 def _validators() -> dict:
     by_kind = schemas()
@@ -56,10 +67,10 @@ def _validators() -> dict:
     registry = registry.with_resources(
         (schema["$id"], Resource.from_contents(schema)) for schema in by_kind.values()
     )
-    validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in by_kind.items()}
+    made = {name: _Validator(schema, registry=registry) for name, schema in by_kind.items()}
     # Effects printed on cards are blocks of steps, checked against the rules' own step schema.
-    validators["block"] = Draft202012Validator({"$ref": "game.schema.json#/$defs/block"}, registry=registry)
-    return validators
+    made["block"] = _Validator({"$ref": "game.schema.json#/$defs/block"}, registry=registry)
+    return made
 
 
 EMPTY_HINTS = {

@@ -57,13 +57,27 @@ class GameError(Exception):
 
 # What a rule that asks for something impossible raises on its way (a name bound to nothing,
 # a division by zero, a side a card does not have …): reported as a GameError naming the rule.
-FAULTS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RuleError)
+FAULTS = (
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    ArithmeticError,
+    RecursionError,
+    RuleError,
+)
 
 
 def reason(error) -> str:
     """A fault in words."""
     if isinstance(error, KeyError):
         return f"nothing is bound to {error.args[0]!r} here"
+    if isinstance(error, RecursionError):  # Python's own limit, reached by the rules
+        return (
+            "the rules went deeper than Python can follow: procedures that call one another "
+            "without end, nothing done or asked in between, or an expression nested too deep"
+        )
     if isinstance(error, TypeError) and str(error).startswith("unhashable type"):  # (a key, a side's name …)
         return f"a list was given where one value is wanted ({error})"
     return str(error)

@@ -200,7 +200,42 @@ def checked(folder: Path, warnings: list, use_cache: bool = True) -> tuple[str, 
     warnings += [
         Diagnostic(**{**w, "file": display(Path(w["file"]))}) for w in found["warnings"]
     ]  # as seen from here
+    warnings += _unread(sources or _sources(path))  # (looked for afresh: the cache sees only what is read)
     return found["summary"], found["changes"]
+
+
+def _unread(sources: cache.Sources | None) -> list:
+    """A warning at each YAML file in a listed folder that the compile did not read: one named
+    .yml (a folder stands for its .yaml files), or one in a folder inside it."""
+    from silvics.compiler.diagnostics import Diagnostic
+    from silvics.compiler.document import display
+
+    found = []  # (the file, why it is not read, what to do)
+    for folder in sources.folders if sources else ():
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():  # (a game's modules/ may be absent)
+            if path.is_dir():
+                found += [
+                    (
+                        inner,
+                        f"it is in {inner.parent.relative_to(folder.parent)}/, inside {folder.name}/",
+                        f"list {inner.parent.relative_to(folder.parent)}/ too",
+                    )
+                    for inner in sorted(path.rglob("*.yaml"))
+                ]
+            elif path.suffix.lower() in (".yml", ".yaml") and path.suffix != ".yaml":
+                found.append((path, f"its name ends in {path.suffix}", f"rename it {path.stem}.yaml"))
+    return [
+        Diagnostic(
+            display(path),
+            1,
+            1,
+            "W0107",
+            f"this file is not read: {why}, and a folder listed stands for the .yaml files directly in it",
+            hint,
+            severity="warning",
+        )
+        for path, why, hint in found
+    ]
 
 
 def check_is_cached(folder: Path) -> bool:
@@ -267,6 +302,12 @@ def _compile(path: Path, changes: list | None = None, warnings: list | None = No
     if path.name == "pack.yaml":
         return compile_pack(path, base_game, changes, warnings)
     return compile_game(path, warnings=warnings)
+
+
+def read_by(path: Path) -> list[Path] | None:
+    """The files a compile of this game.yaml or pack.yaml reads (None: one is refused)."""
+    sources = _sources(_absolute(path))
+    return None if sources is None else sources.files
 
 
 def _sources(path: Path) -> cache.Sources | None:

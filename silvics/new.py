@@ -22,6 +22,7 @@ from silvics.errors import UsageError
 from silvics.interpreter.ir import GameIR
 
 NAME = re.compile(r"[a-z][a-z0-9-]*")
+CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")  # the card file schema's `id` pattern
 NAME_MAX = 255  # characters of a file name on the common file systems (ext4, APFS, NTFS)
 
 GAME = """\
@@ -229,6 +230,19 @@ def _yaml_value(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def check_card_id(card_id: str, ir: GameIR):
+    """An id a new card of this game (or pack) may take: one the card schema allows, and no card
+    of the game's has (checked before anything is written)."""
+    if not CARD_ID.fullmatch(card_id):
+        raise UsageError(f"'{card_id}' cannot be a card's id: lowercase letters, digits and hyphens")
+    taken = {card.id for card in (*ir.cards, *(c for module in ir.modules.values() for c in module.cards))}
+    if card_id in taken:
+        free = next(f"{card_id}-{n}" for n in range(2, len(taken) + 3) if f"{card_id}-{n}" not in taken)
+        raise UsageError(
+            f"{ir.name} has a card '{card_id}' already: a new card needs an id of its own, such as {free}"
+        )
+
+
 def check_name(name: str, file_ending: str | None = None):
     """A name new may give; with `file_ending`, the longest one of the files named after it,
     which must fit a file name (checked before anything is written)."""
@@ -253,6 +267,9 @@ def _write_new(files: dict) -> list[Path]:
     there = [path for path in files if path.exists()]
     if there:
         raise UsageError(f"{there[0]} exists already: silvics new never overwrites a file")
+    blocked = [folder for path in files for folder in path.parents if folder.exists() and not folder.is_dir()]
+    if blocked:
+        raise UsageError(f"{blocked[0]} is a file, not a folder: name a folder that does not exist yet")
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

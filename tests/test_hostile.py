@@ -99,6 +99,49 @@ def test_a_linked_folder_pointing_out_of_the_pack_is_refused(pack):
     assert_refused(*check(pack), "'more/' is outside the pack's folder")
 
 
+def test_a_link_that_leads_back_to_itself_is_refused(pack, capsys):
+    """A loop of links raised Python's "Symlink loop" as a traceback from every command."""
+    (pack / "cards" / "loop.yaml").symlink_to("loop.yaml")
+    assert_refused(*check(pack), "'loop.yaml' in 'cards/' is a link that leads back to itself")
+    status, _, err = run(capsys, "export", pack, "--csv", "-o", pack.parent / "cards.csv")
+    assert status == 1 and "is a link that leads back to itself" in err, err
+    assert not (pack.parent / "cards.csv").exists()
+
+
+def test_a_card_file_the_pack_does_not_read_is_checked_when_named(pack):
+    """`check FILE` of a file in a pack's folder that pack.yaml does not list (a folder of its own,
+    a .yml beside the .yaml files) said ok without reading it. It is checked with the pack, and
+    the check says the pack does not read it."""
+    (pack / "extra").mkdir()
+    (pack / "extra" / "broken.yaml").write_text("kind: creature\ncards: [\n")
+    status, output = check(pack / "extra" / "broken.yaml")
+    assert status == 1 and "broken.yaml:3:1: error[E0102]" in output, output
+    card = (pack / "cards" / "creatures.yaml").read_text()
+    (pack / "cards" / "more.yml").write_text(card.replace("id: ", "id: more-"))
+    status, output = check(pack / "cards" / "more.yml")
+    assert status == 0 and "which does not read this file: list it under cards: in its pack.yaml" in output, output
+    status, output = check(pack / "cards" / "creatures.yaml")
+    assert status == 0 and "which does not read" not in output, output
+
+
+def test_a_card_file_a_listed_folder_does_not_stand_for_is_a_warning(pack):
+    """A folder listed under `cards:` stands for the .yaml files directly in it: a .yml file, or a
+    file in a folder inside it, was left out without a word (a pack's only card could vanish)."""
+    card = (pack / "cards" / "creatures.yaml").read_text()
+    (pack / "cards" / "more.yml").write_text(card.replace("id: ", "id: more-"))
+    (pack / "cards" / "deeper").mkdir()
+    (pack / "cards" / "deeper" / "most.yaml").write_text(card.replace("id: ", "id: most-"))
+    status, output = check(pack)
+    assert status == 0, output
+    assert "more.yml:1:1: warning[W0107]: this file is not read: its name ends in .yml" in output, output
+    assert "hint: rename it more.yaml" in output
+    assert "most.yaml:1:1: warning[W0107]: this file is not read: it is in cards/deeper/" in output, output
+    assert "hint: list cards/deeper/ too" in output
+    assert check(pack, "--strict")[0] == 1
+    status, output = check(pack)  # the second check answers from the cache, and still warns
+    assert status == 0 and output.count("W0107") == 2, output
+
+
 def test_a_link_inside_the_pack_is_followed(pack):
     (pack / "cards" / "creatures.yaml").rename(pack / "real.yaml")
     (pack / "cards" / "creatures.yaml").symlink_to(pack / "real.yaml")
@@ -330,6 +373,16 @@ def test_copies_are_bounded(tmp_path):
     folder = market_copy(tmp_path, cards_extra="  - {id: gold, price: 1, copies: 100000000}\n")
     status, output = check(folder)
     assert status == 1 and "card 'gold': copies must be at most 1000, got 100000000" in output, output
+
+
+@pytest.mark.parametrize("copies", ["2.0", "1.0e+3"])
+def test_copies_written_as_a_decimal_are_refused(tmp_path, copies):
+    """YAML's 2.0 is a float, which JSON Schema would take for the integer 2: it passed check, and
+    dealing the card then failed with a traceback. Every whole number of the schemas is held so."""
+    folder = market_copy(tmp_path, cards_extra=f"  - {{id: gold, price: 1, copies: {copies}}}\n")
+    status, output = check(folder)
+    assert status == 1 and f"card 'gold': copies must be a whole number, got {float(copies)}" in output, output
+    assert "Traceback" not in output
 
 
 def test_physical_cards_are_bounded(tmp_path):

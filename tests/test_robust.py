@@ -315,6 +315,37 @@ def test_a_chain_of_reactions_is_named_by_the_step_budget(capsys, tmp_path, smal
     assert "cards.yaml:3:" in err and "cards.yaml:4:" in err and "game.yaml:15:" not in err
 
 
+@pytest.mark.parametrize("procedures", ["  ping: [ping]\n", "  ping: [pong]\n  pong: [ping]\n"])
+@pytest.mark.parametrize("command", [["play", "--quiet"], ["simulate", "--games", "2", "--workers", "1"]])
+def test_procedures_calling_one_another_without_end_name_the_rule(capsys, tmp_path, procedures, command):
+    """A procedure whose only step calls itself (or one that calls it back) never reaches a step
+    the budget counts: Python's recursion limit ended it, as a traceback of 2,000 lines."""
+    game = tiny(tmp_path / "g", play="- ping")
+    with open(game / "game.yaml", "a") as rules:
+        rules.write(procedures)
+    status, _, err = run(capsys, *command[:1], game, *command[1:])
+    assert status == 1 and "rule failed" in err and "procedures that call one another without end" in err, err
+    assert any(f"near game.yaml:{line}:10 " in err for line in (22, 23)), err  # a call in ping or pong
+
+
+@pytest.mark.parametrize("step", [
+    '- "add 1\\t+ valeu to total"',                   # an escape: two characters of the file, one of the text
+    '- "add \\u0031 + valeu to total"',                # six, one
+    "- 'add (1 if ''x'' = ''x'' else 0) + valeu to total'",  # '' is one '
+    "- add 1 +\n  valeu to total",                     # a plain string folded over two lines
+    '- "add 1 +\n  valeu to total"',                   # a quoted one
+])
+def test_a_mistake_in_a_quoted_or_folded_effect_is_placed_where_it_is_written(capsys, tmp_path, step):
+    """Positions in an effect were counted from its first character as if the text were the file's
+    own: an escape moved the caret left by its extra characters, and a string folded over lines
+    was placed on its first line, past its end."""
+    game = tiny(tmp_path / "g", play=step)
+    lines = (game / "game.yaml").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "valeu" in text)
+    status, _, err = run(capsys, "check", game)
+    assert status == 1 and f"game.yaml:{line}:{lines[line - 1].index('valeu') + 1}: error[E0401]: unknown name 'valeu'" in err, err
+
+
 def test_unknown_keys_of_several_types_in_one_mapping_are_a_diagnostic(capsys, tmp_path):
     # Found by tests/test_fuzz.py: `1:` and `zz:` beside each other in a card file could not be
     # sorted to name the first, and the comparison reached the designer as a traceback.

@@ -323,8 +323,22 @@ def test_new_game_makes_a_project_that_checks_plays_and_points_its_editor_at_sch
         assert schema.is_file(), modeline
         data = yaml.safe_load(path.read_text())
         assert not list(Draft202012Validator(json.loads(schema.read_text())).iter_errors(data))
+    status, out, err = said(capsys, "check", "rules/")   # the folder of the games: each of them
+    assert status == 0 and "rules/my-garden: ok (My Garden" in out, err
     monkeypatch.chdir(tmp_path)
     assert said(capsys, "new", "game", "my-garden")[0] == 2                      # never overwrites
+
+
+@pytest.mark.parametrize("command", [["new", "pack", "four-forests", "taken"],
+                                     ["export", "four-forests", "--tts", "--kind", "plant", "-o", "taken"]])
+def test_a_folder_to_make_where_a_file_is_is_misuse(tmp_path, monkeypatch, capsys, command):
+    """A pack's folder, or an export's, named where a file lies: Python's FileExistsError was a
+    traceback. It is misuse (status 2), said in a line, and the file is left as it was."""
+    monkeypatch.chdir(tmp_path)
+    Path("taken").write_text("mine\n")
+    status, _, err = said(capsys, *command)
+    assert status == 2 and "silvics: error: taken is a file" in err and "Traceback" not in err, err
+    assert Path("taken").read_text() == "mine\n"
 
 
 @pytest.mark.parametrize("game_id", ["four-forests", "reforest", "forest-shuffle", "renature"])
@@ -351,6 +365,19 @@ def test_new_refuses_a_bad_name_a_kind_the_game_lacks_and_an_existing_file(tmp_p
     (tmp_path / "taken.yaml").write_text("mine\n")
     status, _, err = said(capsys, "new", "card", "reforest", "plant", "-o", "taken.yaml")
     assert status == 2 and "exists already" in err and (tmp_path / "taken.yaml").read_text() == "mine\n"
+
+
+def test_new_card_takes_any_id_a_card_may_have_but_not_one_the_game_has(tmp_path, monkeypatch, capsys):
+    """A card's id may start with a digit (the card schema's pattern), unlike a game's name; an id
+    the game's cards have was written all the same, and the file then failed its check (E0403)."""
+    monkeypatch.chdir(tmp_path)
+    status, out, err = said(capsys, "new", "card", "four-forests", "plant", "--id", "7-sisters")
+    assert status == 0 and "- id: 7-sisters" in out, err
+    status, _, err = said(capsys, "new", "card", "four-forests", "plant", "--id", "kapok-tree", "-o", "k.yaml")
+    assert status == 2 and "Four Forests has a card 'kapok-tree' already" in err and "such as kapok-tree-2" in err
+    assert not (tmp_path / "k.yaml").exists()
+    status, _, err = said(capsys, "new", "card", "four-forests", "plant", "--id", "Kapok Tree")
+    assert status == 2 and "'Kapok Tree' cannot be a card's id" in err
 
 
 # ---- spreadsheets -----------------------------------------------------------------------------------

@@ -224,12 +224,12 @@ def _quiet_outcome(spec: str, use_cache: bool) -> tuple | None:
 
 def _expanded(specs) -> list[str]:
     """The paths to check: a project folder (no game.yaml or pack.yaml, but rules/) stands for
-    each game under its rules/."""
+    each game under its rules/, and rules/ itself for each game in it."""
     found = []
     for spec in specs:
         path = Path(spec)
         games_in = (
-            sorted(path.glob("rules/*/game.yaml"))
+            sorted(path.glob("rules/*/game.yaml")) or sorted(path.glob("*/game.yaml"))
             if path.is_dir() and not any((path / name).is_file() for name in ("game.yaml", "pack.yaml"))
             else []
         )
@@ -267,8 +267,18 @@ def _check_one(path: Path, warnings: list, use_cache: bool) -> tuple[str, ...]:
             "or in the folder of its game.yaml or pack.yaml)",
         )
     if home.name == "pack.yaml":  # a pack's card: the whole pack, on its game
-        ir, _ = games.check_folder(home.parent)
-        return (f"cards for {ir.name}, in the pack {os.path.relpath(home.parent)}",)
+        pack = os.path.relpath(home.parent)
+        read = games.read_by(home)  # (None: a file of it is refused, which its check says)
+        if read is None or path.resolve() in read:
+            ir, _ = games.check_folder(home.parent)
+            return (f"cards for {ir.name}, in the pack {pack}",)
+        from silvics.compiler.build import compile_pack
+
+        ir = compile_pack(home, games.base_game, extra_cards=[path.resolve()])
+        return (
+            f"cards for {ir.name}, checked with the pack {pack}, which does not read this file: "
+            "list it under cards: in its pack.yaml (a folder listed there stands for its .yaml files)",
+        )
     from silvics.compiler.build import compile_game
 
     ir = compile_game(home.parent, extra_cards=[path.resolve()])

@@ -47,6 +47,8 @@ def run(args) -> int:
 
         if not args.output:
             raise UsageError("export --tts writes a folder: name it with -o DIR")
+        if Path(args.output).exists() and not Path(args.output).is_dir():
+            raise UsageError(f"{args.output} is a file: export --tts writes a folder, name one with -o DIR")
         written = write_deck(ir, cards, Path(args.output), args.base_url)
         print(
             f"wrote {len(written) - 2} sheet(s), the back and {written[-1]} "

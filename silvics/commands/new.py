@@ -57,10 +57,11 @@ def new_pack(args) -> int:
 
 
 def new_card(args) -> int:
-    from silvics.new import card_file, check_name
+    from silvics.new import card_file, check_card_id
 
-    check_name(args.id)
-    text = card_file(games.load(args.game, use_cache=not args.no_cache), args.kind, args.id)
+    ir = games.load(args.game, use_cache=not args.no_cache)
+    check_card_id(args.id, ir)
+    text = card_file(ir, args.kind, args.id)
     if args.output is None:
         print(text, end="")
     elif Path(args.output).exists():
