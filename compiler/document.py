@@ -33,8 +33,21 @@ class Document:
         except Refused as refusal:
             diagnostics.append(Diagnostic(file, 1, 1, "E0101", refusal.message, refusal.hint))
             return
-        except UnicodeDecodeError:
-            diagnostics.append(Diagnostic(file, 1, 1, "E0101", "file is not UTF-8 text"))
+        except UnicodeDecodeError as error:
+            data = error.object[: error.start]
+            line_start = data.rfind(b"\n") + 1
+            line, col = data.count(b"\n") + 1, len(data[line_start:].decode("utf-8", "replace")) + 1
+            byte = error.object[error.start : error.start + 1].hex()
+            diagnostics.append(
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    "E0101",
+                    f"file is not UTF-8 text: byte 0x{byte} here is not a character",
+                    'save the file as UTF-8 (an editor\'s "encoding" setting)',
+                )
+            )
             return
         except YamlError as error:
             diagnostics.extend(error.diagnostics)

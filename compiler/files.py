@@ -128,7 +128,12 @@ def _inside(entry: str, path: Path, fence: Fence, name: str) -> Path:
 def _regular(path: Path, entry: str, name: str = "") -> Path:
     """The path, if it names a regular file of a readable size (judged by stat, never by opening)."""
     what = f"'{name}' in '{entry}'" if name else f"'{entry}'"
-    details = path.stat()
+    try:
+        details = path.stat()
+    except FileNotFoundError:  # (resolved already: a link whose file is gone)
+        raise Refused(
+            f"{what} is a link to a file that is not there", "link it to a file, or remove it"
+        ) from None
     if not stat.S_ISREG(details.st_mode):
         raise Refused(f"{what} is not a regular file", "list YAML files, not devices, pipes or sockets")
     if details.st_size > MAX_FILE_BYTES:

@@ -14,7 +14,12 @@ from collections.abc import Callable
 from ..interpreter.ir import AttrDecl, GameIR, KindDecl
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-TEXT = {"type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f]*$"}
+# one line of printable text, with no mark turning its direction (names are printed raw at terminals)
+TEXT = {
+    "type": "string",
+    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+    "maxLength": 100,
+}
 # an attribute's type -> the JSON schema of its value
 ATTRIBUTE_TYPES: dict[str, Callable[[AttrDecl], dict[str, object]]] = {
     "int": lambda a: {"type": "integer"},

@@ -202,6 +202,8 @@ def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -
     line, col = _end(text) if at_end or not (error.line and error.line > 0) else (error.line, error.column)
     span = source.span(line, col)
     label = _label(error, start)
+    char = getattr(error, "char", "")
+    typed = _TYPED.get(char)  # a sign a word processor writes
     if isinstance(error, UnexpectedCharacters):
         message = f"unexpected character {error.char!r}"
     elif isinstance(error, UnexpectedEOF) or token is None or token.type == "$END":
@@ -210,7 +212,25 @@ def _diagnostic(error: UnexpectedInput, text: str, source: Source, start: str) -
         message = f"unexpected {_describe(token)}"
     expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
     hint = label or (f"expected one of: {', '.join(_name(e) for e in expected[:8])}" if expected else "")
+    if typed is not None:
+        hint = f"write {typed} for {char}"
     return Diagnostic(span.file, span.line, span.col, "E0301", f"syntax error in effect: {message}", hint)
+
+
+# The signs an editor or a word processor puts for the effect language's own
+_TYPED = {
+    "≥": ">=",
+    "≤": "<=",
+    "≠": "!=",
+    "×": "*",
+    "÷": "/",
+    "−": "-",
+    "–": "-",
+    "“": '"',
+    "”": '"',
+    "‘": "'",
+    "’": "'",
+}
 
 
 def _label(error, start):

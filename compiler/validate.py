@@ -161,8 +161,13 @@ def _diagnostic(error, located: Located, at: tuple = (), data=None) -> Diagnosti
         message = f"{where} must be at least {error.validator_value}, got {error.instance!r}"
     elif error.validator == "maximum":
         message = f"{where} must be at most {error.validator_value}, got {error.instance!r}"
+    elif error.validator == "maxLength":
+        message = f"{where} is {len(error.instance):,} characters long, more than {error.validator_value}"
     elif error.validator == "type":
-        message = f"{where} must be {_types(error.validator_value)}, got {error.instance!r}"
+        got = (
+            "is empty" if error.instance is None else f"got {error.instance!r}"
+        )  # (YAML's null: nothing written)
+        message = f"{where} must be {_types(error.validator_value)}, {got}"
     elif error.validator == "enum":
         message = f"{where} cannot be {error.instance!r}"
         hint = (

@@ -120,6 +120,17 @@ def _syntax_error(error, text: str, file: str) -> Diagnostic:
         )
     mark = getattr(error, "problem_mark", None) or opened
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    if isinstance(error, yaml.reader.ReaderError):  # a character YAML refuses, said at its place
+        before = text[: error.position]
+        return Diagnostic(
+            file,
+            before.count("\n") + 1,
+            error.position - before.rfind("\n"),
+            "E0102",
+            f"YAML syntax error: this character (#x{error.character:04x}) cannot be in a YAML file: "
+            + error.reason,
+            "remove it: a YAML file holds printable text",
+        )
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
     lines = text.splitlines()
     if (

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import tempfile
 from pathlib import Path
 
@@ -102,22 +103,25 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
     """A card file (YAML) holding the table's cards, and where each of its lines came from:
     line -> (row, column) in the CSV. CompileError, at row and column, for a cell that is not a
     value (or a row that names no id)."""
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), strict=True)
     try:
         rows = list(reader)
-    except csv.Error:  # with lines ended by \n, only a cell past the reader's limit
-        limit = f"{csv.field_size_limit():,}"
-        raise CompileError(
-            [
-                Diagnostic(
-                    file,
-                    reader.line_num,
-                    1,
-                    "E0102",
-                    f"a cell is longer than the {limit} characters a cell may hold",
-                )
-            ]
-        ) from None
+    except csv.Error as error:  # a cell past the reader's limit, or a quote never closed
+        if "field larger" in str(error):
+            limit = f"{csv.field_size_limit():,}"
+            problem = (
+                reader.line_num,
+                1,
+                f"a cell is longer than the {limit} characters a cell may hold",
+                "",
+            )
+        else:
+            problem = (
+                *_unclosed(text),
+                "this quote is never closed",
+                'end the cell with " (a quote in a cell is "")',
+            )
+        raise CompileError([Diagnostic(file, *problem[:2], "E0102", *problem[2:])]) from None
     header = rows[0] if rows else []
     if "id" not in header:
         raise CompileError(
@@ -133,7 +137,31 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
             ]
         )
     starts, cards, problems = _cell_starts(text), [], []
+    problems += [
+        Diagnostic(
+            file,
+            1,
+            starts.get((1, index), 1),
+            "E0201",
+            "this column has no name",
+            f"name it in the first row: {', '.join(FIXED)}, or an attribute",
+        )
+        for index, name in enumerate(header)
+        if not name.strip() and any(index < len(row) and row[index].strip() for row in rows[1:])
+    ]
     for number, row in enumerate(rows[1:], start=2):
+        problems += [
+            Diagnostic(
+                file,
+                number,
+                starts.get((number, index), 1),
+                "E0201",
+                "this cell is past the columns the first row names",
+                "name its column in the first row, or empty it",
+            )
+            for index in range(len(header), len(row))
+            if row[index].strip()
+        ]
         cells = []
         for index, (name, cell) in enumerate(zip(header, row)):
             if cell.strip() == "":
@@ -153,6 +181,17 @@ def import_csv(text: str, file: str) -> tuple[str, dict]:
             )
         elif cells:
             cards.append(cells)
+    if not cards and not problems:
+        problems.append(
+            Diagnostic(
+                file,
+                1,
+                1,
+                "E0201",
+                "the table has no cards",
+                "a row for each card, under the row naming the columns",
+            )
+        )
     if problems:
         raise CompileError(problems)
     kinds = [value for cells in cards for name, value, _ in cells if name == "kind"]
@@ -191,6 +230,18 @@ def _add_card(cells: list, lines: list, origin: dict) -> None:
                 add(f"        {attribute}: {dumped(value, flow=True)}", where)
 
 
+def _unclosed(text: str) -> tuple[int, int]:
+    """The line and column of the quote that opens a cell never closed (the reader only says the
+    text ended inside it)."""
+    opened, quoted = (1, 1), False
+    for number, line in enumerate(text.splitlines(), start=1):
+        for position, char in enumerate(line, start=1):
+            if char == '"':
+                quoted = not quoted
+                opened = (number, position) if quoted else opened
+    return opened
+
+
 def _cell_starts(text: str) -> dict:
     """(row, index) -> the column, counted in characters from 1, where each cell of a one-line
     row starts (quotes taken into account)."""
@@ -218,13 +269,22 @@ def checked(ir_of, yaml_text: str, origin: dict, file: str):
         try:
             ir_of(path)
         except CompileError as error:
-            mistakes = [_placed(d, origin, file) for d in error.diagnostics if Path(d.file).name == path.name]
+            mistakes = [
+                _placed(d, origin, file, path.name)
+                for d in error.diagnostics
+                if Path(d.file).name == path.name
+            ]
             if mistakes:
                 raise CompileError(mistakes) from None
 
 
-def _placed(diagnostic: Diagnostic, origin: dict, file: str) -> Diagnostic:
+def _placed(diagnostic: Diagnostic, origin: dict, file: str, written: str) -> Diagnostic:
+    """A diagnostic of the card file written from the table, at the table's row and column (and
+    a place of that file its hint names, "first used at …", too)."""
     row, col = origin.get(diagnostic.line, (1, 1))
-    return Diagnostic(
-        file, row, col, diagnostic.code, diagnostic.message, diagnostic.hint, diagnostic.severity
-    )
+
+    def in_table(place: re.Match) -> str:
+        return "{}:{}:{}".format(file, *origin.get(int(place[1]), (1, 1)))
+
+    hint = re.sub(rf"\S*{re.escape(written)}:(\d+):\d+", in_table, diagnostic.hint)
+    return Diagnostic(file, row, col, diagnostic.code, diagnostic.message, hint, diagnostic.severity)

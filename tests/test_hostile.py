@@ -142,6 +142,12 @@ def test_a_card_file_a_listed_folder_does_not_stand_for_is_a_warning(pack):
     assert status == 0 and output.count("W0107") == 2, output
 
 
+def test_a_link_to_nothing_is_named(pack):
+    """A link whose file is gone was "cannot read 'cards/': No such file or directory"."""
+    (pack / "cards" / "gone.yaml").symlink_to("nothing-here.yaml")
+    assert_refused(*check(pack), "'gone.yaml' in 'cards/' is a link to a file that is not there")
+
+
 def test_a_link_inside_the_pack_is_followed(pack):
     (pack / "cards" / "creatures.yaml").rename(pack / "real.yaml")
     (pack / "cards" / "creatures.yaml").symlink_to(pack / "real.yaml")
@@ -499,6 +505,35 @@ def test_a_name_with_a_line_break_or_an_escape_sequence_is_refused(pack):
     assert "\x1b" not in output, output
 
 
+def test_a_name_turning_the_texts_direction_or_of_a_page_is_refused(pack):
+    """A right-to-left override (U+202E) in a name passed, printed raw at terminals and into pages,
+    where it turns the text after it around; a name of 100,000 characters passed too."""
+    (pack / "cards" / "odd.yaml").write_text('kind: creature\ncards:\n  - id: odd\n    sides:\n'
+                                             '      leaf: {name: "Käpök \\u202eevil", prefers: "value > 1"}\n'
+                                             f'      thorn: {{name: "{"a" * 100_000}", prefers: "value > 2"}}\n')
+    status, output = check(pack)
+    assert status == 1 and "must be one line of printable text" in output, output
+    assert "is 100,000 characters long, more than 100" in output and "at most 100 characters" in output
+    assert "\u202e" not in output
+
+
+def test_a_byte_that_is_not_utf8_or_a_nul_is_placed_where_it_is(pack):
+    """A file that is not UTF-8, or holds a NUL, was said to be wrong at 1:1."""
+    (pack / "cards" / "odd.yaml").write_bytes(b'kind: creature\ncards:\n  - id: odd\n    name: "Caf\xe9"\n')
+    status, output = check(pack)
+    assert status == 1 and "odd.yaml:4:15: error[E0101]: file is not UTF-8 text: byte 0xe9 here" in output, output
+    (pack / "cards" / "odd.yaml").write_bytes(b'kind: creature\ncards:\n  - id: odd\n    name: "Ca\x00f"\n')
+    status, output = check(pack)
+    assert status == 1 and "odd.yaml:4:14: error[E0102]: YAML syntax error: this character (#x0000)" in output, output
+
+
+def test_a_value_left_empty_is_said_to_be_empty(tmp_path):
+    """`setup:` with nothing after it is YAML's null: the message said "got None", Python's word."""
+    folder = market_copy(tmp_path, "procedures:\n  setup:\n", "procedures:\n  unused:\n  setup:\n")
+    status, output = check(folder)
+    assert status == 1 and "procedures: unused must be a list, is empty" in output and "None" not in output, output
+
+
 def test_control_characters_in_a_file_never_reach_the_terminal(pack):
     (pack / "cards" / "odd.yaml").write_bytes(b"kind: \x1b]0;owned\x07creature\ncards: []\n")
     status, output = check(pack)
@@ -671,7 +706,7 @@ def test_a_map_row_of_200000_characters_is_cut_in_its_diagnostic(tmp_path):
     board = tmp_path / "pond" / "board.yaml"
     board.write_text(board.read_text().replace('  - "', '  - "' + "~" * 200_000, 1))
     status, output = check(tmp_path / "pond")
-    assert status == 1 and "…' is too long" in output and "~…\n" in output, output[:1000]
+    assert status == 1 and "rows #1 is 200,007 characters long, more than 1000" in output and "~…\n" in output, output[:1000]
     assert len(output) < 1000, f"{len(output)} characters"
 
 

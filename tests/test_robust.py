@@ -106,7 +106,7 @@ def test_score_without_a_position_file_is_misuse(capsys, tmp_path, name, message
 def test_score_of_a_file_that_is_not_utf8_is_a_diagnostic(capsys, tmp_path):
     (tmp_path / "end.yaml").write_bytes(b"game: .\nplayers: \xff\xfe\n")
     status, _, err = run(capsys, "score", tiny(tmp_path / "g"), tmp_path / "end.yaml")
-    assert status == 1 and "end.yaml:1:1: error[E0101]: file is not UTF-8 text" in err
+    assert status == 1 and "end.yaml:2:10: error[E0101]: file is not UTF-8 text: byte 0xff here" in err, err
 
 
 def test_score_of_more_players_than_the_game_allows_is_an_error(capsys, tmp_path):
@@ -344,6 +344,14 @@ def test_a_mistake_in_a_quoted_or_folded_effect_is_placed_where_it_is_written(ca
     line = next(n for n, text in enumerate(lines, 1) if "valeu" in text)
     status, _, err = run(capsys, "check", game)
     assert status == 1 and f"game.yaml:{line}:{lines[line - 1].index('valeu') + 1}: error[E0401]: unknown name 'valeu'" in err, err
+
+
+@pytest.mark.parametrize("sign, meant", [("≥", ">="), ("×", "*"), ("−", "-")])
+def test_a_sign_a_word_processor_puts_is_told_as_the_language_writes_it(capsys, tmp_path, sign, meant):
+    """`total ≥ 6` (pasted from a rulebook) had the hint "expected one of: …" with no word of >=."""
+    game = tiny(tmp_path / "g", play=f"- if: total {sign} 6\n  then: [add 1 to total]")
+    status, _, err = run(capsys, "check", game)
+    assert status == 1 and f"unexpected character '{sign}'" in err and f"hint: write {meant} for {sign}" in err, err
 
 
 def test_unknown_keys_of_several_types_in_one_mapping_are_a_diagnostic(capsys, tmp_path):

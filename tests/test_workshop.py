@@ -160,7 +160,9 @@ def test_schema_writes_a_games_schema_or_silvics_own(tmp_path, capsys):
     status, out, _ = said(capsys, "schema", "--of", "module")
     assert status == 0 and json.loads(out)["$id"].endswith("module.schema.json")
     status, _, err = said(capsys, "schema")
-    assert status == 2 and "name a game" in err
+    assert status == 2 and "name a game" in err and "not both" not in err   # neither was given
+    status, _, err = said(capsys, "schema", "four-forests", "--of", "module")
+    assert status == 2 and "not both" in err
 
 
 # ---- the edit-check loop ------------------------------------------------------------------------
@@ -419,6 +421,28 @@ def test_a_mistake_in_a_card_table_is_reported_at_its_row_and_column(tmp_path, c
     column = lines[row].index("temprate") + 1
     assert status == 1 and f"cards.csv:{row + 1}:{column}: error[E0402]: suit cannot be 'temprate'" in err
     assert "did you mean 'temperate'?" in err and not (tmp_path / "out.yaml").exists()
+
+
+HEADER = "id,name,kind,copies,value,suit,form,icons"
+ZED = "zz-1,Zed,plant,,9,rainforest,tree,[leaf]"
+
+
+@pytest.mark.parametrize("table, said_at", [
+    (f"{HEADER}\n{ZED},EXTRA\n", "t.csv:2:42: error[E0201]: this cell is past the columns the first row names"),
+    (f"{HEADER}\nzz-1,\"Zed,plant,,9\n", "t.csv:2:6: error[E0102]: this quote is never closed"),
+    (f"id,,{HEADER[8:]}\n{ZED}\n", "t.csv:1:4: error[E0201]: this column has no name"),
+    (f"{HEADER}\n", "t.csv:1:1: error[E0201]: the table has no cards"),
+    (f"{HEADER}\n{ZED}\n{ZED}\n", "t.csv:3:1: error[E0403]: card id 'zz-1' is used twice"),
+])
+def test_a_careless_card_table_is_said_at_its_row_and_column(tmp_path, capsys, table, said_at):
+    """An extra cell was dropped without a word; a quote never closed was "unknown card kind
+    'card'" at 1:1; a column with no name, an internal YAML error; a table with no rows, "cards
+    must be a list, got None"; a card twice, first used at a temporary file's line."""
+    (tmp_path / "t.csv").write_text(table)
+    status, _, err = said(capsys, "import", tmp_path / "t.csv", "--game", "four-forests", "-o", tmp_path / "t.yaml")
+    assert status == 1 and said_at in err and "Traceback" not in err, err
+    assert "hint: first used at" not in err or f"hint: first used at {tmp_path / 't.csv'}:2:1" in err, err
+    assert not (tmp_path / "t.yaml").exists()
 
 
 def test_a_tabletop_simulator_deck_holds_every_copy_on_sheets_of_faces(tmp_path, capsys):

@@ -32,7 +32,11 @@ def run(args) -> int:
     from silvics.compiler.validate import schemas
 
     if (args.game is None) == (args.of is None):
-        raise UsageError("name a game (its card files' schema) or --of KIND (silvics' own), not both")
+        neither = args.game is None
+        raise UsageError(
+            "name a game (its card files' schema) or --of KIND (silvics' own)"
+            + ("" if neither else ", not both")
+        )
     found = (
         card_schema(games.load(args.game, use_cache=not args.no_cache)) if args.game else schemas()[args.of]
     )
