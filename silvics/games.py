@@ -210,10 +210,12 @@ def _unread(sources: cache.Sources | None) -> list:
     from silvics.compiler.diagnostics import Diagnostic
     from silvics.compiler.document import display
 
+    if sources is None:
+        return []
     found = []  # (the file, why it is not read, what to do)
-    for folder in sources.folders if sources else ():
+    for folder in sources.folders:
         for path in sorted(folder.iterdir()) if folder.is_dir() else ():  # (a game's modules/ may be absent)
-            if path.is_dir():
+            if path.is_dir() and not path.name.startswith("."):
                 found += [
                     (
                         inner,
@@ -235,6 +237,7 @@ def _unread(sources: cache.Sources | None) -> list:
             severity="warning",
         )
         for path, why, hint in found
+        if path.resolve() not in sources.files  # (a folder inside may be listed too)
     ]
 
 

@@ -140,6 +140,9 @@ def test_a_card_file_a_listed_folder_does_not_stand_for_is_a_warning(pack):
     assert check(pack, "--strict")[0] == 1
     status, output = check(pack)  # the second check answers from the cache, and still warns
     assert status == 0 and output.count("W0107") == 2, output
+    list_cards(pack, "cards/", "cards/deeper/")   # a folder inside, listed too: read, not warned of
+    status, output = check(pack)
+    assert status == 0 and output.count("W0107") == 1 and "most.yaml" not in output, output
 
 
 def test_a_link_to_nothing_is_named(pack):
