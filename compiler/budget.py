@@ -21,6 +21,7 @@ def check_budget(ir: GameIR, diagnostics: list):
     """A diagnostic for the first rule past either limit (at the rule), and for the card that
     takes the game past MAX_CARDS, if any."""
     _check_cards(ir, diagnostics)
+    _check_calls(ir, diagnostics)
     measured: dict[int, tuple[int, int]] = {}
     total = 0
     for root in _roots(ir):
@@ -65,6 +66,51 @@ def _check_cards(ir: GameIR, diagnostics: list):
                 )
             )
             return
+
+
+def _check_calls(ir: GameIR, diagnostics: list):
+    """A diagnostic for procedures that call one another in a ring before doing anything else
+    (`ping: [pong]`, `pong: [ping]`): each call is made before the last returns, so the ring
+    never ends (at play, Python's recursion limit). Checked for the game's procedures and for
+    each module's, with the steps it runs before a procedure first."""
+    tables = [(ir.procedures, {})] + [
+        ({**ir.procedures, **module.procedures}, module.before) for module in ir.modules.values()
+    ]
+    told: set = set()
+    for procedures, before in tables:
+        first = {
+            name: call
+            for name, body in procedures.items()
+            if (call := _first_call(before.get(name), body)) is not None
+        }
+        for start in first:
+            ring, name = [], start
+            while name in first and name not in ring:
+                ring.append(name)
+                name = first[name].args["name"]
+            if name not in ring or frozenset(ring) in told:
+                continue
+            ring = ring[ring.index(name) :]
+            told.add(frozenset(ring))
+            said = " → ".join(f"'{step}'" for step in [*ring, ring[0]])
+            diagnostics.append(
+                _at(
+                    first[ring[0]],
+                    f"procedure '{ring[0]}' calls itself before doing anything ({said}): it would never end",
+                    "let something come first that can end it: an if, a choice, an action",
+                )
+            )
+
+
+def _first_call(*blocks) -> Node | None:
+    """The call a procedure makes first, before any other step (inside blocks too), if any."""
+    for block in blocks:
+        step = block
+        while isinstance(step, Node) and step.op == "block" and step.args["steps"]:
+            step = step.args["steps"][0]
+        if isinstance(step, Node) and step.op != "block":
+            return step if step.op == "call" else None
+    return None
 
 
 def _roots(ir: GameIR):

@@ -315,17 +315,37 @@ def test_a_chain_of_reactions_is_named_by_the_step_budget(capsys, tmp_path, smal
     assert "cards.yaml:3:" in err and "cards.yaml:4:" in err and "game.yaml:15:" not in err
 
 
-@pytest.mark.parametrize("procedures", ["  ping: [ping]\n", "  ping: [pong]\n  pong: [ping]\n"])
-@pytest.mark.parametrize("command", [["play", "--quiet"], ["simulate", "--games", "2", "--workers", "1"]])
-def test_procedures_calling_one_another_without_end_name_the_rule(capsys, tmp_path, procedures, command):
-    """A procedure whose only step calls itself (or one that calls it back) never reaches a step
-    the budget counts: Python's recursion limit ended it, as a traceback of 2,000 lines."""
+@pytest.mark.parametrize("procedures, ring", [
+    ("  ping: [ping]\n", "'ping' → 'ping'"),
+    ("  ping: [pong]\n  pong: [ping]\n", "'ping' → 'pong' → 'ping'"),
+])
+@pytest.mark.parametrize("command", [["check"], ["play", "--quiet"]])
+def test_procedures_calling_one_another_before_anything_else_are_refused(capsys, tmp_path, procedures, ring, command):
+    """A procedure whose first step calls itself (or one that calls it back) never reaches a step
+    the budget counts: `check` passed it, and play ended on a traceback of 2,000 lines."""
     game = tiny(tmp_path / "g", play="- ping")
     with open(game / "game.yaml", "a") as rules:
         rules.write(procedures)
     status, _, err = run(capsys, *command[:1], game, *command[1:])
+    assert status == 1 and "game.yaml:22:10: error[E0501]: procedure 'ping' calls itself before doing anything" in err, err
+    assert f"({ring}): it would never end" in err
+
+
+@pytest.mark.parametrize("command", [["play", "--quiet"], ["simulate", "--games", "2", "--workers", "1"]])
+def test_a_ring_of_calls_two_modules_make_together_names_the_rule(capsys, tmp_path, command):
+    """Each module replaces one procedure, and only the two together make a ring of calls: `check`
+    looks at each module alone. Play ended on Python's RecursionError (a traceback of 2,000
+    lines); it ends on "rule failed" at the rule."""
+    game = tiny(tmp_path / "g", play="- ping")
+    with open(game / "game.yaml", "a") as rules:
+        rules.write("  ping: [add 1 to total]\n  pong: [add 1 to total]\n")
+    (game / "modules").mkdir()
+    (game / "modules" / "a.yaml").write_text("name: a\nprocedures:\n  ping: [pong]\n")
+    (game / "modules" / "b.yaml").write_text("name: b\nprocedures:\n  pong: [ping]\n")
+    assert run(capsys, "check", game)[0] == 0
+    status, _, err = run(capsys, *command[:1], game, "--module", "a", "--module", "b", *command[1:])
     assert status == 1 and "rule failed" in err and "procedures that call one another without end" in err, err
-    assert any(f"near game.yaml:{line}:10 " in err for line in (22, 23)), err  # a call in ping or pong
+    assert "near modules/" in err, err
 
 
 @pytest.mark.parametrize("step", [
