@@ -177,19 +177,27 @@ def _relative(file: str, root: Path) -> str:
 
 
 def compile_pack(
-    pack_path, find_game, changes: list | None = None, warnings: list | None = None, extra_cards=()
+    pack_path,
+    find_game,
+    changes: list | None = None,
+    warnings: list | None = None,
+    extra_cards=(),
+    cards_instead=None,
 ) -> GameIR:
     """Compile a pack on its base game, with the pack's cards and modules added. `extends:` is a
     game id and `find_game(id)` finds that game: where games come from is the application's
     choice, never the pack's. `changes`, when given, receives a line for each module of the pack
     naming the procedures it replaces (and adds), so that no rule changes unseen; `warnings`, the
     warnings about the pack's own cards (those whose text cannot fit their faces). `extra_cards`:
-    card files inside the pack's folder that it does not list, checked with it all the same."""
+    card files inside the pack's folder that it does not list, checked with it all the same;
+    `cards_instead`: card files read in place of the game's and the pack's (a card table to check)."""
     with picture_budget():  # the pack's pictures and its base game's, together
-        return _compile_pack(pack_path, find_game, changes, warnings, extra_cards)
+        return _compile_pack(pack_path, find_game, changes, warnings, extra_cards, cards_instead)
 
 
-def _compile_pack(pack_path, find_game, changes: list | None, warnings: list | None, extra_cards) -> GameIR:
+def _compile_pack(
+    pack_path, find_game, changes: list | None, warnings: list | None, extra_cards, cards_instead
+) -> GameIR:
     diagnostics: list[Diagnostic] = []
     pack_path = Path(pack_path) / "pack.yaml" if Path(pack_path).is_dir() else Path(pack_path)
     fence = Fence.of_pack(pack_path)
@@ -205,7 +213,7 @@ def _compile_pack(pack_path, find_game, changes: list | None, warnings: list | N
         diagnostics.append(pack.error(("extends",), "E0401", str(error)))
     if diagnostics:
         raise CompileError(diagnostics)
-    ir, added = _compile_game(base, cards, modules, fence)
+    ir, added = _compile_game(base, cards, modules, fence, cards_instead)
     own = icons([pack], {pack: fence}, {kind.name: kind for kind in ir.kinds}, diagnostics)
     if diagnostics:
         raise CompileError(diagnostics)

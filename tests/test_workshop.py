@@ -445,6 +445,23 @@ def test_a_careless_card_table_is_said_at_its_row_and_column(tmp_path, capsys, t
     assert not (tmp_path / "t.yaml").exists()
 
 
+def test_a_card_table_is_checked_against_a_pack(tmp_path, capsys):
+    """`import --game` took only a game: a pack's author could not check a table of the pack's
+    cards against it. The table's cards stand in for the game's and the pack's."""
+    pack = FIXTURES / "packs" / "mythic"
+    table = tmp_path / "cards.csv"
+    assert said(capsys, "export", pack, "--csv", "-o", table)[0] == 0
+    status, out, err = said(capsys, "import", table, "--game", pack, "-o", tmp_path / "ok.yaml")
+    assert status == 0 and "checked against" in out and "pack.yaml" in out, err
+    lines = table.read_text().splitlines()
+    row = next(i for i, line in enumerate(lines) if ",temperate," in line)
+    lines[row] = lines[row].replace(",temperate,", ",temprate,", 1)
+    table.write_text("\n".join(lines) + "\n")
+    status, _, err = said(capsys, "import", table, "--game", pack, "-o", tmp_path / "bad.yaml")
+    assert status == 1 and f"cards.csv:{row + 1}:{lines[row].index('temprate') + 1}: error[E0402]" in err, err
+    assert not (tmp_path / "bad.yaml").exists()
+
+
 def test_a_tabletop_simulator_deck_holds_every_copy_on_sheets_of_faces(tmp_path, capsys):
     pytest.importorskip("cairosvg", reason="TTS sheets are drawn with cairosvg, the print extra (.ci/run installs it)")
     status, out, err = said(capsys, "export", "four-forests", "--tts", "--kind", "plant", "-o", tmp_path / "tts")

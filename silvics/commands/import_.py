@@ -17,7 +17,9 @@ def arguments(parser):
     parser.add_argument(
         "file", metavar="FILE.csv", help="a card table, one row a card, as export --csv writes it"
     )
-    parser.add_argument("--game", help="check the cards against this game (its kinds, attributes and rules)")
+    parser.add_argument(
+        "--game", help="check the cards against this game or pack (its kinds, attributes and rules)"
+    )
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="the card file to write (default: standard output)"
     )
@@ -26,17 +28,27 @@ def arguments(parser):
 def run(args) -> int:
     """A card table as a card file; with --game, compiled with that game first, every mistake
     reported at its row and column of the table, and nothing written."""
-    from silvics.compiler.build import compile_game
+    from silvics.compiler.build import compile_game, compile_pack
     from silvics.spreadsheet import checked, import_csv, read_table
 
     path = Path(args.file)
     cards, origin = import_csv(read_table(path), str(path))
     if args.game:
         game = games.game_path(args.game)
-        if game.name != "game.yaml":
-            raise UsageError("--game takes a game (a bundled id, a folder or its game.yaml)")
+        if game.name not in ("game.yaml", "pack.yaml"):
+            raise UsageError(
+                "--game takes a game or a pack (a bundled id, a folder, its game.yaml or pack.yaml)"
+            )
         games.load(str(game), use_cache=not args.no_cache)  # the game's own errors are said as its own
-        checked(lambda table: compile_game(game, cards_instead=[table]), cards, origin, str(path))
+        if game.name == "pack.yaml":  # the table's cards in place of the game's and the pack's
+            checked(
+                lambda table: compile_pack(game, games.base_game, cards_instead=[table]),
+                cards,
+                origin,
+                str(path),
+            )
+        else:
+            checked(lambda table: compile_game(game, cards_instead=[table]), cards, origin, str(path))
     if args.output:
         if Path(args.output).exists():
             raise UsageError(f"{args.output} exists already: import never overwrites a file")
