@@ -188,28 +188,18 @@ def _construct(node, path, located, errors, budget):
                 else _construct(key_node, path + ("<key>",), located, errors, budget)
             )
             mark = key_node.start_mark
+            at = (located.file, mark.line + 1, mark.column + 1)
+            if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *base`, which a safe loader would merge
+                hint = "write the keys out in this mapping: silvics does not merge one mapping into another"
+                errors.append(Diagnostic(*at, "E0102", "a merge key (<<) is not read here", hint))
+                continue
             if isinstance(key, (list, dict)):
-                errors.append(
-                    Diagnostic(
-                        located.file,
-                        mark.line + 1,
-                        mark.column + 1,
-                        "E0102",
-                        "a key must be a single word or number, not a list or mapping",
-                    )
-                )
+                message = "a key must be a single word or number, not a list or mapping"
+                errors.append(Diagnostic(*at, "E0102", message))
                 continue
             if key in result:
-                errors.append(
-                    Diagnostic(
-                        located.file,
-                        mark.line + 1,
-                        mark.column + 1,
-                        "E0103",
-                        f"key '{key}' appears twice",
-                        "the second one would silently replace the first",
-                    )
-                )
+                hint = "the second one would silently replace the first"
+                errors.append(Diagnostic(*at, "E0103", f"key '{key}' appears twice", hint))
             located.marks[path + (key, "<key>")] = (mark.line + 1, mark.column + 1)
             result[key] = _construct(value_node, path + (key,), located, errors, budget)
         return result

@@ -537,6 +537,17 @@ def test_a_value_left_empty_is_said_to_be_empty(tmp_path):
     assert status == 1 and "procedures: unused must be a list, is empty" in output and "None" not in output, output
 
 
+def test_a_merge_key_is_one_error_at_the_key(pack):
+    """`<<: *base` gave five errors (no attribute '<<', then each attribute missing), none saying
+    that merge keys are not read."""
+    card = "    name: A\n    prefers: \"value > 1\"\n"
+    (pack / "cards" / "odd.yaml").write_text(f"kind: creature\ncards:\n  - &base\n    id: a\n{card}"
+                                             "  - <<: *base\n    id: b\n")
+    status, output = check(pack)
+    assert status == 1 and "odd.yaml:7:5: error[E0102]: a merge key (<<) is not read here" in output, output
+    assert output.count("error[") == 1, output
+
+
 def test_control_characters_in_a_file_never_reach_the_terminal(pack):
     (pack / "cards" / "odd.yaml").write_bytes(b"kind: \x1b]0;owned\x07creature\ncards: []\n")
     status, output = check(pack)

@@ -331,6 +331,15 @@ def test_new_game_makes_a_project_that_checks_plays_and_points_its_editor_at_sch
     assert said(capsys, "new", "game", "my-garden")[0] == 2                      # never overwrites
 
 
+def test_a_new_pack_of_a_pack_is_misuse(tmp_path, monkeypatch, capsys):
+    """A pack named as the game a new pack extends: the new pack extended the game alone and
+    dropped the first pack's cards without a word."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = said(capsys, "new", "pack", FIXTURES / "packs" / "mythic", "more")
+    assert status == 2 and "is a pack, and a pack extends a game: name the game, four-forests" in err, err
+    assert not (tmp_path / "more").exists()
+
+
 @pytest.mark.parametrize("command", [["new", "pack", "four-forests", "taken"],
                                      ["export", "four-forests", "--tts", "--kind", "plant", "-o", "taken"]])
 def test_a_folder_to_make_where_a_file_is_is_misuse(tmp_path, monkeypatch, capsys, command):

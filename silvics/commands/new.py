@@ -49,8 +49,14 @@ def new_game(args) -> int:
 def new_pack(args) -> int:
     from silvics.new import new_pack as make
 
+    ir = games.load(args.game, use_cache=not args.no_cache)
+    if games.game_path(args.game).name == "pack.yaml":  # (a pack of it would extend the game alone)
+        raise UsageError(
+            f"{args.game} is a pack, and a pack extends a game: name the game, {ir.id}, "
+            f"and copy what you need of the pack {ir.pack.name}"
+        )
     _made(
-        make(Path(args.name), games.load(args.game, use_cache=not args.no_cache), args.name),
+        make(Path(args.name), ir, args.name),
         f"then: silvics check {args.name} && silvics play {args.name} --module {args.name}",
     )
     return OK
