@@ -17,6 +17,7 @@ from silvics.human import card_name
 from silvics.interpreter.game import Game
 from silvics.interpreter.ir import GameIR, Node
 from silvics.interpreter.primitives.flow import ACTION_PROMPT as ACTIONS
+from silvics.interpreter.primitives.flow import DONE, NOTHING
 from silvics.interpreter.registry import REGISTRY, has_role, role
 from silvics.interpreter.state import Said, parse_key, zone_key
 from silvics.interpreter.views import visible, zone_sight
@@ -547,13 +548,17 @@ class _Teller:
             told = [line for choice in said for line in self._optional(choice, optional)]
             said.clear()
             return told
-        answers = [self._answer(choice) for choice in said]
+        answers = [
+            self._answer(choice) for choice in said if first.prompt != ACTIONS or choice.label != NOTHING
+        ]
+        if first.prompt != ACTIONS and said[-1].label == DONE:  # (`may in any order`: the rest left)
+            answers[-1:] = ["then no more"] if len(answers) > 1 else ["none"]
         said.clear()
         self.acted = None
-        if first.prompt == ACTIONS:  # each action picked is a line of its own
+        if first.prompt == ACTIONS:  # each action picked is a line of its own (none, when none was left)
             told = [f"{INDENT}{_did(first.seat, answer, self.you)}" for answer in answers]
             # the cards it brings its chooser, if no choice names them, are told on its line
-            self.acted = (told[-1], first.seat)
+            self.acted = (told[-1], first.seat) if told else None
             return told
         _, words = self.asker.asked(first.prompt)
         did = _did(first.seat, _short(words), self.you)
@@ -585,6 +590,8 @@ class _Teller:
         if choice.prompt == ACTIONS:
             return self.asker.option(ACTIONS, choice.label)
         cards = _picked(choice)
+        if not cards and choice.label == NOTHING:  # nothing to choose from, or nothing chosen
+            return "there is none" if isinstance(choice, Forced) else "none"
         if cards:
             if id(choice) in self.hidden:
                 return self.hidden[id(choice)]

@@ -281,3 +281,22 @@ def test_a_persons_own_story_speaks_to_them():
     assert not [line for line in mine if re.match(r"  P1 ", line)]  # ("P1: that player takes it": no verb)
     assert not [line for line in table if line.startswith(("  You ", "Your "))]
     assert "P1's turn" in table and "  P1 gathers plants" in table
+
+
+def test_an_empty_answer_and_the_rest_left_are_told_in_words():
+    """Reforest, seed 3: a choice with nothing to choose from was told "— nothing", and effects in
+    any order with the rest left "— Pacific Rhododendron, done" (the engine's labels)."""
+    out, _ = story("reforest", 2, 3)
+    assert "stack — there is none" in out and "— Pacific Rhododendron, then no more" in out
+    assert not re.search(r" — (nothing|.*, done)$", out, re.M), out
+
+
+def test_a_choice_of_actions_with_none_left_tells_nothing(tmp_path):
+    """`one of` whose every option's condition fails takes nothing: the story told it as an action
+    called "nothing" ("P1 nothings")."""
+    from test_robust import tiny
+    game = tiny(tmp_path / "g", play="- one of:\n    - ping: total > 5\n    - pong: total > 5\n- add 1 to total")
+    with open(game / "game.yaml", "a") as rules:
+        rules.write("  ping: [add 1 to total]\n  pong: [add 2 to total]\n")
+    out, _ = story(str(game), 1, 1)
+    assert "nothing" not in out, out   # (the step after it is told as before)

@@ -680,6 +680,7 @@ def _single_effect(block, build):
 
 
 DONE = "done"  # the option of `may in any order` that leaves the items not yet carried out
+NOTHING = "nothing"  # what a choice taken without asking took, when nothing was left to take
 
 
 @primitive(
@@ -850,7 +851,7 @@ def one_of(node, build):
             return game.ask(Choice(chooser(game, frame.env), ACTION_PROMPT, offered, offered, node))
         picked = offered[0] if offered else None
         if game.on_choice is not None:
-            game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or "nothing", False, ())
+            game.on_choice(game, chooser(game, frame.env), ACTION_PROMPT, picked or NOTHING, False, ())
         if picked is not None:
             game.procedure(picked)(game, frame.child())
 
@@ -1074,7 +1075,7 @@ def _naming(step, node):
 def _said(game, taken, of_cards: bool, of_players: bool) -> str:
     """What a choice taken without asking took, in the log's words (for Game.on_choice)."""
     if not taken:
-        return "nothing"
+        return NOTHING
     return ", ".join(
         game.card_id(item)
         if of_cards
