@@ -40,15 +40,13 @@ def run(args) -> int:
                 "--game takes a game or a pack (a bundled id, a folder, its game.yaml or pack.yaml)"
             )
         games.load(str(game), use_cache=not args.no_cache)  # the game's own errors are said as its own
-        if game.name == "pack.yaml":  # the table's cards in place of the game's and the pack's
-            checked(
-                lambda table: compile_pack(game, games.base_game, cards_instead=[table]),
-                cards,
-                origin,
-                str(path),
-            )
-        else:
-            checked(lambda table: compile_game(game, cards_instead=[table]), cards, origin, str(path))
+
+        def compiled(table):  # the table's cards in place of the game's (and a pack's own)
+            if game.name == "pack.yaml":
+                return compile_pack(game, games.base_game, cards_instead=[table])
+            return compile_game(game, cards_instead=[table])
+
+        checked(compiled, cards, origin, str(path))
     if args.output:
         if Path(args.output).exists():
             raise UsageError(f"{args.output} exists already: import never overwrites a file")
