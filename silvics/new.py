@@ -22,7 +22,6 @@ from silvics.errors import UsageError
 from silvics.interpreter.ir import GameIR
 
 NAME = re.compile(r"[a-z][a-z0-9-]*")
-CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")  # the card file schema's `id` pattern
 NAME_MAX = 255  # characters of a file name on the common file systems (ext4, APFS, NTFS)
 
 GAME = """\
@@ -233,7 +232,8 @@ def _yaml_value(value) -> str:
 def check_card_id(card_id: str, ir: GameIR):
     """An id a new card of this game (or pack) may take: one the card schema allows, and no card
     of the game's has (checked before anything is written)."""
-    if not CARD_ID.fullmatch(card_id):
+    pattern = schemas()["cards"]["$defs"]["card"]["properties"]["id"]["pattern"]  # as a card file says it
+    if not re.search(pattern, card_id):
         raise UsageError(f"'{card_id}' cannot be a card's id: lowercase letters, digits and hyphens")
     taken = {card.id for card in (*ir.cards, *(c for module in ir.modules.values() for c in module.cards))}
     if card_id in taken:

@@ -333,8 +333,8 @@ def _longest_word(cells) -> int:
 
 def wrapped(console, line: str, width: int | None = None, style: str = "") -> None:
     """A line printed wrapped at spaces to the width (the console's), its later lines indented
-    one step more than its first (rich would wrap it at the margin); each line of a text of
-    several on its own."""
+    two steps (INDENT) more than its first (rich would wrap it at the margin); each line of a
+    text of several on its own."""
     import textwrap
 
     width = width or console.width

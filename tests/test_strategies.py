@@ -119,6 +119,11 @@ def test_play_simulate_and_saves_take_a_strategy_by_name(tmp_path):
     status, _, err = run_cli("play", "four-forests", "--agents", "gardner")
     assert status == 2 and re.search(r"--agents takes one of random, .*ismcts, gardener, or 4 of them, one per seat, "
                                      r"separated by commas \(random,greedy,montecarlo,ismcts\)", err)
+    market = tmp_path / "market"                  # 6 seats and no strategy: more seats than agents
+    shutil.copytree(Path(__file__).parent / "fixtures" / "games" / "market", market)
+    (market / "game.yaml").write_text((market / "game.yaml").read_text().replace("max: 3}", "max: 6}", 1))
+    status, _, err = run_cli("play", market, "--players", 6, "--agents", "random,greedy")
+    assert status == 2 and "or 6 of them, one per seat, separated by commas (random,greedy,montecarlo,ismcts,random,greedy)" in err, err
     save = tmp_path / "game.json"
     status, played, _ = run_cli("play", "reforest", "--players", 2, "--agents", "grower", "--save", save)
     assert status == 0 and '"agent": "grower"' in save.read_text()

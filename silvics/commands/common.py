@@ -130,7 +130,7 @@ def agent_names(agents: str, players: int, humans=(), strategies=()) -> list[str
     if len(names) not in (1, players) or not all(agent_known(n, strategies) for n in names):
         raise UsageError(
             f"--agents takes one of {', '.join(known)}, or {players} of them, one per seat, "
-            f"separated by commas ({','.join(known[:players])}); "
+            f"separated by commas ({','.join((known * players)[:players])}); "
             f"{', '.join(BUDGETS)} take a budget: ismcts:16 searches 16 iterations a decision"
         )
     names = names * players if len(names) == 1 else names
